@@ -1,0 +1,34 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+  name: "Folio",
+  products: [
+    .executable(name: "folio", targets: ["folio"])
+  ],
+  targets: [
+    .systemLibrary(
+      name: "CSQLite",
+      pkgConfig: "sqlite3",
+      providers: [.apt(["libsqlite3-dev"])]
+    ),
+    .executableTarget(name: "EmbedMigrationsTool"),
+    .plugin(
+      name: "EmbedMigrations",
+      capability: .buildTool(),
+      dependencies: ["EmbedMigrationsTool"]
+    ),
+    .target(
+      name: "FolioStorage",
+      dependencies: ["CSQLite"],
+      plugins: ["EmbedMigrations"]
+    ),
+    .target(name: "FolioService", dependencies: ["FolioStorage"]),
+    .target(name: "FolioCLI", dependencies: ["FolioService"]),
+    .executableTarget(name: "folio", dependencies: ["FolioCLI"]),
+    .testTarget(name: "FolioStorageTests", dependencies: ["FolioStorage"]),
+    .testTarget(name: "FolioServiceTests", dependencies: ["FolioService"]),
+    .testTarget(name: "FolioCLITests", dependencies: ["FolioCLI", "folio"]),
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,253 @@
+import Foundation
+
+/// An exact decimal number with 18 fractional digits, used for every quantity, price, fee and
+/// sum of money in Folio. No binary floating point is involved: 0.1 + 0.2 − 0.3 is exactly 0.
+///
+/// The value is held as a 128-bit integer count of 10⁻¹⁸ units, so magnitudes up to about
+/// 1.7 × 10²⁰ are exact (a 10¹⁵-token balance keeps all 18 fractional digits). Arithmetic that
+/// would leave that range throws `DecimalError.overflow` instead of wrapping or trapping.
+/// Products and quotients are rounded half-to-even at the 18th fractional digit.
+public struct ExactDecimal: Hashable, Comparable, Sendable, CustomStringConvertible {
+  /// The number of fractional digits every value carries.
+  public static let scale = 18
+  static let unit: UInt128 = 1_000_000_000_000_000_000
+
+  /// The value times 10¹⁸.
+  public let units: Int128
+
+  /// Creates a value from its count of 10⁻¹⁸ units.
+  public init(units: Int128) { self.units = units }
+
+  /// Creates a whole number.
+  public init(_ integer: Int) {
+    self.units = Int128(integer) * Int128(ExactDecimal.unit)
+  }
+
+  public static let zero = ExactDecimal(units: 0)
+  public static let one = ExactDecimal(1)
+  public static let hundred = ExactDecimal(100)
+
+  public var isZero: Bool { units == 0 }
+  public var isNegative: Bool { units < 0 }
+  public var isPositive: Bool { units > 0 }
+  public var magnitude: ExactDecimal { ExactDecimal(units: units < 0 ? 0 - units : units) }
+  public var negated: ExactDecimal { ExactDecimal(units: 0 - units) }
+
+  public static func < (lhs: ExactDecimal, rhs: ExactDecimal) -> Bool { lhs.units < rhs.units }
+
+  // MARK: - Arithmetic
+
+  /// The exact sum, or `DecimalError.overflow`.
+  public static func + (lhs: ExactDecimal, rhs: ExactDecimal) throws(DecimalError) -> ExactDecimal {
+    let (sum, overflow) = lhs.units.addingReportingOverflow(rhs.units)
+    guard !overflow else { throw .overflow }
+    return ExactDecimal(units: sum)
+  }
+
+  /// The exact difference, or `DecimalError.overflow`.
+  public static func - (lhs: ExactDecimal, rhs: ExactDecimal) throws(DecimalError) -> ExactDecimal {
+    let (difference, overflow) = lhs.units.subtractingReportingOverflow(rhs.units)
+    guard !overflow else { throw .overflow }
+    return ExactDecimal(units: difference)
+  }
+
+  /// The product rounded half-to-even at 18 fractional digits, or `DecimalError.overflow`.
+  public static func * (lhs: ExactDecimal, rhs: ExactDecimal) throws(DecimalError) -> ExactDecimal {
+    try scaled(lhs, by: rhs, dividedBy: ExactDecimal(units: Int128(unit)))
+  }
+
+  /// The quotient rounded half-to-even at 18 fractional digits; throws on a zero divisor.
+  public static func / (lhs: ExactDecimal, rhs: ExactDecimal) throws(DecimalError) -> ExactDecimal {
+    try scaled(lhs, by: ExactDecimal(units: Int128(unit)), dividedBy: rhs)
+  }
+
+  /// `value × numerator ÷ denominator` with a 256-bit intermediate, so the result is exact up to
+  /// one rounding (half-to-even) — for example the cost of part of a lot.
+  public static func scaled(
+    _ value: ExactDecimal, by numerator: ExactDecimal, dividedBy denominator: ExactDecimal
+  ) throws(DecimalError) -> ExactDecimal {
+    guard !denominator.isZero else { throw .divisionByZero }
+    let signs = [value.units < 0, numerator.units < 0, denominator.units < 0]
+    let negative = signs.filter { $0 }.count % 2 == 1
+    let divisor = denominator.units.magnitude
+    let product = value.units.magnitude.multipliedFullWidth(by: numerator.units.magnitude)
+    guard product.high < divisor else { throw .overflow }
+    var (quotient, remainder) = divisor.dividingFullWidth(product)
+    // Half-to-even: compare the remainder with half the divisor without overflowing.
+    let half = divisor / 2
+    if remainder > half || (remainder == half && divisor % 2 == 0 && quotient % 2 == 1) {
+      quotient += 1
+    }
+    guard quotient <= UInt128(Int128.max) else { throw .overflow }
+    let magnitude = Int128(quotient)
+    return ExactDecimal(units: negative && magnitude != 0 ? 0 - magnitude : magnitude)
+  }
+
+  /// The value rounded half-to-even to `places` fractional digits (0...18).
+  public func rounded(places: Int) -> ExactDecimal {
+    guard places < ExactDecimal.scale else { return self }
+    var step: Int128 = 1
+    for _ in 0..<(ExactDecimal.scale - max(places, 0)) { step *= 10 }
+    let remainder = units % step
+    var truncated = units - remainder
+    let twice = remainder.magnitude * 2
+    let stepMagnitude = step.magnitude
+    let odd = (truncated / step) % 2 != 0
+    if twice > stepMagnitude || (twice == stepMagnitude && odd) {
+      // Moving one step away from zero stays in range: |units| < Int128.max − step here.
+      truncated += units < 0 ? 0 - step : step
+    }
+    return ExactDecimal(units: truncated)
+  }
+
+  // MARK: - Text
+
+  /// The canonical text: no exponent, no trailing fractional zeros, "-" for negatives, "0" for zero.
+  public var description: String {
+    let magnitude = units.magnitude
+    let whole = magnitude / ExactDecimal.unit
+    var fraction = magnitude % ExactDecimal.unit
+    var text = units < 0 ? "-" : ""
+    text += String(whole)
+    if fraction != 0 {
+      var digits = 18
+      while fraction % 10 == 0 {
+        fraction /= 10
+        digits -= 1
+      }
+      let fractionText = String(fraction)
+      text += "." + String(repeating: "0", count: digits - fractionText.count) + fractionText
+    }
+    return text
+  }
+
+  /// The value with exactly `places` fractional digits (rounded half-to-even), for display.
+  public func formatted(places: Int) -> String {
+    let value = rounded(places: places)
+    var text = value.description
+    guard places > 0 else { return text }
+    if let dot = text.firstIndex(of: ".") {
+      let existing = text.distance(from: dot, to: text.endIndex) - 1
+      text += String(repeating: "0", count: max(0, places - existing))
+    } else {
+      text += "." + String(repeating: "0", count: places)
+    }
+    return text
+  }
+
+  /// The nearest binary floating-point value, for charts and REAL columns only.
+  public var doubleValue: Double {
+    Double(units) / 1e18
+  }
+
+  /// Parses a plain decimal as a user types it: optional "-", digits, optional "." and up to 18
+  /// fractional digits. Exponents, thousands separators, "NaN" and "inf" are refused with a reason.
+  public init(parsing text: String) throws(DecimalError) {
+    var copy = text
+    let result = copy.withUTF8 { bytes in
+      Result { () throws(DecimalError) in try ExactDecimal(utf8: bytes, original: text) }
+    }
+    self = try result.get()
+  }
+
+  /// Parses from UTF-8 bytes (the CSV reader's fast path); the same rules as `init(parsing:)`.
+  public init(utf8 bytes: UnsafeBufferPointer<UInt8>) throws(DecimalError) {
+    self = try ExactDecimal(utf8: bytes, original: nil)
+  }
+
+  private init(utf8 bytes: UnsafeBufferPointer<UInt8>, original: String?) throws(DecimalError) {
+    func text() -> String { original ?? String(decoding: bytes, as: UTF8.self) }
+    guard !bytes.isEmpty else { throw .empty }
+    var index = 0
+    var negative = false
+    if bytes[0] == UInt8(ascii: "-") {
+      negative = true
+      index = 1
+    } else if bytes[0] == UInt8(ascii: "+") {
+      index = 1
+    }
+    var whole: UInt128 = 0
+    var fraction: UInt128 = 0
+    var wholeDigits = 0
+    var fractionDigits = 0
+    var seenPoint = false
+    while index < bytes.count {
+      let byte = bytes[index]
+      index += 1
+      switch byte {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"):
+        let digit = UInt128(byte &- UInt8(ascii: "0"))
+        if seenPoint {
+          fractionDigits += 1
+          guard fractionDigits <= ExactDecimal.scale else { throw .tooPrecise(text()) }
+          fraction = fraction * 10 + digit
+        } else {
+          wholeDigits += 1
+          // 10^21 exceeds the range; stop before the multiplication could overflow.
+          guard wholeDigits <= 21 else { throw .outOfRange(text()) }
+          whole = whole * 10 + digit
+        }
+      case UInt8(ascii: "."):
+        guard !seenPoint else { throw .invalid(text(), "more than one decimal point") }
+        seenPoint = true
+      case UInt8(ascii: ","):
+        throw .invalid(text(), "thousands separators are not accepted; write 1000.25, not 1,000.25")
+      case UInt8(ascii: "e"), UInt8(ascii: "E"):
+        if wholeDigits + fractionDigits > 0 {
+          throw .invalid(text(), "exponents are not accepted; write the number out in full")
+        }
+        throw .invalid(text(), "not a number")
+      default:
+        throw .invalid(text(), "not a number")
+      }
+    }
+    guard wholeDigits > 0 && (!seenPoint || fractionDigits > 0) else {
+      throw .invalid(text(), "digits are required before and after the decimal point")
+    }
+    for _ in fractionDigits..<ExactDecimal.scale { fraction *= 10 }
+    let magnitude = whole.multipliedReportingOverflow(by: ExactDecimal.unit)
+    guard !magnitude.overflow else { throw .outOfRange(text()) }
+    let total = magnitude.partialValue.addingReportingOverflow(fraction)
+    guard !total.overflow, total.partialValue <= UInt128(Int128.max) else {
+      throw .outOfRange(text())
+    }
+    let value = Int128(total.partialValue)
+    self.units = negative ? 0 - value : value
+  }
+}
+
+/// Why a number was refused or an operation could not give an exact result.
+public enum DecimalError: Error, LocalizedError, Equatable, Sendable {
+  case empty
+  case invalid(String, String)
+  case tooPrecise(String)
+  case outOfRange(String)
+  case overflow
+  case divisionByZero
+
+  public var errorDescription: String? {
+    switch self {
+    case .empty: return "a number is required"
+    case .invalid(let text, let reason): return "'\(text)' is not a valid decimal: \(reason)"
+    case .tooPrecise(let text):
+      return "'\(text)' has more than 18 fractional digits"
+    case .outOfRange(let text):
+      return "'\(text)' is too large (the limit is about 1.7e20)"
+    case .overflow: return "the result is too large to represent exactly"
+    case .divisionByZero: return "division by zero"
+    }
+  }
+}
+
+extension ExactDecimal: SQLBindable {
+  /// Stored as canonical decimal TEXT.
+  public var sqlValue: SQLValue { .text(description) }
+}
+
+extension Row {
+  /// Column `index` parsed as an exact decimal; NULL reads as nil and malformed text throws.
+  public func decimal(_ index: Int32) throws -> ExactDecimal? {
+    guard let text = text(index) else { return nil }
+    return try ExactDecimal(parsing: text)
+  }
+}

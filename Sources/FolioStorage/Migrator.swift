@@ -1,0 +1,181 @@
+import Foundation
+
+/// One versioned schema change: `migrations/NNNN_description.sql`.
+public struct Migration: Sendable, Equatable {
+  /// The number at the start of the file name; versions increase by one from 1.
+  public let version: Int
+  /// The description part of the file name.
+  public let name: String
+  /// The SQL the file holds.
+  public let sql: String
+  /// The SHA-256 of the file's bytes, as 64 hexadecimal digits.
+  public let checksum: String
+
+  public init(version: Int, name: String, sql: String) {
+    self.version = version
+    self.name = name
+    self.sql = sql
+    self.checksum = SHA256.hex(Array(sql.utf8))
+  }
+
+  /// The migrations built into this binary from the package's `migrations/` folder.
+  public static let embedded: [Migration] = embeddedMigrationFiles.compactMap { file in
+    let parts = file.name.split(separator: "_", maxSplits: 1)
+    guard parts.count == 2, let version = Int(parts[0]), let data = Data(base64Encoded: file.base64)
+    else { return nil }
+    let name = parts[1].hasSuffix(".sql") ? String(parts[1].dropLast(4)) : String(parts[1])
+    return Migration(version: version, name: name, sql: String(decoding: data, as: UTF8.self))
+  }
+}
+
+/// A migration recorded in the `schema_migrations` table.
+public struct AppliedMigration: Sendable, Equatable {
+  public let version: Int
+  public let name: String
+  public let checksum: String
+  /// When it was applied, UTC ISO-8601.
+  public let appliedAt: String
+}
+
+/// Why a database cannot be brought to this binary's schema.
+public enum MigrationError: LocalizedError, Equatable {
+  /// The file was written by a newer Folio.
+  case newerDatabase(path: String, version: Int, known: Int)
+  /// An applied migration differs from the one this binary carries.
+  case checksumMismatch(path: String, version: Int, name: String)
+  /// The shipped migrations themselves are inconsistent (a gap or duplicate version).
+  case invalidMigrationList(String)
+
+  public var errorDescription: String? {
+    switch self {
+    case .newerDatabase(let path, let version, let known):
+      return
+        "\(path) has schema version \(version), but this folio knows only up to \(known); "
+        + "upgrade folio to use it (the file was left untouched)"
+    case .checksumMismatch(let path, let version, let name):
+      return
+        "\(path): applied migration \(version) (\(name)) does not match the one this folio carries; "
+        + "the schema was changed by hand or by another build (the file was left untouched)"
+    case .invalidMigrationList(let reason):
+      return "the built-in migrations are inconsistent: \(reason)"
+    }
+  }
+}
+
+/// Where a database stands against a list of migrations.
+public struct MigrationStatus: Sendable, Equatable {
+  /// The highest applied version (0 for a new file); mirrored in `PRAGMA user_version`.
+  public let version: Int
+  /// Migrations recorded as applied, oldest first.
+  public let applied: [AppliedMigration]
+  /// Migrations not applied yet, oldest first.
+  public let pending: [Migration]
+}
+
+/// Applies versioned migrations: each migration and its `schema_migrations` row commit in one
+/// transaction, and `PRAGMA user_version` mirrors the latest applied version.
+public struct Migrator: Sendable {
+  /// The migrations this migrator knows, in version order.
+  public let migrations: [Migration]
+
+  public init(migrations: [Migration] = Migration.embedded) throws {
+    let sorted = migrations.sorted { $0.version < $1.version }
+    for (index, migration) in sorted.enumerated() where migration.version != index + 1 {
+      throw MigrationError.invalidMigrationList(
+        "expected version \(index + 1), found \(migration.version) (\(migration.name))")
+    }
+    self.migrations = sorted
+  }
+
+  /// The newest version this migrator can bring a database to.
+  public var latestVersion: Int { migrations.last?.version ?? 0 }
+
+  /// Reads the state of `database` and checks it can be used with these migrations:
+  /// not newer than known, and every applied migration unchanged.
+  public func status(of database: Database) throws -> MigrationStatus {
+    let hasTable =
+      try database.scalarInt(
+        "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'schema_migrations'")
+      == 1
+    let applied =
+      hasTable
+      ? try database.rows(
+        "SELECT version, name, checksum, applied_at FROM schema_migrations ORDER BY version"
+      ) {
+        AppliedMigration(
+          version: Int($0.int(0) ?? 0), name: $0.text(1) ?? "", checksum: $0.text(2) ?? "",
+          appliedAt: $0.text(3) ?? "")
+      } : []
+    let userVersion = Int(try database.scalarInt("PRAGMA user_version") ?? 0)
+    let version = max(applied.last?.version ?? 0, userVersion)
+    if version > latestVersion {
+      throw MigrationError.newerDatabase(path: database.path, version: version, known: latestVersion)
+    }
+    for record in applied {
+      let known = migrations[record.version - 1]
+      if known.checksum != record.checksum {
+        throw MigrationError.checksumMismatch(
+          path: database.path, version: record.version, name: record.name)
+      }
+    }
+    return MigrationStatus(
+      version: version, applied: applied, pending: Array(migrations.dropFirst(version)))
+  }
+
+  /// What `migrate` did.
+  public struct Outcome: Sendable, Equatable {
+    /// The migrations applied, oldest first (empty when the file was current).
+    public let applied: [Migration]
+    /// The copy of the file taken before migrating a database that already held data.
+    public let backupPath: String?
+  }
+
+  /// Brings `database` to the latest version. A database that already holds data is first
+  /// copied to `<file>.bak-v<from>-<UTC timestamp>`; a failing migration rolls back whole and
+  /// leaves the file as it was before that migration.
+  @discardableResult
+  public func migrate(_ database: Database, now: Date = Date()) throws -> Outcome {
+    let before = try status(of: database)
+    guard !before.pending.isEmpty else { return Outcome(applied: [], backupPath: nil) }
+    var backupPath: String?
+    if before.version > 0 {
+      backupPath = try backUp(database, fromVersion: before.version, now: now)
+    }
+    var applied: [Migration] = []
+    for migration in before.pending {
+      let ran = try database.write { () throws -> Bool in
+        // Another process may have migrated while this one waited for the write lock.
+        guard try status(of: database).version < migration.version else { return false }
+        try database.execute(
+          """
+          CREATE TABLE IF NOT EXISTS schema_migrations (
+            version INTEGER PRIMARY KEY,
+            name TEXT NOT NULL,
+            checksum TEXT NOT NULL,
+            applied_at TEXT NOT NULL
+          ) STRICT
+          """)
+        try database.execute(migration.sql)
+        try database.execute(
+          "INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)",
+          [migration.version, migration.name, migration.checksum, Timestamp.format(now)])
+        try database.execute("PRAGMA user_version = \(migration.version)")
+        return true
+      }
+      if ran { applied.append(migration) }
+    }
+    return Outcome(applied: applied, backupPath: backupPath)
+  }
+
+  private func backUp(_ database: Database, fromVersion: Int, now: Date) throws -> String {
+    let stamp = Timestamp.compact(now)
+    var candidate = "\(database.path).bak-v\(fromVersion)-\(stamp)"
+    var counter = 1
+    while FileManager.default.fileExists(atPath: candidate) {
+      counter += 1
+      candidate = "\(database.path).bak-v\(fromVersion)-\(stamp)-\(counter)"
+    }
+    try database.backup(to: candidate)
+    return candidate
+  }
+}

@@ -1,0 +1,195 @@
+import CSQLite
+import Foundation
+
+/// SQLite's destructor constant that makes it copy bound text and blobs at once.
+let SQLITE_TRANSIENT = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+/// A value that can be bound to a statement parameter or read from a result column.
+public enum SQLValue: Equatable, Sendable {
+  case null
+  case integer(Int64)
+  case real(Double)
+  case text(String)
+  case blob([UInt8])
+}
+
+/// A type that converts itself to an `SQLValue` for binding.
+public protocol SQLBindable {
+  /// The value SQLite stores for this instance.
+  var sqlValue: SQLValue { get }
+}
+
+extension SQLValue: SQLBindable {
+  public var sqlValue: SQLValue { self }
+}
+extension Int: SQLBindable {
+  public var sqlValue: SQLValue { .integer(Int64(self)) }
+}
+extension Int64: SQLBindable {
+  public var sqlValue: SQLValue { .integer(self) }
+}
+extension Double: SQLBindable {
+  public var sqlValue: SQLValue { .real(self) }
+}
+extension String: SQLBindable {
+  public var sqlValue: SQLValue { .text(self) }
+}
+extension Bool: SQLBindable {
+  public var sqlValue: SQLValue { .integer(self ? 1 : 0) }
+}
+extension Optional: SQLBindable where Wrapped: SQLBindable {
+  public var sqlValue: SQLValue { self?.sqlValue ?? .null }
+}
+
+/// One prepared statement. It is finalized when the instance goes away; reuse it in loops
+/// with `reset()` rather than preparing the same SQL again.
+///
+/// Not `Sendable`: a statement belongs to its connection's thread.
+public final class Statement {
+  let handle: OpaquePointer
+  /// The SQL text this statement was prepared from.
+  public let sql: String
+  private let connection: OpaquePointer
+
+  init(connection: OpaquePointer, sql: String) throws {
+    var statement: OpaquePointer?
+    let code = sqlite3_prepare_v2(connection, sql, -1, &statement, nil)
+    guard code == SQLITE_OK, let statement else {
+      sqlite3_finalize(statement)
+      throw SQLiteError(connection: connection, code: code, sql: sql)
+    }
+    self.handle = statement
+    self.connection = connection
+    self.sql = sql
+  }
+
+  deinit {
+    sqlite3_finalize(handle)
+  }
+
+  /// True when the statement cannot change the database (see sqlite3_stmt_readonly).
+  public var isReadOnly: Bool { sqlite3_stmt_readonly(handle) != 0 }
+
+  /// Resets the statement so it can run again and clears its bindings.
+  public func reset() {
+    sqlite3_reset(handle)
+    sqlite3_clear_bindings(handle)
+  }
+
+  /// Binds positional parameters, starting at index 1.
+  public func bind(_ values: [any SQLBindable]) throws {
+    for (offset, value) in values.enumerated() {
+      try bind(value.sqlValue, at: Int32(offset + 1))
+    }
+  }
+
+  /// Binds one value to the 1-based parameter `index`.
+  public func bind(_ value: SQLValue, at index: Int32) throws {
+    let code: Int32
+    switch value {
+    case .null: code = sqlite3_bind_null(handle, index)
+    case .integer(let value): code = sqlite3_bind_int64(handle, index, value)
+    case .real(let value): code = sqlite3_bind_double(handle, index, value)
+    case .text(let value): code = sqlite3_bind_text(handle, index, value, -1, SQLITE_TRANSIENT)
+    case .blob(let bytes):
+      code = bytes.withUnsafeBytes {
+        sqlite3_bind_blob(handle, index, $0.baseAddress, Int32($0.count), SQLITE_TRANSIENT)
+      }
+    }
+    guard code == SQLITE_OK else { throw SQLiteError(connection: connection, code: code, sql: sql) }
+  }
+
+  /// Advances to the next row: true when a row is available, false when the statement is done.
+  @discardableResult
+  public func step() throws -> Bool {
+    let code = sqlite3_step(handle)
+    switch code {
+    case SQLITE_ROW: return true
+    case SQLITE_DONE: return false
+    default:
+      let error = SQLiteError(connection: connection, code: code, sql: sql)
+      sqlite3_reset(handle)
+      throw error
+    }
+  }
+
+  /// Binds `values`, runs the statement to completion and resets it for the next use.
+  public func execute(_ values: [any SQLBindable] = []) throws {
+    reset()
+    try bind(values)
+    defer { sqlite3_reset(handle) }
+    while try step() {}
+  }
+
+  /// Binds `values` and returns every row, decoded by `row`.
+  public func rows<T>(_ values: [any SQLBindable] = [], _ decode: (Row) throws -> T) throws -> [T] {
+    reset()
+    try bind(values)
+    defer { sqlite3_reset(handle) }
+    var result: [T] = []
+    while try step() {
+      result.append(try decode(Row(statement: self)))
+    }
+    return result
+  }
+
+  /// Binds `values` and calls `body` for each row without collecting them (streaming).
+  public func forEach(_ values: [any SQLBindable] = [], _ body: (Row) throws -> Void) throws {
+    reset()
+    try bind(values)
+    defer { sqlite3_reset(handle) }
+    while try step() {
+      try body(Row(statement: self))
+    }
+  }
+
+  /// The number of result columns.
+  public var columnCount: Int32 { sqlite3_column_count(handle) }
+
+  /// The name of result column `index` (0-based).
+  public func columnName(_ index: Int32) -> String {
+    sqlite3_column_name(handle, index).map { String(cString: $0) } ?? ""
+  }
+}
+
+/// The current row of a statement; valid only until the statement steps again.
+public struct Row {
+  let statement: Statement
+
+  /// The value of column `index` (0-based) with its SQLite storage class.
+  public subscript(_ index: Int32) -> SQLValue {
+    let handle = statement.handle
+    switch sqlite3_column_type(handle, index) {
+    case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, index))
+    case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, index))
+    case SQLITE_TEXT: return .text(text(index) ?? "")
+    case SQLITE_BLOB:
+      let count = Int(sqlite3_column_bytes(handle, index))
+      guard count > 0, let pointer = sqlite3_column_blob(handle, index) else { return .blob([]) }
+      return .blob(Array(UnsafeRawBufferPointer(start: pointer, count: count)))
+    default: return .null
+    }
+  }
+
+  /// Column `index` as an integer; NULL reads as nil.
+  public func int(_ index: Int32) -> Int64? {
+    sqlite3_column_type(statement.handle, index) == SQLITE_NULL
+      ? nil : sqlite3_column_int64(statement.handle, index)
+  }
+
+  /// Column `index` as a double; NULL reads as nil.
+  public func double(_ index: Int32) -> Double? {
+    sqlite3_column_type(statement.handle, index) == SQLITE_NULL
+      ? nil : sqlite3_column_double(statement.handle, index)
+  }
+
+  /// Column `index` as text; NULL reads as nil.
+  public func text(_ index: Int32) -> String? {
+    guard let pointer = sqlite3_column_text(statement.handle, index) else { return nil }
+    let count = Int(sqlite3_column_bytes(statement.handle, index))
+    return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
+  }
+
+  /// The number of columns in the row.
+  public var count: Int32 { statement.columnCount }
+}

@@ -1,0 +1,4 @@
+import FolioCLI
+import Foundation
+
+exit(FolioCLI.main(CommandLine.arguments))
