@@ -20,7 +20,8 @@ for path in arguments.dropFirst() {
     let data = try Data(contentsOf: url)
     source += "  (\"\(url.lastPathComponent)\", \"\(data.base64EncodedString())\"),\n"
   } catch {
-    FileHandle.standardError.write(Data("EmbedMigrationsTool: cannot read \(path): \(error)\n".utf8))
+    FileHandle.standardError.write(
+      Data("EmbedMigrationsTool: cannot read \(path): \(error)\n".utf8))
     exit(66)
   }
 }
@@ -28,6 +29,7 @@ source += "]\n"
 do {
   try Data(source.utf8).write(to: URL(fileURLWithPath: outputPath), options: .atomic)
 } catch {
-  FileHandle.standardError.write(Data("EmbedMigrationsTool: cannot write \(outputPath): \(error)\n".utf8))
+  FileHandle.standardError.write(
+    Data("EmbedMigrationsTool: cannot write \(outputPath): \(error)\n".utf8))
   exit(74)
 }

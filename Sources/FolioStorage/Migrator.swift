@@ -109,7 +109,8 @@ public struct Migrator: Sendable {
     let userVersion = Int(try database.scalarInt("PRAGMA user_version") ?? 0)
     let version = max(applied.last?.version ?? 0, userVersion)
     if version > latestVersion {
-      throw MigrationError.newerDatabase(path: database.path, version: version, known: latestVersion)
+      throw MigrationError.newerDatabase(
+        path: database.path, version: version, known: latestVersion)
     }
     for record in applied {
       let known = migrations[record.version - 1]
@@ -128,6 +129,11 @@ public struct Migrator: Sendable {
     public let applied: [Migration]
     /// The copy of the file taken before migrating a database that already held data.
     public let backupPath: String?
+
+    public init(applied: [Migration], backupPath: String?) {
+      self.applied = applied
+      self.backupPath = backupPath
+    }
   }
 
   /// Brings `database` to the latest version. A database that already holds data is first

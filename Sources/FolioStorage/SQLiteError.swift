@@ -1,5 +1,5 @@
-import Foundation
 import CSQLite
+import Foundation
 
 /// A failure reported by SQLite: the extended result code, SQLite's message and the SQL
 /// that was running, printed as `SQLite error 19 (constraint): … while executing …`.

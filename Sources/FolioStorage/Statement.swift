@@ -2,7 +2,7 @@ import CSQLite
 import Foundation
 
 /// SQLite's destructor constant that makes it copy bound text and blobs at once.
-let SQLITE_TRANSIENT = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
 /// A value that can be bound to a statement parameter or read from a result column.
 public enum SQLValue: Equatable, Sendable {
@@ -90,10 +90,10 @@ public final class Statement {
     case .null: code = sqlite3_bind_null(handle, index)
     case .integer(let value): code = sqlite3_bind_int64(handle, index, value)
     case .real(let value): code = sqlite3_bind_double(handle, index, value)
-    case .text(let value): code = sqlite3_bind_text(handle, index, value, -1, SQLITE_TRANSIENT)
+    case .text(let value): code = sqlite3_bind_text(handle, index, value, -1, sqliteTransient)
     case .blob(let bytes):
       code = bytes.withUnsafeBytes {
-        sqlite3_bind_blob(handle, index, $0.baseAddress, Int32($0.count), SQLITE_TRANSIENT)
+        sqlite3_bind_blob(handle, index, $0.baseAddress, Int32($0.count), sqliteTransient)
       }
     }
     guard code == SQLITE_OK else { throw SQLiteError(connection: connection, code: code, sql: sql) }

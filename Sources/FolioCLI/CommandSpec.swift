@@ -1,0 +1,115 @@
+/// A named option of a command: a flag (no value) or an option with a value.
+struct OptionSpec: Sendable {
+  /// The long name without dashes, such as "db".
+  let name: String
+  /// A one-letter alias, such as "h".
+  let short: Character?
+  /// The placeholder shown in help for the value; nil for a flag.
+  let valueName: String?
+  /// One line for the help text.
+  let help: String
+  /// True when the option may be given more than once (each value is kept).
+  let repeating: Bool
+
+  static func flag(_ name: String, short: Character? = nil, help: String) -> OptionSpec {
+    OptionSpec(name: name, short: short, valueName: nil, help: help, repeating: false)
+  }
+
+  static func value(
+    _ name: String, _ valueName: String, short: Character? = nil, repeating: Bool = false,
+    help: String
+  ) -> OptionSpec {
+    OptionSpec(name: name, short: short, valueName: valueName, help: help, repeating: repeating)
+  }
+
+  var isFlag: Bool { valueName == nil }
+
+  /// How the option appears in help and usage lines: `--db <path>`.
+  var synopsis: String {
+    let long = "--\(name)" + (valueName.map { " <\($0)>" } ?? "")
+    return short.map { "-\($0), \(long)" } ?? long
+  }
+}
+
+/// A positional argument of a command.
+struct ArgumentSpec: Sendable {
+  let name: String
+  let help: String
+  var optional = false
+  var repeating = false
+
+  var synopsis: String {
+    let base = "<\(name)>" + (repeating ? " ..." : "")
+    return optional ? "[\(base)]" : base
+  }
+}
+
+/// Everything the parser and the help text need to know about one command.
+struct CommandSpec: Sendable {
+  let name: String
+  let abstract: String
+  var discussion: String? = nil
+  var arguments: [ArgumentSpec] = []
+  var options: [OptionSpec] = []
+  var subcommands: [CommandSpec] = []
+  /// Builds the command from parsed values; nil for a group that only holds subcommands.
+  var make: (@Sendable (ParsedValues) throws -> any FolioCommand)? = nil
+
+  /// The direct subcommand called `name`.
+  func subcommand(_ name: String) -> CommandSpec? {
+    subcommands.first { $0.name == name }
+  }
+}
+
+/// A command the CLI can run: it describes itself, builds itself from parsed values and runs.
+protocol FolioCommand {
+  /// Maps the parsed words into typed fields; throws `UsageError` for values that do not fit.
+  init(_ values: ParsedValues) throws
+  /// Maps the options into a service call and renders the result, nothing more.
+  func run(_ context: Context) throws
+}
+
+/// The values found on the command line for one command.
+struct ParsedValues {
+  /// The command names from the root, such as ["folio", "db", "status"].
+  var path: [String]
+  /// Positional arguments in order.
+  var arguments: [String] = []
+  /// Option values by long name, in the order given.
+  var options: [String: [String]] = [:]
+  /// Flags that were given.
+  var flags: Set<String> = []
+
+  /// The last value of option `name`.
+  func value(_ name: String) -> String? { options[name]?.last }
+
+  /// Every value of a repeating option `name`.
+  func values(_ name: String) -> [String] { options[name] ?? [] }
+
+  func flag(_ name: String) -> Bool { flags.contains(name) }
+
+  /// The value of `name` converted by `transform`, which returns nil for a bad value.
+  func value<T>(_ name: String, expected: String, _ transform: (String) -> T?) throws -> T? {
+    guard let text = value(name) else { return nil }
+    guard let result = transform(text) else {
+      throw UsageError(
+        "invalid value '\(text)' for --\(name): expected \(expected)", commandPath: path)
+    }
+    return result
+  }
+
+  /// The positional argument at `index`, which the parser guarantees exists when required.
+  func argument(_ index: Int) -> String { index < arguments.count ? arguments[index] : "" }
+}
+
+/// A command line that does not fit the command's usage (exit 64).
+struct UsageError: Error, Equatable {
+  let message: String
+  /// The command whose usage line and help the message points to.
+  let commandPath: [String]
+
+  init(_ message: String, commandPath: [String]) {
+    self.message = message
+    self.commandPath = commandPath
+  }
+}

@@ -1,0 +1,22 @@
+import FolioService
+
+/// `folio db backup FILE`: a consistent copy made with SQLite's online backup API.
+struct DBBackup: FolioCommand {
+  static let spec = CommandSpec(
+    name: "backup",
+    abstract: "Write a consistent copy of the database to a new file.",
+    discussion: "Safe while other processes write. An existing file is never overwritten.",
+    arguments: [ArgumentSpec(name: "file", help: "Where to write the copy.")],
+    make: { try Self($0) })
+
+  let destination: String
+
+  init(_ values: ParsedValues) throws {
+    destination = values.argument(0)
+  }
+
+  func run(_ context: Context) throws {
+    try DatabaseAdmin(context.existingStore()).backup(to: destination)
+    context.print("backed up to \(destination)")
+  }
+}

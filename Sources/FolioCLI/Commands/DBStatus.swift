@@ -1,0 +1,54 @@
+import FolioService
+import Foundation
+
+/// `folio db status`: file, size, schema version, applied and pending migrations.
+struct DBStatus: FolioCommand {
+  static let spec = CommandSpec(
+    name: "status",
+    abstract: "Show the database file, its size, schema version and migrations.",
+    options: [OutputFormat.option([.text, .json])],
+    make: { try Self($0) })
+
+  let format: OutputFormat
+
+  init(_ values: ParsedValues) throws {
+    format = try OutputFormat.parse(values, allowed: [.text, .json])
+  }
+
+  func run(_ context: Context) throws {
+    let status = try DatabaseAdmin(context.existingStore()).status()
+    if format == .json {
+      let json = JSON.object([
+        ("path", .string(status.path)),
+        ("size_bytes", .int(status.sizeBytes)),
+        ("schema_version", .int(status.version)),
+        ("latest_version", .int(status.latestVersion)),
+        ("sqlite_version", .string(status.sqliteVersion)),
+        (
+          "applied",
+          .array(
+            status.applied.map {
+              .object([
+                ("version", .int($0.version)), ("name", .string($0.name)),
+                ("checksum", .string($0.checksum)), ("applied_at", .string($0.appliedAt)),
+              ])
+            })
+        ),
+        ("pending", .array(status.pending.map { .string($0) })),
+      ])
+      context.print(json.rendered())
+      return
+    }
+    context.print("file:           \(status.path)")
+    context.print("size:           \(status.sizeBytes) bytes")
+    context.print("schema version: \(status.version) (this folio knows \(status.latestVersion))")
+    context.print("sqlite:         \(status.sqliteVersion)")
+    context.print("applied:")
+    for migration in status.applied {
+      context.print(
+        "  \(String(format: "%04d", migration.version))_\(migration.name)  \(migration.appliedAt)")
+    }
+    context.print("pending:" + (status.pending.isEmpty ? " none" : ""))
+    for name in status.pending { context.print("  \(name)") }
+  }
+}

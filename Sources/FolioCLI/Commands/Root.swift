@@ -1,0 +1,12 @@
+/// `folio`: the root of the command tree.
+enum Root {
+  static let spec = CommandSpec(
+    name: "folio",
+    abstract: "A command-line crypto portfolio manager whose whole state is one SQLite file.",
+    discussion: """
+      Exit codes: 0 ok, 64 usage, 65 bad data or rule violated, 66 input missing,
+      69 service unavailable, 70 internal error, 74 I/O error, 75 database busy.
+      """,
+    subcommands: [DB.spec]
+  )
+}

@@ -1,0 +1,96 @@
+import FolioService
+import Foundation
+
+/// Where a command writes text: the terminal's stdout/stderr, or a buffer in tests.
+protocol TextSink: AnyObject {
+  func write(_ text: String)
+}
+
+/// Buffered writes to a file descriptor (stdout or stderr), flushed at 64 KiB and at the end.
+final class FileSink: TextSink {
+  private let handle: FileHandle
+  private var buffer = Data()
+
+  init(_ handle: FileHandle) { self.handle = handle }
+
+  func write(_ text: String) {
+    buffer.append(contentsOf: text.utf8)
+    if buffer.count >= 65_536 { flush() }
+  }
+
+  func flush() {
+    guard !buffer.isEmpty else { return }
+    handle.write(buffer)
+    buffer.removeAll(keepingCapacity: true)
+  }
+}
+
+/// Collects output in memory, for in-process tests.
+final class StringSink: TextSink {
+  private(set) var text = ""
+  func write(_ text: String) { self.text += text }
+}
+
+/// What a running command may use: output streams, the environment, the clock and the store.
+///
+/// Not `Sendable`: one command runs at a time on one thread.
+final class Context {
+  let out: TextSink
+  let err: TextSink
+  let environment: [String: String]
+  let globals: GlobalOptions
+  /// The current time; fixed in tests.
+  let now: Date
+  /// True when stdout is a terminal (colour and progress are allowed).
+  let stdoutIsTerminal: Bool
+  /// True when stderr is a terminal (progress bars are allowed).
+  let stderrIsTerminal: Bool
+  private var openStore: Store?
+
+  init(
+    out: TextSink, err: TextSink, environment: [String: String], globals: GlobalOptions,
+    now: Date, stdoutIsTerminal: Bool = false, stderrIsTerminal: Bool = false
+  ) {
+    self.out = out
+    self.err = err
+    self.environment = environment
+    self.globals = globals
+    self.now = now
+    self.stdoutIsTerminal = stdoutIsTerminal
+    self.stderrIsTerminal = stderrIsTerminal
+  }
+
+  /// Colour is used only on a terminal and never when NO_COLOR is set.
+  var useColor: Bool { stdoutIsTerminal && (environment["NO_COLOR"] ?? "").isEmpty }
+
+  /// Where the database is, from `--db`, the environment or the default.
+  func location() throws -> StoreLocation {
+    try StoreLocation.resolve(option: globals.database, environment: environment)
+  }
+
+  /// The database, opened (created and migrated if needed) on first use.
+  func store() throws -> Store {
+    if let openStore { return openStore }
+    let store = try Store(try location(), now: now)
+    if let backup = store.migration.backupPath {
+      err.write(
+        "folio: note: upgraded the database schema; the previous file was saved as \(backup)\n")
+    }
+    openStore = store
+    return store
+  }
+
+  /// The database, which must already exist.
+  func existingStore() throws -> Store {
+    if let openStore { return openStore }
+    let store = try Store(try location(), mustExist: true, now: now)
+    openStore = store
+    return store
+  }
+
+  /// Writes a line to stdout.
+  func print(_ line: String = "") { out.write(line + "\n") }
+
+  /// Writes a warning line to stderr.
+  func warn(_ message: String) { err.write("folio: warning: \(message)\n") }
+}

@@ -1,0 +1,208 @@
+/// The result of parsing a command line: a command ready to run, or a request for help or
+/// the version, plus the global options.
+struct Invocation {
+  enum Action {
+    case run(any FolioCommand)
+    case help(path: [String], spec: CommandSpec)
+    case version
+  }
+
+  let action: Action
+  let globals: GlobalOptions
+}
+
+/// Options accepted before or after any command name.
+struct GlobalOptions: Equatable {
+  var database: String?
+  var portfolio: String?
+
+  static let specs: [OptionSpec] = [
+    .value("db", "path", help: "The database file (default: $FOLIO_DB, else the XDG data folder)."),
+    .value(
+      "portfolio", "name",
+      help: "The portfolio to work on (default: $FOLIO_PORTFOLIO, else 'main')."),
+  ]
+
+  mutating func set(_ name: String, _ value: String) {
+    switch name {
+    case "db": database = value
+    case "portfolio": portfolio = value
+    default: break
+    }
+  }
+}
+
+/// Parses command lines against the command tree. A pure function of its input: it reads no
+/// environment and writes nothing, so every usage error can be tested in-process.
+enum Parser {
+  static let helpOption = OptionSpec.flag("help", short: "h", help: "Show help information.")
+  static let versionOption = OptionSpec.flag("version", help: "Show the version.")
+
+  /// Parses `arguments` (without the program name) starting at `root`.
+  static func parse(_ arguments: [String], root: CommandSpec) throws -> Invocation {
+    var spec = root
+    var values = ParsedValues(path: [root.name])
+    var globals = GlobalOptions()
+    var wantsHelp = false
+    var wantsVersion = false
+    var onlyArguments = false
+    var index = 0
+
+    while index < arguments.count {
+      let word = arguments[index]
+      index += 1
+      if onlyArguments || word == "-" || !word.hasPrefix("-") || looksLikeNumber(word) {
+        // A word in a group command names a subcommand, or `help`.
+        if !onlyArguments && !spec.subcommands.isEmpty && values.arguments.isEmpty {
+          if word == "help" && values.path.count == 1 {
+            return try helpInvocation(for: Array(arguments[index...]), root: root, globals: globals)
+          }
+          guard let sub = spec.subcommand(word) else {
+            throw UsageError(
+              unknownMessage(
+                "unknown command '\(word)'", word, candidates: spec.subcommands.map(\.name)),
+              commandPath: values.path)
+          }
+          spec = sub
+          values.path.append(word)
+          continue
+        }
+        values.arguments.append(word)
+        continue
+      }
+      if word == "--" {
+        onlyArguments = true
+        continue
+      }
+      let (name, inline) = split(word)
+      let all = spec.options + GlobalOptions.specs + [helpOption, versionOption]
+      let option: OptionSpec?
+      if word.hasPrefix("--") {
+        option = all.first { $0.name == name }
+      } else {
+        option = name.count == 1 ? all.first { $0.short.map(String.init) == name } : nil
+      }
+      guard let option else {
+        let candidates = all.map { "--" + $0.name }
+        throw UsageError(
+          unknownMessage("unknown option '\(word)'", "--" + name, candidates: candidates),
+          commandPath: values.path)
+      }
+      if option.isFlag {
+        guard inline == nil else {
+          throw UsageError("'--\(option.name)' takes no value", commandPath: values.path)
+        }
+        switch option.name {
+        case "help": wantsHelp = true
+        case "version": wantsVersion = true
+        default: values.flags.insert(option.name)
+        }
+        continue
+      }
+      let value: String
+      if let inline {
+        value = inline
+      } else {
+        guard index < arguments.count else {
+          throw UsageError("missing value for '--\(option.name)'", commandPath: values.path)
+        }
+        value = arguments[index]
+        index += 1
+      }
+      if GlobalOptions.specs.contains(where: { $0.name == option.name }) {
+        globals.set(option.name, value)
+      } else {
+        values.options[option.name, default: []].append(value)
+      }
+    }
+
+    if wantsHelp {
+      return Invocation(action: .help(path: values.path, spec: spec), globals: globals)
+    }
+    if wantsVersion { return Invocation(action: .version, globals: globals) }
+    guard let make = spec.make else {
+      throw UsageError(
+        "missing subcommand; choose one of: "
+          + spec.subcommands.map(\.name).joined(separator: ", "),
+        commandPath: values.path)
+    }
+    try checkArguments(values, spec: spec)
+    for option in spec.options
+    where !option.repeating && (values.options[option.name]?.count ?? 0) > 1 {
+      throw UsageError("'--\(option.name)' was given more than once", commandPath: values.path)
+    }
+    return Invocation(action: .run(try make(values)), globals: globals)
+  }
+
+  private static func helpInvocation(
+    for words: [String], root: CommandSpec, globals: GlobalOptions
+  ) throws -> Invocation {
+    var spec = root
+    var path = [root.name]
+    for word in words {
+      guard let sub = spec.subcommand(word) else {
+        throw UsageError(
+          unknownMessage(
+            "unknown command '\(word)'", word, candidates: spec.subcommands.map(\.name)),
+          commandPath: path)
+      }
+      spec = sub
+      path.append(word)
+    }
+    return Invocation(action: .help(path: path, spec: spec), globals: globals)
+  }
+
+  private static func checkArguments(_ values: ParsedValues, spec: CommandSpec) throws {
+    let required = spec.arguments.filter { !$0.optional }.count
+    let unlimited = spec.arguments.last?.repeating == true
+    if values.arguments.count < required {
+      let missing = spec.arguments[values.arguments.count]
+      throw UsageError("missing argument <\(missing.name)>", commandPath: values.path)
+    }
+    if !unlimited && values.arguments.count > spec.arguments.count {
+      let extra = values.arguments[spec.arguments.count]
+      throw UsageError("unexpected argument '\(extra)'", commandPath: values.path)
+    }
+  }
+
+  /// Splits `--name=value` into its parts; other words have no inline value.
+  private static func split(_ word: String) -> (String, String?) {
+    let body = word.drop { $0 == "-" }
+    if word.hasPrefix("--"), let equals = body.firstIndex(of: "=") {
+      return (String(body[..<equals]), String(body[body.index(after: equals)...]))
+    }
+    return (String(body), nil)
+  }
+
+  /// A word such as "-33.86" is a negative number argument, not an option.
+  static func looksLikeNumber(_ word: String) -> Bool {
+    guard word.count > 1, word.hasPrefix("-") else { return false }
+    return word.dropFirst().allSatisfy { $0.isASCII && ($0.isNumber || $0 == ".") }
+  }
+
+  private static func unknownMessage(_ message: String, _ word: String, candidates: [String])
+    -> String
+  {
+    let best = candidates.map { ($0, editDistance($0, word)) }.min { $0.1 < $1.1 }
+    guard let best, best.1 <= max(2, word.count / 3) else { return message }
+    return message + "; did you mean '\(best.0)'?"
+  }
+
+  /// The Levenshtein distance between two words, for "did you mean" suggestions.
+  static func editDistance(_ a: String, _ b: String) -> Int {
+    let a = Array(a)
+    let b = Array(b)
+    guard !a.isEmpty else { return b.count }
+    guard !b.isEmpty else { return a.count }
+    var previous = Array(0...b.count)
+    for i in 1...a.count {
+      var current = [i] + Array(repeating: 0, count: b.count)
+      for j in 1...b.count {
+        let cost = a[i - 1] == b[j - 1] ? 0 : 1
+        current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+      }
+      previous = current
+    }
+    return previous[b.count]
+  }
+}

@@ -1,0 +1,129 @@
+import FolioStorage
+
+/// The output formats a command may offer with `--format`.
+enum OutputFormat: String, CaseIterable {
+  case text, json, csv, md, html
+
+  /// The option spec for a command offering `formats`.
+  static func option(_ formats: [OutputFormat]) -> OptionSpec {
+    .value(
+      "format", formats.map(\.rawValue).joined(separator: "|"),
+      help: "Output format (default: \(formats[0].rawValue)).")
+  }
+
+  /// Reads `--format`, accepting only `allowed`; the first allowed format is the default.
+  static func parse(_ values: ParsedValues, allowed: [OutputFormat]) throws -> OutputFormat {
+    try values.value(
+      "format", expected: allowed.map(\.rawValue).joined(separator: ", ")
+    ) { text in OutputFormat(rawValue: text).flatMap { allowed.contains($0) ? $0 : nil } }
+      ?? allowed[0]
+  }
+}
+
+/// A JSON value with keys kept in the order they were written, so output is stable.
+/// Decimals are written as strings, as the house style asks.
+indirect enum JSON {
+  case string(String)
+  case number(String)
+  case bool(Bool)
+  case null
+  case array([JSON])
+  case object([(String, JSON)])
+
+  /// A decimal as a JSON string, or null.
+  static func decimal(_ value: ExactDecimal?) -> JSON {
+    value.map { .string($0.description) } ?? .null
+  }
+
+  static func string(_ value: String?) -> JSON { value.map { JSON.string($0) } ?? .null }
+
+  static func int<T: BinaryInteger>(_ value: T?) -> JSON {
+    value.map { .number(String($0)) } ?? .null
+  }
+
+  /// The value as pretty-printed JSON text with two-space indentation.
+  func rendered(indent: String = "") -> String {
+    switch self {
+    case .string(let text): return JSON.quote(text)
+    case .number(let text): return text
+    case .bool(let value): return value ? "true" : "false"
+    case .null: return "null"
+    case .array(let items):
+      guard !items.isEmpty else { return "[]" }
+      let inner = indent + "  "
+      return "[\n" + items.map { inner + $0.rendered(indent: inner) }.joined(separator: ",\n")
+        + "\n" + indent + "]"
+    case .object(let pairs):
+      guard !pairs.isEmpty else { return "{}" }
+      let inner = indent + "  "
+      return "{\n"
+        + pairs.map { inner + JSON.quote($0.0) + ": " + $0.1.rendered(indent: inner) }
+        .joined(separator: ",\n") + "\n" + indent + "}"
+    }
+  }
+
+  /// `text` as a JSON string literal (RFC 8259 escaping).
+  static func quote(_ text: String) -> String {
+    var result = "\""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": result += "\\\""
+      case "\\": result += "\\\\"
+      case "\n": result += "\\n"
+      case "\r": result += "\\r"
+      case "\t": result += "\\t"
+      case _ where scalar.value < 0x20:
+        let hex = String(scalar.value, radix: 16)
+        result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+      default: result.unicodeScalars.append(scalar)
+      }
+    }
+    return result + "\""
+  }
+}
+
+/// CSV output per RFC 4180: fields with commas, quotes or line breaks are quoted.
+enum CSVWriter {
+  static func line(_ fields: [String]) -> String {
+    fields.map(field).joined(separator: ",") + "\n"
+  }
+
+  static func field(_ text: String) -> String {
+    guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else {
+      return text
+    }
+    return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+  }
+}
+
+/// A plain-text table with aligned columns; numeric columns are right-aligned.
+struct TextTable {
+  let headers: [String]
+  var rows: [[String]] = []
+  /// Indexes of the columns to right-align.
+  var rightAligned: Set<Int> = []
+
+  func rendered() -> String {
+    var widths = headers.map(\.count)
+    for row in rows {
+      for (index, cell) in row.enumerated() where index < widths.count {
+        widths[index] = max(widths[index], cell.count)
+      }
+    }
+    func line(_ cells: [String]) -> String {
+      cells.enumerated().map { index, cell in
+        let pad = String(repeating: " ", count: max(0, widths[index] - cell.count))
+        return rightAligned.contains(index) ? pad + cell : cell + pad
+      }.joined(separator: "  ").trimmingTrailingSpaces() + "\n"
+    }
+    return line(headers) + rows.map(line).joined()
+  }
+}
+
+extension String {
+  func trimmingTrailingSpaces() -> String {
+    var copy = self
+    while copy.last == " " { copy.removeLast() }
+    return copy
+  }
+}

@@ -1,0 +1,77 @@
+import FolioStorage
+import Foundation
+
+/// The kind of failure, which the CLI turns into a sysexits exit code.
+public enum FailureKind: Sendable, Equatable {
+  /// The input or the data broke a rule (65).
+  case badData
+  /// A named input file does not exist (66).
+  case inputMissing
+  /// A remote service could not be used (69).
+  case unavailable
+  /// Reading or writing a file failed (74).
+  case io
+  /// Another process held the database for longer than the busy timeout (75).
+  case busy
+  /// A bug or an unexpected state (70).
+  case internalFailure
+}
+
+/// An error that knows which kind of failure it is.
+public protocol ClassifiedError: Error {
+  var kind: FailureKind { get }
+}
+
+extension DecimalError: ClassifiedError {
+  public var kind: FailureKind { .badData }
+}
+
+extension MigrationError: ClassifiedError {
+  public var kind: FailureKind { .badData }
+}
+
+extension SQLiteError: ClassifiedError {
+  public var kind: FailureKind {
+    if isBusy { return .busy }
+    switch code {
+    case 11, 26: return .badData  // SQLITE_CORRUPT, SQLITE_NOTADB
+    case 19: return .badData  // SQLITE_CONSTRAINT
+    case 8, 10, 13, 14: return .io  // READONLY, IOERR, FULL, CANTOPEN
+    default: return .internalFailure
+    }
+  }
+}
+
+/// Errors about the database file itself.
+public enum StoreError: LocalizedError, ClassifiedError, Equatable {
+  /// The command reads an existing database and there is none at the path.
+  case missingDatabase(String)
+  /// The database cannot be opened or created at the path.
+  case cannotOpen(path: String, reason: String)
+  /// A file the command was asked to write already exists.
+  case fileExists(String)
+  /// The integrity or foreign-key check found problems.
+  case checkFailed([String])
+
+  public var kind: FailureKind {
+    switch self {
+    case .missingDatabase: return .inputMissing
+    case .cannotOpen, .fileExists: return .io
+    case .checkFailed: return .badData
+    }
+  }
+
+  public var errorDescription: String? {
+    switch self {
+    case .missingDatabase(let path):
+      return "no database at \(path); record a trade or run 'folio db migrate' to create one"
+    case .cannotOpen(let path, let reason):
+      return "cannot open the database at \(path): \(reason)"
+    case .fileExists(let path):
+      return "\(path) already exists; choose a new file name (nothing was overwritten)"
+    case .checkFailed(let findings):
+      return "the database check found \(findings.count) problem(s): "
+        + findings.prefix(5).joined(separator: "; ")
+    }
+  }
+}

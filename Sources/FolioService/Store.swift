@@ -1,0 +1,109 @@
+import FolioStorage
+import Foundation
+
+/// The version of Folio, printed by `folio --version` and sent in the User-Agent.
+public let folioVersion = "0.1.0"
+
+/// Where the database lives and how to reach it, resolved from options and the environment.
+public struct StoreLocation: Sendable, Equatable {
+  /// The database file.
+  public let path: String
+  /// How long a writer waits for the lock, in milliseconds.
+  public let busyTimeout: Int32
+
+  public init(path: String, busyTimeout: Int32 = Database.defaultBusyTimeout) {
+    self.path = path
+    self.busyTimeout = busyTimeout
+  }
+
+  /// Resolves the database path: `--db`, else `FOLIO_DB`, else `$XDG_DATA_HOME/folio/folio.sqlite3`,
+  /// else `~/.local/share/folio/folio.sqlite3`. `FOLIO_BUSY_TIMEOUT_MS` sets the busy timeout.
+  public static func resolve(option: String?, environment: [String: String]) throws -> StoreLocation
+  {
+    let timeout: Int32
+    if let text = environment["FOLIO_BUSY_TIMEOUT_MS"], !text.isEmpty {
+      guard let value = Int32(text), value >= 0 else {
+        throw SettingError.invalid(
+          name: "FOLIO_BUSY_TIMEOUT_MS", value: text, expected: "a whole number of milliseconds")
+      }
+      timeout = value
+    } else {
+      timeout = Database.defaultBusyTimeout
+    }
+    if let option, !option.isEmpty { return StoreLocation(path: option, busyTimeout: timeout) }
+    if let path = environment["FOLIO_DB"], !path.isEmpty {
+      return StoreLocation(path: path, busyTimeout: timeout)
+    }
+    let base: String
+    if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
+      base = xdg
+    } else {
+      let home = environment["HOME"] ?? NSHomeDirectory()
+      base = home + "/.local/share"
+    }
+    return StoreLocation(path: base + "/folio/folio.sqlite3", busyTimeout: timeout)
+  }
+}
+
+/// A setting from the environment or an option that cannot be used.
+public enum SettingError: LocalizedError, ClassifiedError, Equatable {
+  case invalid(name: String, value: String, expected: String)
+
+  public var kind: FailureKind { .badData }
+  public var errorDescription: String? {
+    switch self {
+    case .invalid(let name, let value, let expected):
+      return "\(name) is '\(value)', expected \(expected)"
+    }
+  }
+}
+
+/// An open Folio database, migrated to the schema this binary carries.
+///
+/// Not `Sendable`: it owns a `Database` connection.
+public final class Store {
+  /// The connection, for the services.
+  public let database: Database
+  /// What opening did to the schema (migrations applied, backup written).
+  public let migration: Migrator.Outcome
+
+  /// Opens the database at `location`, creating and migrating it as needed.
+  /// With `mustExist`, a missing file is an error instead of a new database.
+  public init(_ location: StoreLocation, mustExist: Bool = false, now: Date = Date()) throws {
+    let exists = FileManager.default.fileExists(atPath: location.path)
+    if mustExist && !exists { throw StoreError.missingDatabase(location.path) }
+    do {
+      database = try Database(path: location.path, busyTimeout: location.busyTimeout)
+    } catch let error as SQLiteError {
+      throw error.code == 14
+        ? StoreError.cannotOpen(path: location.path, reason: error.message) : error
+    } catch let error as CocoaError {
+      throw StoreError.cannotOpen(path: location.path, reason: Self.reason(error))
+    }
+    migration = try Migrator().migrate(database, now: now)
+  }
+
+  /// Opens an existing database read-only: SQLite itself refuses every write on it.
+  /// The schema must already be current.
+  public init(readOnly location: StoreLocation) throws {
+    guard FileManager.default.fileExists(atPath: location.path) else {
+      throw StoreError.missingDatabase(location.path)
+    }
+    database = try Database(path: location.path, mode: .readOnly, busyTimeout: location.busyTimeout)
+    let status = try Migrator().status(of: database)
+    migration = Migrator.Outcome(applied: [], backupPath: nil)
+    if !status.pending.isEmpty {
+      throw StoreError.cannotOpen(
+        path: location.path,
+        reason: "its schema is at version \(status.version); run 'folio db migrate' first")
+    }
+  }
+
+  static func reason(_ error: CocoaError) -> String {
+    switch error.code {
+    case .fileWriteNoPermission, .fileReadNoPermission: return "permission denied"
+    case .fileNoSuchFile, .fileReadNoSuchFile: return "no such folder"
+    default: return error.localizedDescription
+    }
+  }
+}

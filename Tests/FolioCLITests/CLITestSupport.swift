@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+
+@testable import FolioCLI
+
+/// What one run of the CLI produced.
+struct RunResult {
+  let code: Int32
+  let out: String
+  let err: String
+}
+
+/// A fresh temporary folder with a database path in it, for one test.
+final class Sandbox {
+  let path: String
+  /// The database file this sandbox's commands use.
+  var database: String { path + "/folio.sqlite3" }
+  /// A fixed clock, so output with times is stable.
+  var now = Date(timeIntervalSince1970: 1_732_968_000)  // 2024-11-30T12:00:00Z
+
+  init() {
+    path = NSTemporaryDirectory() + "folio-cli-" + UUID().uuidString
+    try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+  }
+
+  deinit { try? FileManager.default.removeItem(atPath: path) }
+
+  func file(_ name: String) -> String { path + "/" + name }
+
+  /// Runs `folio ARGS --db <sandbox db>` in-process: parse → run → captured output and code.
+  @discardableResult
+  func run(_ arguments: String..., environment: [String: String] = [:]) -> RunResult {
+    run(arguments, environment: environment)
+  }
+
+  @discardableResult
+  func run(_ arguments: [String], environment: [String: String] = [:]) -> RunResult {
+    let out = StringSink()
+    let err = StringSink()
+    var env = environment
+    if env["FOLIO_DB"] == nil { env["FOLIO_DB"] = database }
+    let code = FolioCLI.run(arguments, out: out, err: err, environment: env, now: now)
+    return RunResult(code: code, out: out.text, err: err.text)
+  }
+
+  /// Writes `text` to a file in the sandbox and returns its path.
+  @discardableResult
+  func write(_ name: String, _ text: String) -> String {
+    let target = file(name)
+    FileManager.default.createFile(atPath: target, contents: Data(text.utf8))
+    return target
+  }
+
+  /// The rows of `sql` as the sqlite3 shell prints them (pipe-separated), for state checks.
+  func sqlite(_ sql: String) throws -> String {
+    try Binary.runTool("/usr/bin/sqlite3", [database, sql]).out
+  }
+
+  /// A full textual dump of the database, to prove a refused command changed nothing.
+  func dump() throws -> String {
+    try Binary.runTool("/usr/bin/sqlite3", [database, ".dump"]).out
+  }
+}
+
+/// The built `folio` executable, run as a user would run it.
+enum Binary {
+  /// The `folio` binary next to the test bundle in the build folder.
+  static var folioPath: String {
+    let candidates = [
+      URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+      Bundle.main.bundleURL,
+      Bundle.main.bundleURL.deletingLastPathComponent(),
+    ]
+    for folder in candidates {
+      let path = folder.appendingPathComponent("folio").path
+      if FileManager.default.isExecutableFile(atPath: path) { return path }
+    }
+    return candidates[0].appendingPathComponent("folio").path
+  }
+
+  /// Runs the built binary with `arguments` and `environment` added to a minimal environment.
+  static func run(
+    _ arguments: [String], environment: [String: String] = [:], stdin: String? = nil,
+    executable: String? = nil
+  ) throws -> RunResult {
+    var env = ["PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory()]
+    env.merge(environment) { $1 }
+    return try runTool(executable ?? folioPath, arguments, environment: env, stdin: stdin)
+  }
+
+  /// Runs any program and captures its output and exit status.
+  static func runTool(
+    _ path: String, _ arguments: [String], environment: [String: String]? = nil,
+    stdin: String? = nil
+  ) throws -> RunResult {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: path)
+    process.arguments = arguments
+    if let environment { process.environment = environment }
+    let outPipe = Pipe()
+    let errPipe = Pipe()
+    process.standardOutput = outPipe
+    process.standardError = errPipe
+    let inPipe = Pipe()
+    process.standardInput = inPipe
+    try process.run()
+    if let stdin { inPipe.fileHandleForWriting.write(Data(stdin.utf8)) }
+    try inPipe.fileHandleForWriting.close()
+    // Read both pipes to the end before waiting, so a large output cannot block the child.
+    let group = DispatchGroup()
+    nonisolated(unsafe) var errData = Data()
+    group.enter()
+    DispatchQueue.global().async {
+      errData = errPipe.fileHandleForReading.readDataToEndOfFile()
+      group.leave()
+    }
+    let outData = outPipe.fileHandleForReading.readDataToEndOfFile()
+    group.wait()
+    process.waitUntilExit()
+    let code =
+      process.terminationReason == .uncaughtSignal
+      ? 128 + process.terminationStatus
+      : process.terminationStatus
+    return RunResult(
+      code: code, out: String(decoding: outData, as: UTF8.self),
+      err: String(decoding: errData, as: UTF8.self))
+  }
+}

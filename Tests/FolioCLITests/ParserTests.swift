@@ -1,0 +1,103 @@
+import Testing
+
+@testable import FolioCLI
+
+@Suite struct ParserTests {
+  let sandbox = Sandbox()
+
+  @Test func versionAndHelp() {
+    let version = sandbox.run("--version")
+    #expect(version.code == 0)
+    #expect(version.out == "folio 0.1.0\n")
+    let help = sandbox.run("--help")
+    #expect(help.code == 0)
+    for section in ["OVERVIEW:", "USAGE: folio <subcommand>", "OPTIONS:", "SUBCOMMANDS:"] {
+      #expect(help.out.contains(section))
+    }
+    #expect(help.err.isEmpty)
+  }
+
+  @Test func helpForEveryCommandInEveryForm() {
+    func walk(_ spec: CommandSpec, _ path: [String]) {
+      let viaFlag = sandbox.run(path + ["--help"])
+      let viaShort = sandbox.run(path + ["-h"])
+      let viaHelp = sandbox.run(["help"] + path)
+      #expect(viaFlag.code == 0, "\(path)")
+      #expect(viaFlag.out.hasPrefix("OVERVIEW: \(spec.abstract)"), "\(path)")
+      #expect(viaShort.out == viaFlag.out, "\(path)")
+      #expect(viaHelp.out == viaFlag.out, "\(path)")
+      for sub in spec.subcommands { walk(sub, path + [sub.name]) }
+    }
+    for sub in Root.spec.subcommands { walk(sub, [sub.name]) }
+  }
+
+  @Test func unknownCommandSuggestsTheClosest() {
+    let result = sandbox.run("db", "stauts")
+    #expect(result.code == 64)
+    #expect(result.out.isEmpty)
+    #expect(
+      result.err.hasPrefix("folio: error: unknown command 'stauts'; did you mean 'status'?\n"))
+    #expect(result.err.contains("Usage: folio db <subcommand>"))
+    #expect(result.err.contains("See 'folio db --help'"))
+  }
+
+  @Test func unknownOptionExits64() {
+    let result = sandbox.run("db", "status", "--frmat", "json")
+    #expect(result.code == 64)
+    #expect(
+      result.err.hasPrefix("folio: error: unknown option '--frmat'; did you mean '--format'?"))
+  }
+
+  @Test func missingValueAndBadValueAndExtraArgument() {
+    #expect(sandbox.run("db", "status", "--format").err.contains("missing value for '--format'"))
+    let bad = sandbox.run("db", "status", "--format", "xml")
+    #expect(bad.code == 64)
+    #expect(bad.err.contains("invalid value 'xml' for --format: expected text, json"))
+    let extra = sandbox.run("db", "path", "extra")
+    #expect(extra.code == 64)
+    #expect(extra.err.contains("unexpected argument 'extra'"))
+    #expect(sandbox.run("db", "backup").err.contains("missing argument <file>"))
+    #expect(sandbox.run("db").err.contains("missing subcommand"))
+  }
+
+  @Test func repeatedSingleOptionIsRefused() {
+    let result = sandbox.run("db", "status", "--format", "json", "--format", "text")
+    #expect(result.code == 64)
+    #expect(result.err.contains("'--format' was given more than once"))
+  }
+
+  @Test func globalOptionsBeforeOrAfterTheCommand() {
+    let before = sandbox.run(["--db", "/tmp/x.sqlite3", "db", "path"])
+    let after = sandbox.run(["db", "path", "--db=/tmp/x.sqlite3"])
+    #expect(before.out == "/tmp/x.sqlite3\n")
+    #expect(after.out == "/tmp/x.sqlite3\n")
+  }
+
+  @Test func doubleDashEndsOptions() throws {
+    let result = sandbox.run("db", "backup", "--", "--weird-name")
+    #expect(result.code == 66)  // the database does not exist yet, but the name parsed
+  }
+
+  @Test func negativeNumbersAreArguments() {
+    #expect(Parser.looksLikeNumber("-33.86"))
+    #expect(!Parser.looksLikeNumber("--db"))
+    #expect(!Parser.looksLikeNumber("-h"))
+  }
+
+  @Test func databasePathResolution() {
+    let env = ["FOLIO_DB": ""]
+    let xdg = sandbox.run(
+      ["db", "path"], environment: env.merging(["XDG_DATA_HOME": "/data"]) { $1 })
+    #expect(xdg.out == "/data/folio/folio.sqlite3\n")
+    let home = sandbox.run(["db", "path"], environment: env.merging(["HOME": "/home/u"]) { $1 })
+    #expect(home.out == "/home/u/.local/share/folio/folio.sqlite3\n")
+    let fromEnv = sandbox.run(["db", "path"], environment: ["FOLIO_DB": "/e.sqlite3"])
+    #expect(fromEnv.out == "/e.sqlite3\n")
+  }
+
+  @Test func badBusyTimeoutIsBadData() {
+    let result = sandbox.run(["db", "path"], environment: ["FOLIO_BUSY_TIMEOUT_MS": "soon"])
+    #expect(result.code == 65)
+    #expect(result.err.contains("FOLIO_BUSY_TIMEOUT_MS is 'soon'"))
+  }
+}

@@ -1,0 +1,148 @@
+import CSQLite
+import Foundation
+import Testing
+
+@testable import FolioStorage
+
+@Suite struct DatabaseTests {
+  let folder = TemporaryFolder()
+
+  func open(_ name: String = "test.sqlite3", busyTimeout: Int32 = 5_000) throws -> Database {
+    try Database(path: folder.file(name), busyTimeout: busyTimeout)
+  }
+
+  @Test func bindsAndReadsEveryType() throws {
+    let db = try open()
+    try db.execute("CREATE TABLE t (i INTEGER, r REAL, s TEXT, b BLOB, n TEXT)")
+    try db.execute(
+      "INSERT INTO t VALUES (?, ?, ?, ?, ?)",
+      [Int64.max, 2.5, "héllo 'quoted'", SQLValue.blob([0, 1, 255]), SQLValue.null])
+    let row = try #require(
+      try db.row("SELECT i, r, s, b, n FROM t") { ($0[0], $0[1], $0[2], $0[3], $0[4]) })
+    #expect(row.0 == .integer(Int64.max))
+    #expect(row.1 == .real(2.5))
+    #expect(row.2 == .text("héllo 'quoted'"))
+    #expect(row.3 == .blob([0, 1, 255]))
+    #expect(row.4 == .null)
+  }
+
+  @Test func configuresEveryConnection() throws {
+    let db = try open()
+    #expect(try db.scalarInt("PRAGMA foreign_keys") == 1)
+    #expect(try db.scalarText("PRAGMA journal_mode") == "wal")
+    #expect(try db.scalarInt("PRAGMA synchronous") == 2)
+  }
+
+  @Test func newFileIsPrivate() throws {
+    let path = folder.file("nested/deeper/private.sqlite3")
+    _ = try Database(path: path)
+    let file = try FileManager.default.attributesOfItem(atPath: path)
+    let dir = try FileManager.default.attributesOfItem(atPath: folder.file("nested/deeper"))
+    #expect((file[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+    #expect((dir[.posixPermissions] as? NSNumber)?.intValue == 0o700)
+  }
+
+  @Test func constraintErrorCarriesExtendedCodeAndSQL() throws {
+    let db = try open()
+    try db.execute("CREATE TABLE t (x INTEGER NOT NULL UNIQUE)")
+    try db.execute("INSERT INTO t VALUES (1)")
+    let error = try #require(throws: SQLiteError.self) {
+      try db.execute("INSERT INTO t VALUES (?)", [1])
+    }
+    #expect(error.extendedCode == 2067)  // SQLITE_CONSTRAINT_UNIQUE
+    #expect(error.isConstraint)
+    #expect(error.sql == "INSERT INTO t VALUES (?)")
+    #expect(error.description.hasPrefix("SQLite error 2067 (constraint): UNIQUE constraint"))
+  }
+
+  @Test func throwingTransactionLeavesNoTraceAndRethrowsFirstError() throws {
+    struct Boom: Error {}
+    let db = try open()
+    try db.execute("CREATE TABLE t (x INTEGER)")
+    #expect(throws: Boom.self) {
+      try db.write {
+        try db.execute("INSERT INTO t VALUES (1)")
+        throw Boom()
+      }
+    }
+    #expect(try db.scalarInt("SELECT count(*) FROM t") == 0)
+    #expect(!db.isInTransaction)
+  }
+
+  @Test func twoConnectionsWritingAtOnceBothSucceed() async throws {
+    let path = folder.file("shared.sqlite3")
+    let setup = try Database(path: path)
+    try setup.execute("CREATE TABLE t (x INTEGER)")
+    // Each task opens its own connection; the busy timeout makes the second writer wait.
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      for worker in 0..<2 {
+        group.addTask {
+          let db = try Database(path: path)
+          for index in 0..<50 {
+            try db.write {
+              try db.execute("INSERT INTO t VALUES (?)", [worker * 1000 + index])
+              usleep(200)
+            }
+          }
+        }
+      }
+      try await group.waitForAll()
+    }
+    #expect(try setup.scalarInt("SELECT count(*) FROM t") == 100)
+  }
+
+  @Test func busyWithoutTimeoutIsReportedAsBusy() throws {
+    let path = folder.file("busy.sqlite3")
+    let holder = try Database(path: path)
+    try holder.execute("CREATE TABLE t (x INTEGER)")
+    try holder.execute("BEGIN IMMEDIATE")
+    defer { try? holder.execute("ROLLBACK") }
+    let other = try Database(path: path, busyTimeout: 50)
+    let error = try #require(throws: SQLiteError.self) {
+      try other.write { try other.execute("INSERT INTO t VALUES (1)") }
+    }
+    #expect(error.isBusy)
+  }
+
+  @Test func readOnlyConnectionRefusesWrites() throws {
+    let path = folder.file("ro.sqlite3")
+    try Database(path: path).execute("CREATE TABLE t (x INTEGER)")
+    let db = try Database(path: path, mode: .readOnly)
+    #expect(throws: SQLiteError.self) { try db.execute("INSERT INTO t VALUES (1)") }
+  }
+
+  @Test func notADatabaseFailsAtOpen() throws {
+    let path = folder.file("junk.sqlite3")
+    try Data(repeating: 0x41, count: 4096).write(to: URL(fileURLWithPath: path))
+    let error = try #require(throws: SQLiteError.self) { try Database(path: path) }
+    #expect(error.code == 26)  // SQLITE_NOTADB
+  }
+
+  @Test func backupIsAConsistentCopy() throws {
+    let db = try open()
+    try db.execute("CREATE TABLE t (x INTEGER)")
+    try db.execute("INSERT INTO t VALUES (1), (2), (3)")
+    let copy = folder.file("copy.sqlite3")
+    try db.backup(to: copy)
+    #expect(try Database(path: copy).scalarInt("SELECT sum(x) FROM t") == 6)
+  }
+
+  @Test func statementIsReusedInLoops() throws {
+    let db = try open()
+    try db.execute("CREATE TABLE t (x INTEGER)")
+    let insert = try db.prepare("INSERT INTO t VALUES (?)")
+    for value in 1...100 { try insert.execute([value]) }
+    #expect(try db.scalarInt("SELECT sum(x) FROM t") == 5050)
+  }
+
+  @Test func sha256MatchesKnownVectors() {
+    #expect(
+      SHA256.hex([UInt8]()) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+    #expect(
+      SHA256.hex(Array("abc".utf8))
+        == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    let million = [UInt8](repeating: UInt8(ascii: "a"), count: 1_000_000)
+    #expect(
+      SHA256.hex(million) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+  }
+}
