@@ -59,6 +59,7 @@ CREATE TABLE lots (
   remaining_cost TEXT NOT NULL
 ) STRICT;
 
+CREATE INDEX lots_by_position ON lots (portfolio_id, coin_id, acquired_at, trade_id);
 CREATE INDEX lots_open ON lots (portfolio_id, coin_id) WHERE remaining <> '0';
 
 -- Derived: which lots each sell consumed, how much, and the cost basis that left with it.
@@ -83,7 +84,10 @@ CREATE TABLE disposals (
   method TEXT NOT NULL
 ) STRICT;
 
--- Derived: the current position per portfolio and coin after all its trades.
+CREATE INDEX disposals_by_position ON disposals (portfolio_id, coin_id, disposed_at, trade_id);
+
+-- Derived: the current position per portfolio and coin after all its trades; last_price is
+-- the price of its latest trade.
 CREATE TABLE positions (
   portfolio_id INTEGER NOT NULL REFERENCES portfolios (id),
   coin_id TEXT NOT NULL,
@@ -91,6 +95,7 @@ CREATE TABLE positions (
   cost_basis TEXT NOT NULL,
   realized_pnl TEXT NOT NULL,
   last_trade_at TEXT NOT NULL,
+  last_trade_id INTEGER NOT NULL,
   last_price TEXT NOT NULL,
   method TEXT NOT NULL,
   PRIMARY KEY (portfolio_id, coin_id)

@@ -63,8 +63,6 @@ struct CommandSpec: Sendable {
 
 /// A command the CLI can run: it describes itself, builds itself from parsed values and runs.
 protocol FolioCommand {
-  /// Maps the parsed words into typed fields; throws `UsageError` for values that do not fit.
-  init(_ values: ParsedValues) throws
   /// Maps the options into a service call and renders the result, nothing more.
   func run(_ context: Context) throws
 }

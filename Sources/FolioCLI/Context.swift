@@ -1,4 +1,5 @@
 import FolioService
+import FolioStorage
 import Foundation
 
 /// Where a command writes text: the terminal's stdout/stderr, or a buffer in tests.
@@ -93,4 +94,12 @@ final class Context {
 
   /// Writes a warning line to stderr.
   func warn(_ message: String) { err.write("folio: warning: \(message)\n") }
+}
+
+extension Context {
+  /// The portfolio named by `--portfolio`, else `FOLIO_PORTFOLIO`, else the default one.
+  func portfolio() throws -> Portfolio {
+    let name = globals.portfolio ?? environment["FOLIO_PORTFOLIO"]
+    return try PortfolioService(store()).resolve(name)
+  }
 }

@@ -7,6 +7,8 @@ enum Root {
       Exit codes: 0 ok, 64 usage, 65 bad data or rule violated, 66 input missing,
       69 service unavailable, 70 internal error, 74 I/O error, 75 database busy.
       """,
-    subcommands: [DB.spec]
+    subcommands: [
+      Buy.spec, Sell.spec, Tx.spec, HoldingsCommand.spec, PortfolioGroup.spec, DB.spec,
+    ]
   )
 }

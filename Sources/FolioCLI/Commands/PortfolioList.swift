@@ -1,0 +1,34 @@
+import FolioService
+
+/// `folio portfolio list`.
+struct PortfolioList: FolioCommand {
+  static let spec = CommandSpec(
+    name: "list",
+    abstract: "List the portfolios.",
+    options: [OutputFormat.option([.text, .json])],
+    make: { try Self($0) })
+
+  let format: OutputFormat
+
+  init(_ values: ParsedValues) throws {
+    format = try OutputFormat.parse(values, allowed: [.text, .json])
+  }
+
+  func run(_ context: Context) throws {
+    let summaries = try PortfolioService(context.store()).list()
+    if format == .json {
+      context.print(
+        JSON.array(summaries.map { PortfolioRendering.json($0.portfolio, summary: $0) }).rendered())
+      return
+    }
+    var table = TextTable(
+      headers: ["NAME", "CURRENCY", "METHOD", "TRADES", "COINS", "DEFAULT"], rightAligned: [3, 4])
+    for summary in summaries {
+      table.rows.append([
+        summary.portfolio.name, summary.portfolio.currency, summary.portfolio.method.rawValue,
+        String(summary.tradeCount), String(summary.coinCount), summary.isDefault ? "*" : "",
+      ])
+    }
+    context.out.write(table.rendered())
+  }
+}

@@ -1,0 +1,78 @@
+import FolioService
+import FolioStorage
+
+/// `folio tx show ID`.
+struct TxShow: FolioCommand {
+  static let spec = CommandSpec(
+    name: "show",
+    abstract: "Show one trade with its lot or the lots it consumed and its realized profit.",
+    arguments: [ArgumentSpec(name: "id", help: "The trade id.")],
+    options: [OutputFormat.option([.text, .json])],
+    make: { try Self($0) })
+
+  let id: Int64
+  let format: OutputFormat
+
+  init(_ values: ParsedValues) throws {
+    id = try Tx.id(values)
+    format = try OutputFormat.parse(values, allowed: [.text, .json])
+  }
+
+  func run(_ context: Context) throws {
+    let detail = try TradeService(context.store()).detail(id, in: context.portfolio())
+    let trade = detail.trade
+    if format == .json {
+      guard case .object(var pairs) = TradeRendering.json(trade) else { return }
+      if let lot = detail.lot {
+        pairs.append(
+          (
+            "lot",
+            .object([
+              ("cost", .decimal(lot.cost)), ("remaining", .decimal(lot.remaining)),
+              ("remaining_cost", .decimal(lot.remainingCost)),
+            ])
+          ))
+      }
+      if let disposal = detail.disposal {
+        pairs += [
+          ("proceeds", .decimal(disposal.proceeds)), ("cost_basis", .decimal(disposal.costBasis)),
+          ("realized_pnl", .decimal(disposal.realized)),
+          ("method", .string(disposal.method.rawValue)),
+          (
+            "lots",
+            .array(
+              detail.consumptions.map {
+                .object([
+                  ("lot", .int($0.lotTradeID)), ("quantity", .decimal($0.quantity)),
+                  ("cost", .decimal($0.cost)),
+                ])
+              })
+          ),
+        ]
+      }
+      context.print(JSON.object(pairs).rendered())
+      return
+    }
+    context.print("trade #\(trade.id): \(trade.side.rawValue) \(trade.quantity) \(trade.coinID)")
+    context.print("date:      \(trade.executedAt)")
+    context.print("price:     \(Formatting.money(trade.price))")
+    context.print("fee:       \(Formatting.money(trade.fee))")
+    if let note = trade.note { context.print("note:      \(note)") }
+    if let external = trade.externalID { context.print("id:        \(external)") }
+    if let lot = detail.lot {
+      context.print("lot cost:  \(Formatting.money(lot.cost))")
+      context.print("remaining: \(lot.remaining) (cost \(Formatting.money(lot.remainingCost)))")
+    }
+    if let disposal = detail.disposal {
+      context.print("proceeds:  \(Formatting.money(disposal.proceeds))")
+      context.print(
+        "cost:      \(Formatting.money(disposal.costBasis)) (\(disposal.method.rawValue))")
+      context.print("realized:  \(Formatting.signedMoney(disposal.realized))")
+      for piece in detail.consumptions {
+        context.print(
+          "  from lot #\(piece.lotTradeID): \(piece.quantity) at cost \(Formatting.money(piece.cost))"
+        )
+      }
+    }
+  }
+}

@@ -1,0 +1,185 @@
+import FolioStorage
+import Foundation
+
+/// A sell that would take a position below zero.
+public struct OversellError: LocalizedError, ClassifiedError, Equatable {
+  public let tradeID: Int64
+  public let coinID: String
+  public let executedAt: String
+  public let quantity: ExactDecimal
+  public let held: ExactDecimal
+
+  public var kind: FailureKind { .badData }
+
+  /// The same error about a trade that was never stored.
+  var withoutTradeID: OversellError {
+    OversellError(
+      tradeID: 0, coinID: coinID, executedAt: executedAt, quantity: quantity, held: held)
+  }
+
+  /// How much more would have to be held for the sell to be possible.
+  public var shortfall: ExactDecimal { (try? quantity - held) ?? quantity }
+
+  public var errorDescription: String? {
+    let what = tradeID > 0 ? "sell #\(tradeID)" : "the sell"
+    return
+      "\(what) of \(quantity) \(coinID) on \(executedAt) exceeds the \(held) held at that time "
+      + "(short by \(shortfall)); nothing was written"
+  }
+}
+
+/// The effects of booking one sell.
+struct SellResult {
+  let consumptions: [LotConsumption]
+  let disposal: Disposal
+  /// Lots the sell emptied, with their final state.
+  let closedLots: [BookLot]
+}
+
+/// A lot as the booking engine keeps it, with whether its row exists in the database yet.
+struct BookLot {
+  var lot: Lot
+  /// The lot's row exists (it was loaded, or inserted already).
+  var stored: Bool
+  /// The lot changed since it was loaded.
+  var changed: Bool
+
+  /// Cost per unit including the buy fee, for HIFO ordering.
+  var unitCost: ExactDecimal { (try? lot.cost / lot.quantity) ?? .zero }
+}
+
+/// The lot-matching engine for one coin in one portfolio: applies trades in time order and
+/// says which lots each sell consumed, at what cost, and the realized profit.
+///
+/// Buy fees add to cost basis; sell fees reduce proceeds.
+struct PositionBook {
+  let method: CostMethod
+  /// Open lots in acquisition order. Lots before `head` are already consumed.
+  private(set) var lots: [BookLot] = []
+  private var head = 0
+  private(set) var quantity: ExactDecimal = .zero
+  private(set) var costBasis: ExactDecimal = .zero
+  private(set) var realized: ExactDecimal = .zero
+
+  init(
+    method: CostMethod, openLots: [Lot] = [], quantity: ExactDecimal = .zero,
+    costBasis: ExactDecimal = .zero, realized: ExactDecimal = .zero
+  ) {
+    self.method = method
+    self.lots = openLots.map { BookLot(lot: $0, stored: true, changed: false) }
+    self.quantity = quantity
+    self.costBasis = costBasis
+    self.realized = realized
+  }
+
+  /// The lots still holding units, oldest first.
+  var openLots: ArraySlice<BookLot> { lots[head...] }
+
+  /// Books a buy: a new lot whose cost is quantity × price + fee.
+  mutating func buy(_ trade: Trade) throws(DecimalError) -> Lot {
+    let cost = try trade.quantity * trade.price + trade.fee
+    let lot = Lot(
+      tradeID: trade.id, acquiredAt: trade.executedAt, quantity: trade.quantity, cost: cost,
+      remaining: trade.quantity, remainingCost: cost)
+    lots.append(BookLot(lot: lot, stored: false, changed: true))
+    quantity = try quantity + trade.quantity
+    costBasis = try costBasis + cost
+    return lot
+  }
+
+  /// Books a sell against the open lots by the method; throws `OversellError` when the
+  /// position holds less than the sell's quantity.
+  mutating func sell(_ trade: Trade) throws -> SellResult {
+    guard trade.quantity <= quantity else {
+      throw OversellError(
+        tradeID: trade.id, coinID: trade.coinID, executedAt: trade.executedAt,
+        quantity: trade.quantity, held: quantity)
+    }
+    // Under average cost the whole sell leaves at the pool's average cost.
+    let averageCost: ExactDecimal? =
+      method == .average
+      ? (trade.quantity == quantity
+        ? costBasis : try ExactDecimal.scaled(costBasis, by: trade.quantity, dividedBy: quantity))
+      : nil
+    var left = trade.quantity
+    var consumed = ExactDecimal.zero
+    var consumptions: [LotConsumption] = []
+    var closed: [BookLot] = []
+    while left.isPositive {
+      let index = nextLotIndex()
+      var entry = lots[index]
+      let take = min(left, entry.lot.remaining)
+      let pieceCost: ExactDecimal
+      if let averageCost {
+        let isLast = take == left
+        pieceCost =
+          isLast
+          ? try averageCost - consumed
+          : try ExactDecimal.scaled(averageCost, by: take, dividedBy: trade.quantity)
+      } else {
+        pieceCost =
+          take == entry.lot.remaining
+          ? entry.lot.remainingCost
+          : try ExactDecimal.scaled(
+            entry.lot.remainingCost, by: take, dividedBy: entry.lot.remaining)
+      }
+      entry.lot.remaining = try entry.lot.remaining - take
+      entry.lot.remainingCost = try entry.lot.remainingCost - pieceCost
+      entry.changed = true
+      consumptions.append(
+        LotConsumption(
+          sellTradeID: trade.id, lotTradeID: entry.lot.tradeID, quantity: take, cost: pieceCost))
+      consumed = try consumed + pieceCost
+      left = try left - take
+      if entry.lot.remaining.isZero {
+        closed.append(entry)
+        remove(at: index)
+      } else {
+        lots[index] = entry
+      }
+    }
+    let proceeds = try trade.quantity * trade.price - trade.fee
+    let profit = try proceeds - consumed
+    quantity = try quantity - trade.quantity
+    costBasis = try costBasis - consumed
+    realized = try realized + profit
+    let disposal = Disposal(
+      tradeID: trade.id, disposedAt: trade.executedAt, quantity: trade.quantity, proceeds: proceeds,
+      costBasis: consumed, realized: profit, method: method)
+    return SellResult(consumptions: consumptions, disposal: disposal, closedLots: closed)
+  }
+
+  /// The index of the lot the method sells from next.
+  private func nextLotIndex() -> Int {
+    switch method {
+    case .fifo, .average:
+      return head
+    case .lifo:
+      return lots.count - 1
+    case .hifo:
+      var best = head
+      var bestCost = lots[head].unitCost
+      for index in (head + 1)..<lots.count {
+        let cost = lots[index].unitCost
+        if cost > bestCost {
+          best = index
+          bestCost = cost
+        }
+      }
+      return best
+    }
+  }
+
+  private mutating func remove(at index: Int) {
+    if index == head {
+      head += 1
+      // Compact now and then so consumed lots do not pile up in memory.
+      if head > 1024 && head * 2 > lots.count {
+        lots.removeFirst(head)
+        head = 0
+      }
+    } else {
+      lots.remove(at: index)
+    }
+  }
+}

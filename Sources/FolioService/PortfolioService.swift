@@ -1,0 +1,150 @@
+import FolioStorage
+import Foundation
+
+/// Why a portfolio operation was refused.
+public enum PortfolioError: LocalizedError, ClassifiedError, Equatable {
+  case notFound(String)
+  case exists(String)
+  case invalidName(String)
+  case invalidCurrency(String)
+  case invalidMethod(String)
+  case holdsTrades(String, Int)
+  case isDefault(String)
+
+  public var kind: FailureKind { .badData }
+
+  public var errorDescription: String? {
+    switch self {
+    case .notFound(let name):
+      return "no portfolio named '\(name)'; 'folio portfolio list' shows the existing ones"
+    case .exists(let name): return "a portfolio named '\(name)' already exists"
+    case .invalidName(let name):
+      return
+        "'\(name)' is not a valid portfolio name: use 1 to 64 letters, digits, '.', '_' or '-'"
+    case .invalidCurrency(let currency):
+      return "'\(currency)' is not a currency code: use 2 to 10 lowercase letters such as 'usd'"
+    case .invalidMethod(let method):
+      return "'\(method)' is not a cost-basis method: use fifo, lifo, hifo or average"
+    case .holdsTrades(let name, let count):
+      return
+        "portfolio '\(name)' holds \(count) trade(s); use --force to delete it with its trades"
+    case .isDefault(let name):
+      return "'\(name)' is the default portfolio and cannot be deleted"
+    }
+  }
+}
+
+/// A portfolio with a summary of its trades.
+public struct PortfolioSummary: Sendable, Equatable {
+  public let portfolio: Portfolio
+  public let tradeCount: Int
+  public let coinCount: Int
+  public let isDefault: Bool
+}
+
+/// Portfolios: create, list, rename, change the method, delete, and resolve the one in use.
+public struct PortfolioService {
+  let store: Store
+  var db: Database { store.database }
+
+  public init(_ store: Store) { self.store = store }
+
+  /// The name of the default portfolio ('main' unless renamed).
+  public func defaultName() throws -> String {
+    try Setting.get("default_portfolio", db) ?? "main"
+  }
+
+  /// The portfolio to use: `name` (from --portfolio or FOLIO_PORTFOLIO), else the default.
+  public func resolve(_ name: String?) throws -> Portfolio {
+    let wanted = try (name.flatMap { $0.isEmpty ? nil : $0 }) ?? defaultName()
+    guard let portfolio = try Portfolio.named(wanted, db) else {
+      throw PortfolioError.notFound(wanted)
+    }
+    return portfolio
+  }
+
+  /// Parses a method name.
+  public static func method(_ text: String) throws -> CostMethod {
+    guard let method = CostMethod(rawValue: text.lowercased()) else {
+      throw PortfolioError.invalidMethod(text)
+    }
+    return method
+  }
+
+  /// Creates a portfolio.
+  public func add(name: String, currency: String = "usd", method: CostMethod = .fifo, now: Date)
+    throws -> Portfolio
+  {
+    try Self.validate(name: name)
+    let code = currency.lowercased()
+    guard (2...10).contains(code.count), code.allSatisfy({ $0 >= "a" && $0 <= "z" }) else {
+      throw PortfolioError.invalidCurrency(currency)
+    }
+    return try db.write {
+      guard try Portfolio.named(name, db) == nil else { throw PortfolioError.exists(name) }
+      return try Portfolio.insert(
+        name: name, currency: code, method: method, createdAt: Timestamp.format(now), db)
+    }
+  }
+
+  static func validate(name: String) throws {
+    let allowed = name.unicodeScalars.allSatisfy {
+      $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "._-".unicodeScalars.contains($0))
+    }
+    guard (1...64).contains(name.count), allowed else { throw PortfolioError.invalidName(name) }
+  }
+
+  /// Every portfolio with its trade and coin counts.
+  public func list() throws -> [PortfolioSummary] {
+    let defaultName = try defaultName()
+    return try Portfolio.all(db).map { try summary($0, defaultName: defaultName) }
+  }
+
+  /// One portfolio with its counts.
+  public func show(_ name: String?) throws -> PortfolioSummary {
+    try summary(resolve(name), defaultName: defaultName())
+  }
+
+  private func summary(_ portfolio: Portfolio, defaultName: String) throws -> PortfolioSummary {
+    let coins = try db.scalarInt(
+      "SELECT count(DISTINCT coin_id) FROM trades WHERE portfolio_id = ?", [portfolio.id])
+    return PortfolioSummary(
+      portfolio: portfolio, tradeCount: try Portfolio.tradeCount(id: portfolio.id, db),
+      coinCount: Int(coins ?? 0), isDefault: portfolio.name == defaultName)
+  }
+
+  /// Renames a portfolio (and keeps it the default if it was).
+  public func rename(_ old: String, to new: String) throws -> Portfolio {
+    try Self.validate(name: new)
+    return try db.write {
+      let portfolio = try resolve(old)
+      guard try Portfolio.named(new, db) == nil else { throw PortfolioError.exists(new) }
+      if try defaultName() == portfolio.name { try Setting.set("default_portfolio", new, db) }
+      try Portfolio.rename(id: portfolio.id, to: new, db)
+      return try resolve(new)
+    }
+  }
+
+  /// Changes the cost-basis method and rebuilds the portfolio's lots with it.
+  public func setMethod(_ name: String, _ method: CostMethod) throws -> Portfolio {
+    try db.write {
+      let portfolio = try resolve(name)
+      try Portfolio.setMethod(id: portfolio.id, method, db)
+      let updated = try resolve(name)
+      try Ledger(db).rebuild(portfolio: updated)
+      return updated
+    }
+  }
+
+  /// Deletes a portfolio; one that holds trades only with `force` (its trades go with it).
+  public func delete(_ name: String, force: Bool) throws -> Int {
+    try db.write {
+      let portfolio = try resolve(name)
+      guard portfolio.name != (try defaultName()) else { throw PortfolioError.isDefault(name) }
+      let count = try Portfolio.tradeCount(id: portfolio.id, db)
+      guard count == 0 || force else { throw PortfolioError.holdsTrades(name, count) }
+      try Portfolio.delete(id: portfolio.id, db)
+      return count
+    }
+  }
+}

@@ -1,0 +1,167 @@
+import FolioStorage
+import Foundation
+
+/// Why a trade operation was refused.
+public enum TradeError: LocalizedError, ClassifiedError, Equatable {
+  case notFound(Int64, portfolio: String)
+  case duplicateExternalID(String)
+  case nothingToChange
+
+  public var kind: FailureKind { .badData }
+
+  public var errorDescription: String? {
+    switch self {
+    case .notFound(let id, let portfolio):
+      return "no trade #\(id) in portfolio '\(portfolio)'; 'folio tx list' shows the trades"
+    case .duplicateExternalID(let id):
+      return "a trade with id '\(id)' already exists in this portfolio"
+    case .nothingToChange:
+      return "nothing to change: give at least one of --quantity, --price, --fee, --date, --note"
+    }
+  }
+}
+
+/// The fields `tx edit` may change; nil leaves a field as it is.
+public struct TradeChanges: Sendable {
+  public var quantity: String?
+  public var price: String?
+  public var fee: String?
+  public var date: String?
+  public var note: String?
+
+  public init(
+    quantity: String? = nil, price: String? = nil, fee: String? = nil, date: String? = nil,
+    note: String? = nil
+  ) {
+    self.quantity = quantity
+    self.price = price
+    self.fee = fee
+    self.date = date
+    self.note = note
+  }
+
+  var isEmpty: Bool {
+    quantity == nil && price == nil && fee == nil && date == nil && note == nil
+  }
+}
+
+/// A trade with what its sell realized, for `tx show`.
+public struct TradeDetail: Sendable, Equatable {
+  public let trade: Trade
+  /// For a sell: proceeds, cost basis and realized profit.
+  public let disposal: Disposal?
+  /// For a sell: the lots it consumed.
+  public let consumptions: [LotConsumption]
+  /// For a buy: its lot as it stands now.
+  public let lot: Lot?
+}
+
+/// Recording, changing and reading trades. Every change runs in one write transaction and
+/// recomputes the derived tables from the earliest changed trade of that coin on; a change
+/// that would make any sell oversell is refused and nothing is written.
+public struct TradeService {
+  let store: Store
+  var db: Database { store.database }
+
+  public init(_ store: Store) { self.store = store }
+
+  /// Validates a draft into a trade of `portfolio` (not yet stored).
+  public static func trade(
+    from draft: TradeDraft, portfolio: Portfolio, coinID: String, now: Date
+  ) throws -> Trade {
+    let stamp = Timestamp.format(now)
+    return Trade(
+      portfolioID: portfolio.id,
+      executedAt: try draft.date.map { try TradeDate.parse($0) } ?? stamp,
+      side: draft.side, coinID: coinID, quantity: try TradeInput.quantity(draft.quantity),
+      price: try TradeInput.amount(draft.price, field: "price"),
+      fee: try TradeInput.amount(draft.fee ?? "0", field: "fee"),
+      note: try TradeInput.note(draft.note),
+      externalID: try TradeInput.externalID(draft.externalID),
+      createdAt: stamp)
+  }
+
+  /// Records a new trade and returns it with its id.
+  public func record(_ draft: TradeDraft, in portfolio: Portfolio, coinID: String, now: Date)
+    throws -> Trade
+  {
+    var trade = try Self.trade(from: draft, portfolio: portfolio, coinID: coinID, now: now)
+    return try db.write {
+      guard let id = try trade.insert(db) else {
+        throw TradeError.duplicateExternalID(trade.externalID ?? "")
+      }
+      trade.id = id
+      do {
+        try Ledger(db).recompute(
+          portfolio: portfolio, coinID: trade.coinID,
+          from: TradeKey(executedAt: trade.executedAt, id: 0))
+      } catch let error as OversellError where error.tradeID == id {
+        // The new trade is rolled back, so its id means nothing to the user.
+        throw error.withoutTradeID
+      }
+      return trade
+    }
+  }
+
+  /// Changes fields of trade `id`; returns the trade as stored afterwards.
+  public func edit(id: Int64, _ changes: TradeChanges, in portfolio: Portfolio) throws -> Trade {
+    guard !changes.isEmpty else { throw TradeError.nothingToChange }
+    return try db.write {
+      let old = try find(id, in: portfolio)
+      var trade = old
+      if let quantity = changes.quantity { trade.quantity = try TradeInput.quantity(quantity) }
+      if let price = changes.price { trade.price = try TradeInput.amount(price, field: "price") }
+      if let fee = changes.fee { trade.fee = try TradeInput.amount(fee, field: "fee") }
+      if let date = changes.date { trade.executedAt = try TradeDate.parse(date) }
+      if let note = changes.note { trade.note = try TradeInput.note(note) }
+      try Ledger(db).change(
+        portfolio: portfolio, coinID: trade.coinID, from: min(old.key, trade.key)
+      ) {
+        try trade.update(db)
+      }
+      return trade
+    }
+  }
+
+  /// Deletes trade `id`; returns what was deleted.
+  public func delete(id: Int64, in portfolio: Portfolio) throws -> Trade {
+    try db.write {
+      let trade = try find(id, in: portfolio)
+      try Ledger(db).change(portfolio: portfolio, coinID: trade.coinID, from: trade.key) {
+        try Trade.delete(id: trade.id, db)
+      }
+      return trade
+    }
+  }
+
+  /// Trade `id` of the portfolio, or `TradeError.notFound`.
+  public func find(_ id: Int64, in portfolio: Portfolio) throws -> Trade {
+    guard let trade = try Trade.find(id: id, portfolioID: portfolio.id, db) else {
+      throw TradeError.notFound(id, portfolio: portfolio.name)
+    }
+    return trade
+  }
+
+  /// Trade `id` with its realized result or lot.
+  public func detail(_ id: Int64, in portfolio: Portfolio) throws -> TradeDetail {
+    try db.read {
+      let trade = try find(id, in: portfolio)
+      let derived = try DerivedTables(db)
+      let disposal =
+        trade.side == .sell
+        ? try derived.disposals(portfolioID: portfolio.id, coinID: trade.coinID, from: trade.key)
+          .first { $0.tradeID == id } : nil
+      return TradeDetail(
+        trade: trade, disposal: disposal,
+        consumptions: trade.side == .sell ? try derived.consumptions(sellTradeID: id) : [],
+        lot: trade.side == .buy ? try derived.lot(tradeID: id) : nil)
+    }
+  }
+
+  /// Streams the portfolio's trades matching `filter`, oldest first, in one read snapshot.
+  public func forEach(
+    in portfolio: Portfolio, filter: Trade.Filter, _ body: (Trade) throws -> Void
+  ) throws {
+    try db.read { try Trade.forEach(portfolioID: portfolio.id, filter: filter, db, body) }
+  }
+}

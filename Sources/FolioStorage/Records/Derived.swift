@@ -1,0 +1,300 @@
+/// A lot: the units one buy acquired, and what is left of them after later sells.
+public struct Lot: Equatable, Sendable {
+  /// The buy that opened the lot (the lot's key).
+  public let tradeID: Int64
+  public let acquiredAt: String
+  public let quantity: ExactDecimal
+  /// quantity × price + fee of the buy.
+  public let cost: ExactDecimal
+  public var remaining: ExactDecimal
+  /// cost − the cost that left with consumed units.
+  public var remainingCost: ExactDecimal
+
+  public init(
+    tradeID: Int64, acquiredAt: String, quantity: ExactDecimal, cost: ExactDecimal,
+    remaining: ExactDecimal, remainingCost: ExactDecimal
+  ) {
+    self.tradeID = tradeID
+    self.acquiredAt = acquiredAt
+    self.quantity = quantity
+    self.cost = cost
+    self.remaining = remaining
+    self.remainingCost = remainingCost
+  }
+
+  public var key: TradeKey { TradeKey(executedAt: acquiredAt, id: tradeID) }
+}
+
+/// One sell's consumption of one lot.
+public struct LotConsumption: Equatable, Sendable {
+  public let sellTradeID: Int64
+  public let lotTradeID: Int64
+  public let quantity: ExactDecimal
+  /// The cost basis that left the position with these units.
+  public let cost: ExactDecimal
+
+  public init(sellTradeID: Int64, lotTradeID: Int64, quantity: ExactDecimal, cost: ExactDecimal) {
+    self.sellTradeID = sellTradeID
+    self.lotTradeID = lotTradeID
+    self.quantity = quantity
+    self.cost = cost
+  }
+}
+
+/// The realized result of one sell.
+public struct Disposal: Equatable, Sendable {
+  public let tradeID: Int64
+  public let disposedAt: String
+  public let quantity: ExactDecimal
+  /// quantity × price − fee.
+  public let proceeds: ExactDecimal
+  public let costBasis: ExactDecimal
+  public let realized: ExactDecimal
+  public let method: CostMethod
+
+  public init(
+    tradeID: Int64, disposedAt: String, quantity: ExactDecimal, proceeds: ExactDecimal,
+    costBasis: ExactDecimal, realized: ExactDecimal, method: CostMethod
+  ) {
+    self.tradeID = tradeID
+    self.disposedAt = disposedAt
+    self.quantity = quantity
+    self.proceeds = proceeds
+    self.costBasis = costBasis
+    self.realized = realized
+    self.method = method
+  }
+}
+
+/// The state of one coin in one portfolio after all its trades.
+public struct Position: Equatable, Sendable {
+  public let portfolioID: Int64
+  public let coinID: String
+  public var quantity: ExactDecimal
+  public var costBasis: ExactDecimal
+  public var realized: ExactDecimal
+  public var lastTrade: TradeKey
+  /// The price of the latest trade.
+  public var lastPrice: ExactDecimal
+  public var method: CostMethod
+
+  public init(
+    portfolioID: Int64, coinID: String, quantity: ExactDecimal, costBasis: ExactDecimal,
+    realized: ExactDecimal, lastTrade: TradeKey, lastPrice: ExactDecimal, method: CostMethod
+  ) {
+    self.portfolioID = portfolioID
+    self.coinID = coinID
+    self.quantity = quantity
+    self.costBasis = costBasis
+    self.realized = realized
+    self.lastTrade = lastTrade
+    self.lastPrice = lastPrice
+    self.method = method
+  }
+}
+
+/// Reads and writes the tables derived from the trade journal: lots, lot_consumptions,
+/// disposals and positions. Statements are prepared once per store and reused.
+///
+/// Not `Sendable`: it holds statements of one connection.
+public final class DerivedTables {
+  let db: Database
+  private let insertLot: Statement
+  private let updateLot: Statement
+  private let insertConsumption: Statement
+  private let insertDisposal: Statement
+
+  public init(_ db: Database) throws {
+    self.db = db
+    insertLot = try db.prepare(
+      """
+      INSERT INTO lots (trade_id, portfolio_id, coin_id, acquired_at, quantity, cost, remaining,
+        remaining_cost) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+      """)
+    updateLot = try db.prepare(
+      "UPDATE lots SET remaining = ?, remaining_cost = ? WHERE trade_id = ?")
+    insertConsumption = try db.prepare(
+      "INSERT INTO lot_consumptions (sell_trade_id, lot_trade_id, quantity, cost) VALUES (?, ?, ?, ?)"
+    )
+    insertDisposal = try db.prepare(
+      """
+      INSERT INTO disposals (trade_id, portfolio_id, coin_id, disposed_at, quantity, proceeds,
+        cost_basis, realized_pnl, method) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+      """)
+  }
+
+  // MARK: - Positions
+
+  static let positionColumns =
+    "portfolio_id, coin_id, quantity, cost_basis, realized_pnl, last_trade_at, last_trade_id, last_price, method"
+
+  static func position(_ row: Row) throws -> Position {
+    Position(
+      portfolioID: row.int(0) ?? 0, coinID: row.text(1) ?? "",
+      quantity: try row.decimal(2) ?? .zero,
+      costBasis: try row.decimal(3) ?? .zero, realized: try row.decimal(4) ?? .zero,
+      lastTrade: TradeKey(executedAt: row.text(5) ?? "", id: row.int(6) ?? 0),
+      lastPrice: try row.decimal(7) ?? .zero,
+      method: CostMethod(rawValue: row.text(8) ?? "") ?? .fifo)
+  }
+
+  /// The stored position of `coinID` in `portfolioID`, if it has trades.
+  public func position(portfolioID: Int64, coinID: String) throws -> Position? {
+    try db.row(
+      "SELECT \(Self.positionColumns) FROM positions WHERE portfolio_id = ? AND coin_id = ?",
+      [portfolioID, coinID], Self.position)
+  }
+
+  /// Every stored position of the portfolio, by coin.
+  public func positions(portfolioID: Int64) throws -> [Position] {
+    try db.rows(
+      "SELECT \(Self.positionColumns) FROM positions WHERE portfolio_id = ? ORDER BY coin_id",
+      [portfolioID], Self.position)
+  }
+
+  /// Writes `position`, replacing the stored one.
+  public func save(_ position: Position) throws {
+    try db.execute(
+      "INSERT OR REPLACE INTO positions (\(Self.positionColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+      [
+        position.portfolioID, position.coinID, position.quantity, position.costBasis,
+        position.realized, position.lastTrade.executedAt, position.lastTrade.id, position.lastPrice,
+        position.method.rawValue,
+      ])
+  }
+
+  /// Removes the position row (the coin has no trades left).
+  public func deletePosition(portfolioID: Int64, coinID: String) throws {
+    try db.execute(
+      "DELETE FROM positions WHERE portfolio_id = ? AND coin_id = ?", [portfolioID, coinID])
+  }
+
+  // MARK: - Lots
+
+  static func lot(_ row: Row) throws -> Lot {
+    Lot(
+      tradeID: row.int(0) ?? 0, acquiredAt: row.text(1) ?? "",
+      quantity: try row.decimal(2) ?? .zero,
+      cost: try row.decimal(3) ?? .zero, remaining: try row.decimal(4) ?? .zero,
+      remainingCost: try row.decimal(5) ?? .zero)
+  }
+
+  /// The position's lots with units left, oldest first.
+  public func openLots(portfolioID: Int64, coinID: String) throws -> [Lot] {
+    try db.rows(
+      """
+      SELECT trade_id, acquired_at, quantity, cost, remaining, remaining_cost FROM lots
+      WHERE portfolio_id = ? AND coin_id = ? AND remaining <> '0'
+      ORDER BY acquired_at, trade_id
+      """, [portfolioID, coinID], Self.lot)
+  }
+
+  /// The lot opened by the buy `tradeID`.
+  public func lot(tradeID: Int64) throws -> Lot? {
+    try db.row(
+      "SELECT trade_id, acquired_at, quantity, cost, remaining, remaining_cost FROM lots WHERE trade_id = ?",
+      [tradeID], Self.lot)
+  }
+
+  /// Lots of the position acquired at or after `key`.
+  public func lots(portfolioID: Int64, coinID: String, from key: TradeKey) throws -> [Lot] {
+    try db.rows(
+      """
+      SELECT trade_id, acquired_at, quantity, cost, remaining, remaining_cost FROM lots
+      WHERE portfolio_id = ? AND coin_id = ? AND (acquired_at, trade_id) >= (?, ?)
+      """, [portfolioID, coinID, key.executedAt, key.id], Self.lot)
+  }
+
+  public func insert(_ lot: Lot, portfolioID: Int64, coinID: String) throws {
+    try insertLot.execute([
+      lot.tradeID, portfolioID, coinID, lot.acquiredAt, lot.quantity, lot.cost, lot.remaining,
+      lot.remainingCost,
+    ])
+  }
+
+  public func update(_ lot: Lot) throws {
+    try updateLot.execute([lot.remaining, lot.remainingCost, lot.tradeID])
+  }
+
+  /// Deletes the position's lots acquired at or after `key`.
+  public func deleteLots(portfolioID: Int64, coinID: String, from key: TradeKey) throws {
+    try db.execute(
+      "DELETE FROM lots WHERE portfolio_id = ? AND coin_id = ? AND (acquired_at, trade_id) >= (?, ?)",
+      [portfolioID, coinID, key.executedAt, key.id])
+  }
+
+  // MARK: - Sells
+
+  public func insert(_ consumption: LotConsumption) throws {
+    try insertConsumption.execute([
+      consumption.sellTradeID, consumption.lotTradeID, consumption.quantity, consumption.cost,
+    ])
+  }
+
+  public func insert(_ disposal: Disposal, portfolioID: Int64, coinID: String) throws {
+    try insertDisposal.execute([
+      disposal.tradeID, portfolioID, coinID, disposal.disposedAt, disposal.quantity,
+      disposal.proceeds, disposal.costBasis, disposal.realized, disposal.method.rawValue,
+    ])
+  }
+
+  /// The position's disposals at or after `key`.
+  public func disposals(portfolioID: Int64, coinID: String, from key: TradeKey) throws
+    -> [Disposal]
+  {
+    try db.rows(
+      """
+      SELECT trade_id, disposed_at, quantity, proceeds, cost_basis, realized_pnl, method
+      FROM disposals WHERE portfolio_id = ? AND coin_id = ? AND (disposed_at, trade_id) >= (?, ?)
+      """, [portfolioID, coinID, key.executedAt, key.id], Self.disposal)
+  }
+
+  static func disposal(_ row: Row) throws -> Disposal {
+    Disposal(
+      tradeID: row.int(0) ?? 0, disposedAt: row.text(1) ?? "",
+      quantity: try row.decimal(2) ?? .zero,
+      proceeds: try row.decimal(3) ?? .zero, costBasis: try row.decimal(4) ?? .zero,
+      realized: try row.decimal(5) ?? .zero,
+      method: CostMethod(rawValue: row.text(6) ?? "") ?? .fifo
+    )
+  }
+
+  /// The portfolio's disposals in [since, until), oldest first (nil bounds are open).
+  public func disposals(portfolioID: Int64, since: String?, until: String?) throws -> [Disposal] {
+    try db.rows(
+      """
+      SELECT trade_id, disposed_at, quantity, proceeds, cost_basis, realized_pnl, method
+      FROM disposals WHERE portfolio_id = ? AND disposed_at >= ? AND disposed_at < ?
+      ORDER BY disposed_at, trade_id
+      """, [portfolioID, since ?? "", until ?? "~"], Self.disposal)
+  }
+
+  /// The consumptions of the sell `tradeID`.
+  public func consumptions(sellTradeID: Int64) throws -> [LotConsumption] {
+    try db.rows(
+      "SELECT sell_trade_id, lot_trade_id, quantity, cost FROM lot_consumptions WHERE sell_trade_id = ?",
+      [sellTradeID]
+    ) {
+      LotConsumption(
+        sellTradeID: $0.int(0) ?? 0, lotTradeID: $0.int(1) ?? 0,
+        quantity: try $0.decimal(2) ?? .zero,
+        cost: try $0.decimal(3) ?? .zero)
+    }
+  }
+
+  /// Deletes the disposal and lot consumptions of the sell `tradeID`.
+  public func deleteSell(tradeID: Int64) throws {
+    try db.execute("DELETE FROM lot_consumptions WHERE sell_trade_id = ?", [tradeID])
+    try db.execute("DELETE FROM disposals WHERE trade_id = ?", [tradeID])
+  }
+
+  /// Removes every derived row of the portfolio (before a full rebuild).
+  public func deleteAll(portfolioID: Int64) throws {
+    try db.execute(
+      "DELETE FROM lot_consumptions WHERE sell_trade_id IN (SELECT trade_id FROM disposals WHERE portfolio_id = ?)",
+      [portfolioID])
+    for table in ["disposals", "lots", "positions"] {
+      try db.execute("DELETE FROM \(table) WHERE portfolio_id = ?", [portfolioID])
+    }
+  }
+}

@@ -1,0 +1,194 @@
+/// Whether a trade bought or sold.
+public enum TradeSide: String, Sendable, CaseIterable {
+  case buy, sell
+}
+
+/// The position of a trade in time: trades are ordered by execution time, then by id.
+public struct TradeKey: Comparable, Hashable, Sendable {
+  public let executedAt: String
+  public let id: Int64
+
+  public init(executedAt: String, id: Int64) {
+    self.executedAt = executedAt
+    self.id = id
+  }
+
+  public static func < (lhs: TradeKey, rhs: TradeKey) -> Bool {
+    (lhs.executedAt, lhs.id) < (rhs.executedAt, rhs.id)
+  }
+}
+
+/// One recorded buy or sell.
+public struct Trade: Equatable, Sendable {
+  public var id: Int64
+  public var portfolioID: Int64
+  /// UTC ISO-8601, whole seconds.
+  public var executedAt: String
+  public var side: TradeSide
+  /// The CoinGecko id, such as "bitcoin".
+  public var coinID: String
+  public var quantity: ExactDecimal
+  /// Price per unit in the portfolio's currency.
+  public var price: ExactDecimal
+  /// Fee in the portfolio's currency.
+  public var fee: ExactDecimal
+  public var note: String?
+  /// An identifier from the user or the imported file; unique per portfolio.
+  public var externalID: String?
+  public var createdAt: String
+
+  public init(
+    id: Int64 = 0, portfolioID: Int64, executedAt: String, side: TradeSide, coinID: String,
+    quantity: ExactDecimal, price: ExactDecimal, fee: ExactDecimal = .zero, note: String? = nil,
+    externalID: String? = nil, createdAt: String
+  ) {
+    self.id = id
+    self.portfolioID = portfolioID
+    self.executedAt = executedAt
+    self.side = side
+    self.coinID = coinID
+    self.quantity = quantity
+    self.price = price
+    self.fee = fee
+    self.note = note
+    self.externalID = externalID
+    self.createdAt = createdAt
+  }
+
+  public var key: TradeKey { TradeKey(executedAt: executedAt, id: id) }
+
+  static let columns =
+    "id, portfolio_id, executed_at, side, coin_id, quantity, price, fee, note, external_id, created_at"
+
+  init(row: Row) throws {
+    id = row.int(0) ?? 0
+    portfolioID = row.int(1) ?? 0
+    executedAt = row.text(2) ?? ""
+    side = TradeSide(rawValue: row.text(3) ?? "") ?? .buy
+    coinID = row.text(4) ?? ""
+    quantity = try row.decimal(5) ?? .zero
+    price = try row.decimal(6) ?? .zero
+    fee = try row.decimal(7) ?? .zero
+    note = row.text(8)
+    externalID = row.text(9)
+    createdAt = row.text(10) ?? ""
+  }
+
+  static let insertSQL = """
+    INSERT INTO trades (portfolio_id, executed_at, side, coin_id, quantity, price, fee, note,
+      external_id, created_at)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    ON CONFLICT (portfolio_id, external_id) WHERE external_id IS NOT NULL DO NOTHING
+    """
+
+  var insertValues: [any SQLBindable] {
+    [
+      portfolioID, executedAt, side.rawValue, coinID, quantity, price, fee, note, externalID,
+      createdAt,
+    ]
+  }
+
+  /// Inserts the trade and returns its new id, or nil when a trade with the same external id
+  /// already exists in the portfolio (nothing is written then).
+  public func insert(_ db: Database) throws -> Int64? {
+    try db.execute(Trade.insertSQL, insertValues)
+    return db.changes == 1 ? db.lastInsertRowID : nil
+  }
+
+  /// Writes every field of the trade back to its row.
+  public func update(_ db: Database) throws {
+    try db.execute(
+      """
+      UPDATE trades SET executed_at = ?, side = ?, coin_id = ?, quantity = ?, price = ?, fee = ?,
+        note = ?, external_id = ? WHERE id = ?
+      """,
+      [executedAt, side.rawValue, coinID, quantity, price, fee, note, externalID, id])
+  }
+
+  /// Deletes the trade row (derived rows must be removed first).
+  public static func delete(id: Int64, _ db: Database) throws {
+    try db.execute("DELETE FROM trades WHERE id = ?", [id])
+  }
+
+  /// The trade with `id` in `portfolioID`, if any.
+  public static func find(id: Int64, portfolioID: Int64, _ db: Database) throws -> Trade? {
+    try db.row(
+      "SELECT \(columns) FROM trades WHERE id = ? AND portfolio_id = ?", [id, portfolioID],
+      Trade.init(row:))
+  }
+
+  /// What `list` returns.
+  public struct Filter: Sendable {
+    public var coinID: String?
+    public var side: TradeSide?
+    /// Inclusive lower bound on executed_at.
+    public var since: String?
+    /// Exclusive upper bound on executed_at.
+    public var until: String?
+    public var limit: Int?
+
+    public init(
+      coinID: String? = nil, side: TradeSide? = nil, since: String? = nil, until: String? = nil,
+      limit: Int? = nil
+    ) {
+      self.coinID = coinID
+      self.side = side
+      self.since = since
+      self.until = until
+      self.limit = limit
+    }
+  }
+
+  /// Streams the portfolio's trades matching `filter`, oldest first.
+  public static func forEach(
+    portfolioID: Int64, filter: Filter, _ db: Database, _ body: (Trade) throws -> Void
+  ) throws {
+    var sql = "SELECT \(columns) FROM trades WHERE portfolio_id = ?"
+    var values: [any SQLBindable] = [portfolioID]
+    if let coin = filter.coinID {
+      sql += " AND coin_id = ?"
+      values.append(coin)
+    }
+    if let side = filter.side {
+      sql += " AND side = ?"
+      values.append(side.rawValue)
+    }
+    if let since = filter.since {
+      sql += " AND executed_at >= ?"
+      values.append(since)
+    }
+    if let until = filter.until {
+      sql += " AND executed_at < ?"
+      values.append(until)
+    }
+    sql += " ORDER BY executed_at, id"
+    if let limit = filter.limit {
+      sql += " LIMIT ?"
+      values.append(limit)
+    }
+    try db.prepare(sql).forEach(values) { try body(try Trade(row: $0)) }
+  }
+
+  /// Streams the trades of one position from `key` on (inclusive), in order.
+  public static func forEach(
+    portfolioID: Int64, coinID: String, from key: TradeKey?, _ db: Database,
+    _ body: (Trade) throws -> Void
+  ) throws {
+    let statement = try db.prepare(
+      """
+      SELECT \(columns) FROM trades
+      WHERE portfolio_id = ? AND coin_id = ? AND (executed_at, id) >= (?, ?)
+      ORDER BY executed_at, id
+      """)
+    try statement.forEach([portfolioID, coinID, key?.executedAt ?? "", key?.id ?? 0]) {
+      try body(try Trade(row: $0))
+    }
+  }
+
+  /// The coins that have trades in the portfolio.
+  public static func coins(portfolioID: Int64, _ db: Database) throws -> [String] {
+    try db.rows(
+      "SELECT DISTINCT coin_id FROM trades WHERE portfolio_id = ? ORDER BY coin_id", [portfolioID]
+    ) { $0.text(0) ?? "" }
+  }
+}
