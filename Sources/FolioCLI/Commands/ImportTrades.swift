@@ -1,0 +1,94 @@
+import FolioService
+import Foundation
+
+/// `folio import trades FILE|-`.
+struct ImportTrades: FolioCommand {
+  static let spec = CommandSpec(
+    name: "trades",
+    abstract: "Import trades from CSV, all or nothing.",
+    discussion: """
+      Columns (header row, any order): date, side, coin, quantity, price, and optionally fee,
+      note, id, portfolio. RFC 4180 quoting, a UTF-8 BOM and CRLF line ends are accepted.
+      Any bad row and nothing is imported; the problems are listed as FILE:LINE: reason.
+      Rows whose id already exists in the portfolio are skipped, so re-importing is safe.
+      """,
+    arguments: [ArgumentSpec(name: "file", help: "The CSV file, or - for standard input.")],
+    options: [
+      .flag("dry-run", help: "Validate and report without writing anything."),
+      OutputFormat.option([.text, .json]),
+    ],
+    make: { try Self($0) })
+
+  let path: String
+  let dryRun: Bool
+  let format: OutputFormat
+
+  init(_ values: ParsedValues) throws {
+    path = values.argument(0)
+    dryRun = values.flag("dry-run")
+    format = try OutputFormat.parse(values, allowed: [.text, .json])
+  }
+
+  func run(_ context: Context) throws {
+    let handle: FileHandle
+    var total = 0
+    if path == "-" {
+      handle = FileHandle.standardInput
+    } else {
+      guard let opened = FileHandle(forReadingAtPath: path) else {
+        throw CocoaError(
+          FileManager.default.fileExists(atPath: path)
+            ? .fileReadNoPermission : .fileReadNoSuchFile,
+          userInfo: [NSFilePathErrorKey: path])
+      }
+      handle = opened
+      total = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
+    }
+    defer { try? handle.close() }
+    let source = path == "-" ? "<stdin>" : path
+    let progress = ProgressBar(context: context, total: total)
+    let report = try TradeImporter(context.store()).importTrades(
+      from: CSVReader(handle: handle, source: source), source: source,
+      into: context.portfolio(), dryRun: dryRun, now: context.now, progress: progress.update)
+    progress.finish()
+    if format == .json {
+      context.print(
+        JSON.object([
+          ("rows", .int(report.rows)), ("imported", .int(report.imported)),
+          ("skipped", .int(report.skipped)), ("dry_run", .bool(report.dryRun)),
+        ]).rendered())
+    } else {
+      let verb = report.dryRun ? "would import" : "imported"
+      context.print(
+        "\(verb) \(report.imported) trade(s) from \(report.rows) row(s); "
+          + "skipped \(report.skipped) already present")
+    }
+  }
+}
+
+/// A progress bar on stderr, drawn only when stderr is a terminal.
+final class ProgressBar {
+  let context: Context
+  let total: Int
+  let enabled: Bool
+
+  init(context: Context, total: Int) {
+    self.context = context
+    self.total = total
+    enabled = context.stderrIsTerminal && total > 0
+  }
+
+  func update(_ done: Int) {
+    guard enabled else { return }
+    let fraction = min(1.0, Double(done) / Double(total))
+    let width = 30
+    let filled = Int(fraction * Double(width))
+    let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+    context.err.write("\r[\(bar)] \(Int(fraction * 100))%")
+  }
+
+  func finish() {
+    guard enabled else { return }
+    context.err.write("\r" + String(repeating: " ", count: 40) + "\r")
+  }
+}

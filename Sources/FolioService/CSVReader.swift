@@ -1,0 +1,168 @@
+import Foundation
+
+/// One record of a CSV file: its fields and the line it starts on.
+public struct CSVRecord: Sendable, Equatable {
+  public let fields: [String]
+  /// The 1-based line number where the record starts.
+  public let line: Int
+}
+
+/// A CSV file that cannot be read as RFC 4180.
+public struct CSVError: LocalizedError, ClassifiedError, Equatable {
+  public let source: String
+  public let line: Int
+  public let reason: String
+
+  public var kind: FailureKind { .badData }
+  public var errorDescription: String? { "\(source):\(line): \(reason)" }
+}
+
+/// A streaming RFC 4180 reader: quoted fields with `""` escapes and line breaks, CRLF or LF
+/// line ends, and a UTF-8 byte-order mark are accepted. Memory stays constant whatever the
+/// file's size: bytes are read in 1 MiB chunks.
+///
+/// Not `Sendable`: it owns a file handle and a buffer.
+public final class CSVReader {
+  private let handle: FileHandle
+  private let source: String
+  private var buffer: [UInt8] = []
+  private var position = 0
+  private var atEnd = false
+  private var line = 1
+  private var field: [UInt8] = []
+  private var started = false
+  /// Bytes consumed so far, for progress reporting.
+  public private(set) var bytesRead: Int = 0
+
+  /// Reads from `handle`; `source` names the input in error messages.
+  public init(handle: FileHandle, source: String) {
+    self.handle = handle
+    self.source = source
+    field.reserveCapacity(256)
+  }
+
+  private func refill() throws -> Bool {
+    guard !atEnd else { return false }
+    let data: Data
+    do {
+      data = try handle.read(upToCount: 1 << 20) ?? Data()
+    } catch {
+      throw CSVError(
+        source: source, line: line, reason: "cannot be read: \(error.localizedDescription)")
+    }
+    if data.isEmpty {
+      atEnd = true
+      return false
+    }
+    buffer = [UInt8](data)
+    position = 0
+    bytesRead += data.count
+    return true
+  }
+
+  /// The next byte, or nil at the end of the input.
+  @inline(__always)
+  private func nextByte() throws -> UInt8? {
+    if position == buffer.count {
+      guard try refill() else { return nil }
+    }
+    let byte = buffer[position]
+    position += 1
+    return byte
+  }
+
+  private func peekByte() throws -> UInt8? {
+    if position == buffer.count {
+      guard try refill() else { return nil }
+    }
+    return buffer[position]
+  }
+
+  private func finishField(into fields: inout [String]) throws {
+    guard let text = String(validating: field, as: UTF8.self) else {
+      throw CSVError(source: source, line: line, reason: "is not valid UTF-8 text")
+    }
+    fields.append(text)
+    field.removeAll(keepingCapacity: true)
+  }
+
+  /// The next record, or nil at the end of the input. A blank line is a record with one
+  /// empty field.
+  public func next() throws -> CSVRecord? {
+    if !started {
+      started = true
+      // Skip a UTF-8 byte-order mark.
+      if try peekByte() == 0xEF {
+        let saved = position
+        position += 1
+        if try nextByte() == 0xBB, try nextByte() == 0xBF {
+          // skipped
+        } else {
+          position = saved
+        }
+      }
+    }
+    guard try peekByte() != nil else { return nil }
+    let startLine = line
+    var fields: [String] = []
+    var quoted = false
+    var afterQuote = false
+    while true {
+      guard let byte = try nextByte() else {
+        if quoted {
+          throw CSVError(
+            source: source, line: startLine,
+            reason: "a quoted field is not closed before the end of the file")
+        }
+        try finishField(into: &fields)
+        return CSVRecord(fields: fields, line: startLine)
+      }
+      if quoted {
+        if byte == UInt8(ascii: "\"") {
+          if try peekByte() == UInt8(ascii: "\"") {
+            position += 1
+            field.append(byte)
+          } else {
+            quoted = false
+            afterQuote = true
+          }
+        } else {
+          if byte == UInt8(ascii: "\n") { line += 1 }
+          field.append(byte)
+        }
+        continue
+      }
+      switch byte {
+      case UInt8(ascii: ","):
+        try finishField(into: &fields)
+        afterQuote = false
+      case UInt8(ascii: "\n"):
+        try finishField(into: &fields)
+        line += 1
+        return CSVRecord(fields: fields, line: startLine)
+      case UInt8(ascii: "\r"):
+        if try peekByte() == UInt8(ascii: "\n") {
+          position += 1
+          try finishField(into: &fields)
+          line += 1
+          return CSVRecord(fields: fields, line: startLine)
+        }
+        throw CSVError(source: source, line: line, reason: "has a carriage return outside quotes")
+      case UInt8(ascii: "\""):
+        guard field.isEmpty && !afterQuote else {
+          throw CSVError(
+            source: source, line: line,
+            reason:
+              "has a quote inside an unquoted field (quote the whole field and double the quote)")
+        }
+        quoted = true
+      default:
+        if afterQuote {
+          throw CSVError(
+            source: source, line: line, reason: "has text after a closing quote in a field")
+        }
+        field.append(byte)
+      }
+    }
+  }
+}

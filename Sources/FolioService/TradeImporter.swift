@@ -1,0 +1,212 @@
+import FolioStorage
+import Foundation
+
+/// What an import did, or (with `--dry-run`) would do.
+public struct ImportReport: Sendable, Equatable {
+  /// Data rows read (the header and blank lines not counted).
+  public let rows: Int
+  /// Trades written (or that would be written).
+  public let imported: Int
+  /// Rows skipped because a trade with the same id already exists in the portfolio.
+  public let skipped: Int
+  public let dryRun: Bool
+}
+
+/// An import that was refused: every problem found, each as `FILE:LINE: reason`.
+public struct ImportError: LocalizedError, ClassifiedError, Equatable {
+  /// The problems, in file order; at most `listed` are kept.
+  public let problems: [String]
+  /// How many problems were found in all.
+  public let total: Int
+  public static let listed = 20
+
+  public var kind: FailureKind { .badData }
+
+  public var errorDescription: String? {
+    var text = "nothing was imported: " + problems.joined(separator: "; ")
+    if total > problems.count { text += "; and \(total - problems.count) more problem(s)" }
+    return text
+  }
+}
+
+/// Imports trades from CSV (`date,side,coin,quantity,price,fee,note`, optional `id` and
+/// `portfolio` columns, in any order) in one transaction: any bad row, or any sell that the
+/// history cannot cover, and nothing is imported.
+public struct TradeImporter {
+  static let required = ["date", "side", "coin", "quantity", "price"]
+  static let optional = ["fee", "note", "id", "portfolio"]
+
+  let store: Store
+  var db: Database { store.database }
+
+  public init(_ store: Store) { self.store = store }
+
+  private struct DryRun: Error { let report: ImportReport }
+
+  /// Reads every record of `reader` into `portfolio` (rows may name another portfolio in a
+  /// `portfolio` column). `progress` is called now and then with the bytes read so far.
+  public func importTrades(
+    from reader: CSVReader, source: String, into portfolio: Portfolio, dryRun: Bool = false,
+    now: Date, progress: (Int) -> Void = { _ in }
+  ) throws -> ImportReport {
+    do {
+      return try db.write {
+        let report = try run(
+          reader, source: source, portfolio: portfolio, now: now, progress: progress)
+        if dryRun { throw DryRun(report: report) }
+        return report
+      }
+    } catch let dry as DryRun {
+      return ImportReport(
+        rows: dry.report.rows, imported: dry.report.imported, skipped: dry.report.skipped,
+        dryRun: true)
+    }
+  }
+
+  private func run(
+    _ reader: CSVReader, source: String, portfolio: Portfolio, now: Date,
+    progress: (Int) -> Void
+  ) throws -> ImportReport {
+    guard let header = try reader.next() else {
+      throw ImportError(problems: ["\(source): the file is empty; expected a header row"], total: 1)
+    }
+    let columns = try Self.columns(header, source: source)
+    var problems: [String] = []
+    var problemCount = 0
+    func problem(_ line: Int, _ reason: String) {
+      problemCount += 1
+      if problems.count < ImportError.listed { problems.append("\(source):\(line): \(reason)") }
+    }
+    var portfolios: [String: Portfolio] = [portfolio.name: portfolio]
+    var earliest: [PositionID: TradeKey] = [:]
+    var lines: [Int32] = []
+    var firstID: Int64 = 0
+    var rows = 0
+    var skipped = 0
+    let stamp = Timestamp.format(now)
+    while let record = try reader.next() {
+      if record.fields.count == 1 && record.fields[0].isEmpty { continue }
+      rows += 1
+      if rows % 65_536 == 0 { progress(reader.bytesRead) }
+      guard record.fields.count == columns.count else {
+        problem(record.line, "expected \(columns.count) fields, found \(record.fields.count)")
+        continue
+      }
+      func field(_ name: String) -> String? {
+        columns.index[name].map { record.fields[$0] }
+      }
+      do {
+        var target = portfolio
+        if let name = field("portfolio"), !name.isEmpty, name != portfolio.name {
+          if let known = portfolios[name] {
+            target = known
+          } else {
+            target = try PortfolioService(store).resolve(name)
+            portfolios[name] = target
+          }
+        }
+        guard let side = TradeSide(rawValue: (field("side") ?? "").lowercased()) else {
+          throw TradeInputError(
+            field: "side", reason: "'\(field("side") ?? "")' is neither buy nor sell")
+        }
+        let draft = TradeDraft(
+          side: side, coin: field("coin") ?? "", quantity: field("quantity") ?? "",
+          price: field("price") ?? "", fee: field("fee").flatMap { $0.isEmpty ? nil : $0 },
+          date: field("date") ?? "", note: field("note"), externalID: field("id"))
+        var trade = try TradeService.trade(
+          from: draft, portfolio: target, coinID: try TradeInput.coinID(draft.coin), now: now)
+        trade.createdAt = stamp
+        guard problemCount == 0 else { continue }
+        guard let id = try trade.insert(db) else {
+          skipped += 1
+          continue
+        }
+        if lines.isEmpty { firstID = id }
+        lines.append(Int32(truncatingIfNeeded: record.line))
+        let position = PositionID(portfolioID: target.id, coinID: trade.coinID)
+        let key = TradeKey(executedAt: trade.executedAt, id: 0)
+        if let known = earliest[position] {
+          if key < known { earliest[position] = key }
+        } else {
+          earliest[position] = key
+        }
+      } catch let error as LocalizedError {
+        problem(record.line, error.errorDescription ?? "invalid row")
+      }
+    }
+    progress(reader.bytesRead)
+    if problemCount > 0 { throw ImportError(problems: problems, total: problemCount) }
+    let ledger = try Ledger(db)
+    let byID = Dictionary(uniqueKeysWithValues: portfolios.values.map { ($0.id, $0) })
+    for (position, key) in earliest.sorted(by: { $0.key < $1.key }) {
+      guard let owner = byID[position.portfolioID] else { continue }
+      do {
+        try ledger.recompute(portfolio: owner, coinID: position.coinID, from: key)
+      } catch let error as OversellError {
+        let index = error.tradeID - firstID
+        let line = index >= 0 && index < lines.count ? "\(source):\(lines[Int(index)]): " : ""
+        let message = error.errorDescription ?? "oversell"
+        throw ImportError(problems: [line + message], total: 1)
+      }
+    }
+    return ImportReport(rows: rows, imported: lines.count, skipped: skipped, dryRun: false)
+  }
+
+  private struct Columns {
+    let count: Int
+    let index: [String: Int]
+  }
+
+  private static func columns(_ header: CSVRecord, source: String) throws -> Columns {
+    var index: [String: Int] = [:]
+    var problems: [String] = []
+    for (position, raw) in header.fields.enumerated() {
+      let name = raw.trimmingCharacters(in: .whitespaces).lowercased()
+      if index[name] != nil {
+        problems.append("\(source):\(header.line): column '\(name)' appears twice")
+      } else if !(required + optional).contains(name) {
+        problems.append(
+          "\(source):\(header.line): unknown column '\(raw)' (expected \((required + optional).joined(separator: ", ")))"
+        )
+      }
+      index[name] = position
+    }
+    for name in required where index[name] == nil {
+      problems.append("\(source):\(header.line): missing column '\(name)'")
+    }
+    guard problems.isEmpty else { throw ImportError(problems: problems, total: problems.count) }
+    return Columns(count: header.fields.count, index: index)
+  }
+}
+
+/// A coin in a portfolio.
+struct PositionID: Hashable, Comparable {
+  let portfolioID: Int64
+  let coinID: String
+
+  static func < (lhs: PositionID, rhs: PositionID) -> Bool {
+    (lhs.portfolioID, lhs.coinID) < (rhs.portfolioID, rhs.coinID)
+  }
+}
+
+/// Writes a portfolio's trades as CSV in the import format, oldest first.
+public struct TradeExporter {
+  /// The header of exported files.
+  public static let header = ["date", "side", "coin", "quantity", "price", "fee", "note", "id"]
+
+  let store: Store
+
+  public init(_ store: Store) { self.store = store }
+
+  /// Calls `row` with the fields of each trade; the `id` column holds the trade's own id
+  /// (from `--id` or an imported file) and is empty for trades without one.
+  public func forEachRow(of portfolio: Portfolio, _ row: ([String]) throws -> Void) throws {
+    try TradeService(store).forEach(in: portfolio, filter: Trade.Filter()) { trade in
+      try row([
+        trade.executedAt, trade.side.rawValue, trade.coinID, trade.quantity.description,
+        trade.price.description, trade.fee.description, trade.note ?? "",
+        trade.externalID ?? "",
+      ])
+    }
+  }
+}
