@@ -1,0 +1,134 @@
+import Foundation
+import FolioStorage
+import Testing
+
+@testable import FolioService
+
+/// Cost-basis methods on a hand-worked history:
+/// buy 1 @ 100, buy 1 @ 300, buy 1 @ 200, then sell 1.5 @ 400 with a 10 fee (proceeds 590).
+@Suite struct LedgerTests {
+  func history(_ method: CostMethod) throws -> TestStore {
+    let test = try TestStore()
+    if method != .fifo { _ = try PortfolioService(test.store).setMethod("main", method) }
+    try test.trade(.buy, "bitcoin", "1", at: "100", on: "2024-01-01")
+    try test.trade(.buy, "bitcoin", "1", at: "300", on: "2024-01-02")
+    try test.trade(.buy, "bitcoin", "1", at: "200", on: "2024-01-03")
+    try test.trade(.sell, "bitcoin", "1.5", at: "400", fee: "10", on: "2024-01-04")
+    return test
+  }
+
+  @Test(arguments: [
+    (CostMethod.fifo, "340", "350"), (.lifo, "240", "250"), (.hifo, "190", "200"),
+    (.average, "290", "300"),
+  ])
+  func methodOnHandWorkedHistory(method: CostMethod, realized: String, basis: String) throws {
+    let test = try history(method)
+    let position = try #require(try test.position("bitcoin"))
+    #expect(position.quantity == dec("1.5"))
+    #expect(position.realized == dec(realized))
+    #expect(position.costBasis == dec(basis))
+  }
+
+  @Test func fifoConsumesPartOfTheSecondLot() throws {
+    let test = try history(.fifo)
+    let sell = try #require(try test.db.scalarInt("SELECT id FROM trades WHERE side = 'sell'"))
+    let pieces = try DerivedTables(test.db).consumptions(sellTradeID: sell)
+    #expect(pieces.map(\.quantity) == [dec("1"), dec("0.5")])
+    #expect(pieces.map(\.cost) == [dec("100"), dec("150")])
+    let open = try DerivedTables(test.db).openLots(portfolioID: test.main().id, coinID: "bitcoin")
+    #expect(open.map(\.remaining) == [dec("0.5"), dec("1")])
+    #expect(open.map(\.remainingCost) == [dec("150"), dec("200")])
+  }
+
+  @Test func buyFeeAddsToCostAndSellFeeReducesProceeds() throws {
+    let test = try TestStore()
+    try test.trade(.buy, "ethereum", "2", at: "1000", fee: "5", on: "2024-01-01")
+    try test.trade(.sell, "ethereum", "1", at: "1500", fee: "3", on: "2024-01-02")
+    let position = try #require(try test.position("ethereum"))
+    #expect(position.costBasis == dec("1002.5"))
+    #expect(position.realized == dec("494.5"))  // 1497 − 1002.5
+  }
+
+  @Test func tenthsSellToExactlyZero() throws {
+    let test = try TestStore()
+    try test.trade(.buy, "bitcoin", "0.1", at: "1", on: "2024-01-01")
+    try test.trade(.buy, "bitcoin", "0.2", at: "1", on: "2024-01-02")
+    try test.trade(.sell, "bitcoin", "0.3", at: "1", on: "2024-01-03")
+    let position = try #require(try test.position("bitcoin"))
+    #expect(position.quantity.isZero)
+    #expect(position.costBasis.isZero)
+  }
+
+  @Test func backDatedBuyRecomputesLaterSells() throws {
+    let test = try history(.fifo)
+    try test.trade(.buy, "bitcoin", "1", at: "50", on: "2023-12-31")
+    let position = try #require(try test.position("bitcoin"))
+    #expect(position.quantity == dec("2.5"))
+    #expect(position.realized == dec("490"))  // 590 − (50 + 50)
+    #expect(position.costBasis == dec("550"))
+  }
+
+  @Test(arguments: CostMethod.allCases)
+  func incrementalChangesEqualAFullRebuild(method: CostMethod) throws {
+    let test = try history(method)
+    let service = TradeService(test.store)
+    let main = try test.main()
+    try test.trade(.buy, "bitcoin", "0.7", at: "120", on: "2023-06-01")
+    try test.trade(.sell, "bitcoin", "0.2", at: "500", on: "2024-01-03T12:00:00Z")
+    _ = try service.edit(id: 2, TradeChanges(price: "310", date: "2024-01-05"), in: main)
+    _ = try service.delete(id: 3, in: main)
+    try test.trade(.sell, "bitcoin", "0.4", at: "90", on: "2024-02-01")
+    let incremental = try test.derivedSnapshot()
+    try test.db.write { try Ledger(test.db).rebuild(portfolio: main) }
+    #expect(try test.derivedSnapshot() == incremental)
+  }
+
+  @Test func oversellIsRefusedAndNothingIsWritten() throws {
+    let test = try history(.fifo)
+    let before = try test.derivedSnapshot()
+    let count = try test.db.scalarInt("SELECT count(*) FROM trades")
+    #expect {
+      try test.trade(.sell, "bitcoin", "1.6", at: "1", on: "2024-02-01")
+    } throws: { error in
+      let oversell = error as? OversellError
+      return oversell?.shortfall == dec("0.1") && oversell?.tradeID == 0
+    }
+    #expect(try test.db.scalarInt("SELECT count(*) FROM trades") == count)
+    #expect(try test.derivedSnapshot() == before)
+  }
+
+  @Test func deleteOrEditThatMakesALaterSellOversellIsRefused() throws {
+    let test = try TestStore()
+    try test.trade(.buy, "bitcoin", "1", at: "100", on: "2024-01-01")
+    try test.trade(.sell, "bitcoin", "0.8", at: "200", on: "2024-01-02")
+    let main = try test.main()
+    let before = try test.derivedSnapshot()
+    let service = TradeService(test.store)
+    #expect(throws: OversellError.self) { try service.delete(id: 1, in: main) }
+    #expect(throws: OversellError.self) {
+      try service.edit(id: 1, TradeChanges(quantity: "0.5"), in: main)
+    }
+    #expect(throws: OversellError.self) {
+      try service.edit(id: 1, TradeChanges(date: "2024-02-01"), in: main)
+    }
+    #expect(throws: OversellError.self) {
+      try service.edit(id: 2, TradeChanges(quantity: "1.2"), in: main)
+    }
+    #expect(try test.derivedSnapshot() == before)
+    #expect(try service.find(1, in: main).executedAt == "2024-01-01T00:00:00Z")
+  }
+
+  @Test func methodOverrideDoesNotWrite() throws {
+    let test = try history(.fifo)
+    let before = try test.derivedSnapshot()
+    let holdings = try HoldingsService(test.store).holdings(test.main(), method: .hifo)
+    #expect(holdings.rows.first?.realized == dec("190"))
+    #expect(try test.derivedSnapshot() == before)
+  }
+
+  @Test func changingTheMethodRebuildsTheLots() throws {
+    let test = try history(.fifo)
+    _ = try PortfolioService(test.store).setMethod("main", .lifo)
+    #expect(try test.position("bitcoin")?.realized == dec("240"))
+  }
+}

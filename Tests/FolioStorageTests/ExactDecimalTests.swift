@@ -1,0 +1,67 @@
+import Testing
+
+@testable import FolioStorage
+
+@Suite struct ExactDecimalTests {
+  func d(_ text: String) throws -> ExactDecimal { try ExactDecimal(parsing: text) }
+
+  @Test func tenthsAddUpExactly() throws {
+    let sum = try d("0.1") + d("0.2")
+    #expect(sum == (try d("0.3")))
+    #expect(try (sum - d("0.3")).isZero)
+  }
+
+  @Test func canonicalText() throws {
+    #expect(try d("61000").description == "61000")
+    #expect(try d("1.500").description == "1.5")
+    #expect(try d("-0.000000000000000001").description == "-0.000000000000000001")
+    #expect(try d("0.0").description == "0")
+    #expect(try d("+7").description == "7")
+  }
+
+  @Test func eighteenDigitsAndMemecoinBalances() throws {
+    let big = try d("999999999999999.123456789012345678")
+    #expect(big.description == "999999999999999.123456789012345678")
+    let price = try d("0.000012345")
+    #expect(try (big * price).description == "12344999999.999989179074060357")
+  }
+
+  @Test(arguments: [
+    ("1,000.25", "thousands separators"), ("1e5", "exponents"), ("NaN", "not a number"),
+    ("inf", "not a number"), ("", "required"), ("1.", "digits are required"), (".5", "digits"),
+    ("1.2.3", "more than one decimal point"), ("0.0000000000000000001", "more than 18"),
+    ("１２", "not a number"), ("1000000000000000000000", "too large"),
+  ])
+  func refusesWithReason(text: String, reason: String) {
+    #expect {
+      try ExactDecimal(parsing: text)
+    } throws: { error in
+      (error as? DecimalError)?.errorDescription?.contains(reason) == true
+    }
+  }
+
+  @Test func multiplicationOverflowThrows() throws {
+    let huge = try d("100000000000000000000")
+    #expect(throws: DecimalError.overflow) { try huge * huge }
+    #expect(throws: DecimalError.overflow) { try huge + huge }
+  }
+
+  @Test func divisionRoundsHalfEven() throws {
+    #expect(try (d("1") / d("3")).description == "0.333333333333333333")
+    #expect(try (d("2") / d("3")).description == "0.666666666666666667")
+    #expect(throws: DecimalError.divisionByZero) { try d("1") / .zero }
+  }
+
+  @Test func scaledKeepsFullPrecision() throws {
+    // 600 × 1.5 ÷ 3 computed with a 256-bit intermediate.
+    #expect(try ExactDecimal.scaled(d("600"), by: d("1.5"), dividedBy: d("3")) == (try d("300")))
+    #expect(try ExactDecimal.scaled(d("-10"), by: d("1"), dividedBy: d("4")).description == "-2.5")
+  }
+
+  @Test func roundingForDisplay() throws {
+    #expect(try d("2.345").formatted(places: 2) == "2.34")
+    #expect(try d("2.355").formatted(places: 2) == "2.36")
+    #expect(try d("-1.005").formatted(places: 2) == "-1.00")
+    #expect(try d("7").formatted(places: 2) == "7.00")
+  }
+}
