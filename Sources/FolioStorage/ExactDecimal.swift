@@ -104,21 +104,39 @@ public struct ExactDecimal: Hashable, Comparable, Sendable, CustomStringConverti
 
   /// The canonical text: no exponent, no trailing fractional zeros, "-" for negatives, "0" for zero.
   public var description: String {
-    let magnitude = units.magnitude
-    let whole = magnitude / ExactDecimal.unit
-    var fraction = magnitude % ExactDecimal.unit
-    var text = units < 0 ? "-" : ""
-    text += String(whole)
+    // Written into a byte buffer once: this runs for every decimal Folio stores.
+    var magnitude = units.magnitude
+    var whole = magnitude / ExactDecimal.unit
+    var fraction = UInt64(truncatingIfNeeded: magnitude % ExactDecimal.unit)
+    magnitude = 0
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(44)
+    if units < 0 { bytes.append(UInt8(ascii: "-")) }
+    if whole == 0 {
+      bytes.append(UInt8(ascii: "0"))
+    } else {
+      let start = bytes.count
+      while whole > 0 {
+        bytes.append(UInt8(truncatingIfNeeded: 48 + whole % 10))
+        whole /= 10
+      }
+      bytes[start...].reverse()
+    }
     if fraction != 0 {
       var digits = 18
       while fraction % 10 == 0 {
         fraction /= 10
         digits -= 1
       }
-      let fractionText = String(fraction)
-      text += "." + String(repeating: "0", count: digits - fractionText.count) + fractionText
+      bytes.append(UInt8(ascii: "."))
+      let start = bytes.count
+      for _ in 0..<digits {
+        bytes.append(UInt8(truncatingIfNeeded: 48 + fraction % 10))
+        fraction /= 10
+      }
+      bytes[start...].reverse()
     }
-    return text
+    return String(decoding: bytes, as: UTF8.self)
   }
 
   /// The value with exactly `places` fractional digits (rounded half-to-even), for display.
@@ -140,8 +158,9 @@ public struct ExactDecimal: Hashable, Comparable, Sendable, CustomStringConverti
     Double(units) / 1e18
   }
 
-  /// Parses a plain decimal as a user types it: optional "-", digits, optional "." and up to 18
-  /// fractional digits. Exponents, thousands separators, "NaN" and "inf" are refused with a reason.
+  /// Parses a decimal as a user types it: optional sign, digits, optional "." and fraction, and
+  /// an optional exponent ("6.6E-7", as Python writes small decimals). The value must be exact
+  /// with at most 18 fractional digits; thousands separators, "NaN" and "inf" are refused.
   public init(parsing text: String) throws(DecimalError) {
     var copy = text
     let result = copy.withUTF8 { bytes in
@@ -166,37 +185,55 @@ public struct ExactDecimal: Hashable, Comparable, Sendable, CustomStringConverti
     } else if bytes[0] == UInt8(ascii: "+") {
       index = 1
     }
-    var whole: UInt128 = 0
-    var fraction: UInt128 = 0
+    // The digits as an integer without its trailing zeros, which are counted in `zeros`.
+    var mantissa: UInt128 = 0
+    var zeros = 0
     var wholeDigits = 0
     var fractionDigits = 0
     var seenPoint = false
+    var exponent = 0
     while index < bytes.count {
       let byte = bytes[index]
       index += 1
       switch byte {
       case UInt8(ascii: "0")...UInt8(ascii: "9"):
+        if seenPoint { fractionDigits += 1 } else { wholeDigits += 1 }
         let digit = UInt128(byte &- UInt8(ascii: "0"))
-        if seenPoint {
-          fractionDigits += 1
-          guard fractionDigits <= ExactDecimal.scale else { throw .tooPrecise(text()) }
-          fraction = fraction * 10 + digit
-        } else {
-          wholeDigits += 1
-          // 10^21 exceeds the range; stop before the multiplication could overflow.
-          guard wholeDigits <= 21 else { throw .outOfRange(text()) }
-          whole = whole * 10 + digit
+        if digit == 0 {
+          if mantissa != 0 { zeros += 1 }
+          continue
         }
+        guard let shifted = ExactDecimal.shift(mantissa, by: zeros + 1) else {
+          throw .outOfRange(text())
+        }
+        mantissa = shifted + digit
+        zeros = 0
       case UInt8(ascii: "."):
         guard !seenPoint else { throw .invalid(text(), "more than one decimal point") }
         seenPoint = true
       case UInt8(ascii: ","):
         throw .invalid(text(), "thousands separators are not accepted; write 1000.25, not 1,000.25")
       case UInt8(ascii: "e"), UInt8(ascii: "E"):
-        if wholeDigits + fractionDigits > 0 {
-          throw .invalid(text(), "exponents are not accepted; write the number out in full")
+        guard wholeDigits + fractionDigits > 0, index < bytes.count else {
+          throw .invalid(text(), "not a number")
         }
-        throw .invalid(text(), "not a number")
+        var exponentNegative = false
+        if bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
+          exponentNegative = bytes[index] == UInt8(ascii: "-")
+          index += 1
+        }
+        let digitsStart = index
+        while index < bytes.count, bytes[index] >= UInt8(ascii: "0"),
+          bytes[index] <= UInt8(ascii: "9")
+        {
+          guard index - digitsStart < 4 else { throw .outOfRange(text()) }
+          exponent = exponent * 10 + Int(bytes[index] &- UInt8(ascii: "0"))
+          index += 1
+        }
+        guard index > digitsStart, index == bytes.count else {
+          throw .invalid(text(), "malformed exponent")
+        }
+        if exponentNegative { exponent = -exponent }
       default:
         throw .invalid(text(), "not a number")
       }
@@ -204,15 +241,26 @@ public struct ExactDecimal: Hashable, Comparable, Sendable, CustomStringConverti
     guard wholeDigits > 0 && (!seenPoint || fractionDigits > 0) else {
       throw .invalid(text(), "digits are required before and after the decimal point")
     }
-    for _ in fractionDigits..<ExactDecimal.scale { fraction *= 10 }
-    let magnitude = whole.multipliedReportingOverflow(by: ExactDecimal.unit)
-    guard !magnitude.overflow else { throw .outOfRange(text()) }
-    let total = magnitude.partialValue.addingReportingOverflow(fraction)
-    guard !total.overflow, total.partialValue <= UInt128(Int128.max) else {
-      throw .outOfRange(text())
-    }
-    let value = Int128(total.partialValue)
+    // value = mantissa × 10^(zeros + exponent − fractionDigits); units carry 18 more digits.
+    let power = zeros + exponent - fractionDigits + ExactDecimal.scale
+    guard mantissa == 0 || power >= 0 else { throw .tooPrecise(text()) }
+    guard let units = ExactDecimal.shift(mantissa, by: max(power, 0)),
+      units <= UInt128(Int128.max)
+    else { throw .outOfRange(text()) }
+    let value = Int128(units)
     self.units = negative ? 0 - value : value
+  }
+
+  /// `value × 10^count`, or nil when it overflows.
+  private static func shift(_ value: UInt128, by count: Int) -> UInt128? {
+    guard value != 0 else { return 0 }
+    var result = value
+    for _ in 0..<count {
+      let next = result.multipliedReportingOverflow(by: 10)
+      guard !next.overflow else { return nil }
+      result = next.partialValue
+    }
+    return result
   }
 }
 
@@ -245,9 +293,17 @@ extension ExactDecimal: SQLBindable {
 }
 
 extension Row {
-  /// Column `index` parsed as an exact decimal; NULL reads as nil and malformed text throws.
+  /// Column `index` parsed as an exact decimal straight from SQLite's buffer; NULL reads as
+  /// nil and malformed text throws.
   public func decimal(_ index: Int32) throws -> ExactDecimal? {
-    guard let text = text(index) else { return nil }
-    return try ExactDecimal(parsing: text)
+    guard let bytes = utf8(index) else { return nil }
+    return try ExactDecimal(utf8: bytes)
+  }
+}
+
+extension Statement {
+  /// Binds a decimal as canonical TEXT.
+  public func bind(_ value: ExactDecimal, at index: Int32) throws {
+    try bind(value.description, at: index)
   }
 }

@@ -99,6 +99,31 @@ public final class Statement {
     guard code == SQLITE_OK else { throw SQLiteError(connection: connection, code: code, sql: sql) }
   }
 
+  /// Binds text (or NULL for nil) to the 1-based parameter `index`, without boxing.
+  public func bind(_ value: String?, at index: Int32) throws {
+    let code =
+      value.map { sqlite3_bind_text(handle, index, $0, -1, sqliteTransient) }
+      ?? sqlite3_bind_null(handle, index)
+    guard code == SQLITE_OK else { throw SQLiteError(connection: connection, code: code, sql: sql) }
+  }
+
+  /// Binds an integer to the 1-based parameter `index`, without boxing.
+  public func bind(_ value: Int64, at index: Int32) throws {
+    let code = sqlite3_bind_int64(handle, index, value)
+    guard code == SQLITE_OK else { throw SQLiteError(connection: connection, code: code, sql: sql) }
+  }
+
+  /// Runs the statement (with what is bound) to completion and resets it, keeping no
+  /// bindings — the hot-loop form of `execute(_:)`: bind with the typed `bind(_:at:)`
+  /// methods, then `run()`.
+  public func run() throws {
+    defer {
+      sqlite3_reset(handle)
+      sqlite3_clear_bindings(handle)
+    }
+    while try step() {}
+  }
+
   /// Advances to the next row: true when a row is available, false when the statement is done.
   @discardableResult
   public func step() throws -> Bool {
@@ -185,9 +210,14 @@ public struct Row {
 
   /// Column `index` as text; NULL reads as nil.
   public func text(_ index: Int32) -> String? {
+    utf8(index).map { String(decoding: $0, as: UTF8.self) }
+  }
+
+  /// Column `index` as SQLite's own UTF-8 bytes, valid until the statement steps again.
+  func utf8(_ index: Int32) -> UnsafeBufferPointer<UInt8>? {
     guard let pointer = sqlite3_column_text(statement.handle, index) else { return nil }
     let count = Int(sqlite3_column_bytes(statement.handle, index))
-    return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
+    return UnsafeBufferPointer(start: pointer, count: count)
   }
 
   /// The number of columns in the row.

@@ -5,9 +5,31 @@ public enum Timestamp {
   /// Formats `date` as `YYYY-MM-DDTHH:MM:SSZ` in UTC (whole seconds).
   public static func format(_ date: Date) -> String {
     let parts = components(date)
-    return String(
-      format: "%04d-%02d-%02dT%02d:%02d:%02dZ", parts.year, parts.month, parts.day, parts.hour,
-      parts.minute, parts.second)
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(21)
+    func digits(_ value: Int, _ count: Int) {
+      var divisor = 1
+      for _ in 1..<count { divisor *= 10 }
+      var rest = value
+      while divisor > 0 {
+        bytes.append(UInt8(truncatingIfNeeded: 48 + rest / divisor % 10))
+        rest %= divisor
+        divisor /= 10
+      }
+    }
+    digits(parts.year, parts.year > 9999 ? 5 : 4)
+    bytes.append(45)
+    digits(parts.month, 2)
+    bytes.append(45)
+    digits(parts.day, 2)
+    bytes.append(84)
+    digits(parts.hour, 2)
+    bytes.append(58)
+    digits(parts.minute, 2)
+    bytes.append(58)
+    digits(parts.second, 2)
+    bytes.append(90)
+    return String(decoding: bytes, as: UTF8.self)
   }
 
   /// Formats `date` as `YYYYMMDDTHHMMSSZ`, for file names.

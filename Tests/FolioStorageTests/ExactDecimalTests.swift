@@ -19,6 +19,12 @@ import Testing
     #expect(try d("+7").description == "7")
   }
 
+  @Test func exponentsThatAreExactAreWrittenOut() throws {
+    #expect(try d("6.6E-7").description == "0.00000066")
+    #expect(try d("1e5").description == "100000")
+    #expect(try d("0.10000000000000000000000").description == "0.1")
+  }
+
   @Test func eighteenDigitsAndMemecoinBalances() throws {
     let big = try d("999999999999999.123456789012345678")
     #expect(big.description == "999999999999999.123456789012345678")
@@ -27,7 +33,8 @@ import Testing
   }
 
   @Test(arguments: [
-    ("1,000.25", "thousands separators"), ("1e5", "exponents"), ("NaN", "not a number"),
+    ("1,000.25", "thousands separators"), ("1e-19", "more than 18"), ("1e400", "too large"),
+    ("1e", "not a number"), ("2e5x", "malformed exponent"), ("NaN", "not a number"),
     ("inf", "not a number"), ("", "required"), ("1.", "digits are required"), (".5", "digits"),
     ("1.2.3", "more than one decimal point"), ("0.0000000000000000001", "more than 18"),
     ("１２", "not a number"), ("1000000000000000000000", "too large"),
