@@ -1,0 +1,295 @@
+import FolioStorage
+import Foundation
+
+/// A location the import left out because one with its name and city already existed.
+public struct SkippedLocation: Sendable, Equatable {
+  /// "element 3" or "feature 3" (1-based).
+  public let element: String
+  /// The line of the file where the element starts.
+  public let line: Int
+  public let name: String
+  public let city: String
+  public let existingID: Int64
+}
+
+/// What `folio locations import` did.
+public struct LocationImportOutcome: Sendable, Equatable {
+  public let imported: [Location]
+  public let skipped: [SkippedLocation]
+}
+
+extension LocationBook {
+  /// Imports locations from a JSON file, all or nothing: either a JSON array of location
+  /// objects (the shape `export --format json` writes) or a GeoJSON FeatureCollection of
+  /// points (`export --format geojson`). A location whose name and city already exist — in
+  /// the database or earlier in the file — is skipped and reported; any other problem refuses
+  /// the whole file with its line, element number and field.
+  ///
+  /// Location object members: `name`, `city`, `latitude`, `longitude` (required; numbers or
+  /// decimal strings), `description`, `link`, `images` (array of strings), `created_at`,
+  /// `updated_at` (optional; null means absent) and `id` (ignored: ids are assigned anew).
+  /// In GeoJSON the coordinates come from the Point geometry (`[longitude, latitude]`) and
+  /// the other members from `properties`.
+  public func importLocations(fromFile path: String, now: Date) throws -> LocationImportOutcome {
+    let entries = try Self.readEntries(path)
+    return try database.write {
+      var imported: [Int64] = []
+      var skipped: [SkippedLocation] = []
+      for entry in entries {
+        do {
+          imported.append(try insert(entry.valid, input: entry.input, now: now))
+        } catch LocationError.duplicate(let name, let city, let existing, _) {
+          skipped.append(
+            SkippedLocation(
+              element: entry.element, line: entry.line, name: name, city: city,
+              existingID: existing))
+        }
+      }
+      return LocationImportOutcome(imported: try imported.map { try load($0) }, skipped: skipped)
+    }
+  }
+
+  /// One checked element of an import file.
+  struct ImportEntry {
+    let element: String
+    let line: Int
+    let input: LocationInput
+    let valid: ValidLocation
+  }
+
+  /// Reads, parses and checks every element of the file before anything is written.
+  static func readEntries(_ path: String) throws -> [ImportEntry] {
+    let name = path
+    var isFolder: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+      throw LocationError.fileMissing(path)
+    }
+    guard !isFolder.boolValue else {
+      throw LocationError.fileError(path: path, reason: "is a folder, not a file")
+    }
+    guard let data = FileManager.default.contents(atPath: path) else {
+      throw LocationError.fileError(path: path, reason: "cannot be read (permission denied?)")
+    }
+    guard let text = String(data: data, encoding: .utf8) else {
+      throw LocationError.malformedFile(path: name, line: 1, message: "the file is not UTF-8 text")
+    }
+    let root: LocationJSONNode
+    do {
+      root = try LocationJSONParser.parse(text)
+    } catch {
+      throw LocationError.malformedFile(
+        path: name, line: error.line, message: "column \(error.column): \(error.message)")
+    }
+    var reader = ElementReader(path: name)
+    switch root.value {
+    case .array(let items):
+      return try items.enumerated().map { offset, node in
+        reader.element = "element \(offset + 1)"
+        return try reader.locationObject(node)
+      }
+    case .object:
+      guard case .string("FeatureCollection") = root.member("type")?.value else {
+        throw LocationError.malformedFile(
+          path: name, line: root.line,
+          message:
+            "expected a JSON array of locations or a GeoJSON FeatureCollection (\"type\": \"FeatureCollection\")"
+        )
+      }
+      guard let features = root.member("features"), case .array(let items) = features.value else {
+        throw LocationError.malformedFile(
+          path: name, line: root.line, message: "the FeatureCollection has no \"features\" array")
+      }
+      return try items.enumerated().map { offset, node in
+        reader.element = "feature \(offset + 1)"
+        return try reader.feature(node)
+      }
+    default:
+      throw LocationError.malformedFile(
+        path: name, line: root.line,
+        message:
+          "expected a JSON array of locations or a GeoJSON FeatureCollection, found \(root.kindName)"
+      )
+    }
+  }
+}
+
+/// Turns JSON elements into checked locations, naming the file, line, element and field of
+/// any problem.
+private struct ElementReader {
+  let path: String
+  var element = ""
+
+  static let objectMembers: Set<String> = [
+    "id", "name", "city", "latitude", "longitude", "description", "link", "images", "created_at",
+    "updated_at",
+  ]
+  static let propertyMembers: Set<String> = [
+    "name", "city", "description", "link", "images", "created_at", "updated_at",
+  ]
+
+  func fail(_ node: LocationJSONNode, _ message: String) -> LocationError {
+    .invalidElement(path: path, line: node.line, element: element, message: message)
+  }
+
+  func locationObject(_ node: LocationJSONNode) throws -> LocationImport.Entry {
+    let members = try members(of: node, allowed: ElementReader.objectMembers, what: "a location")
+    let input = LocationInput(
+      name: try requiredString("name", members, node),
+      city: try requiredString("city", members, node),
+      latitude: try degrees("latitude", members, node),
+      longitude: try degrees("longitude", members, node),
+      description: try optionalString("description", members),
+      link: try optionalString("link", members),
+      images: try images(members),
+      createdAt: try timestamp("created_at", members),
+      updatedAt: try timestamp("updated_at", members))
+    return try check(input, node)
+  }
+
+  func feature(_ node: LocationJSONNode) throws -> LocationImport.Entry {
+    guard case .object = node.value, case .string("Feature") = node.member("type")?.value else {
+      throw fail(node, "expected a GeoJSON Feature object (\"type\": \"Feature\")")
+    }
+    guard let geometry = node.member("geometry"), case .object = geometry.value,
+      case .string("Point") = geometry.member("type")?.value
+    else { throw fail(node, "geometry must be a GeoJSON Point") }
+    guard let coordinates = geometry.member("coordinates"),
+      case .array(let position) = coordinates.value, position.count == 2 || position.count == 3
+    else {
+      throw fail(geometry, "geometry coordinates must be [longitude, latitude]")
+    }
+    guard let properties = node.member("properties") else {
+      throw fail(node, "properties are missing (they hold name and city)")
+    }
+    let members = try self.members(
+      of: properties, allowed: ElementReader.propertyMembers, what: "properties")
+    let input = LocationInput(
+      name: try requiredString("name", members, properties),
+      city: try requiredString("city", members, properties),
+      latitude: try number(position[1], field: "latitude"),
+      longitude: try number(position[0], field: "longitude"),
+      description: try optionalString("description", members),
+      link: try optionalString("link", members),
+      images: try images(members),
+      createdAt: try timestamp("created_at", members),
+      updatedAt: try timestamp("updated_at", members))
+    return try check(input, node)
+  }
+
+  private func check(_ input: LocationInput, _ node: LocationJSONNode) throws
+    -> LocationImport.Entry
+  {
+    do {
+      return LocationImport.Entry(
+        element: element, line: node.line, input: input, valid: try ValidLocation(input))
+    } catch .invalidField(_, let message) {
+      throw fail(node, message)
+    } catch {
+      throw error
+    }
+  }
+
+  private func members(of node: LocationJSONNode, allowed: Set<String>, what: String) throws
+    -> [String: LocationJSONNode]
+  {
+    guard case .object(let pairs) = node.value else {
+      throw fail(node, "expected \(what) object, found \(node.kindName)")
+    }
+    var result: [String: LocationJSONNode] = [:]
+    for (key, value) in pairs {
+      guard allowed.contains(key) else {
+        throw fail(
+          value,
+          "unknown field '\(key)'; expected "
+            + allowed.sorted().filter { $0 != "id" }.joined(separator: ", "))
+      }
+      result[key] = value
+    }
+    return result
+  }
+
+  private func requiredString(
+    _ key: String, _ members: [String: LocationJSONNode], _ parent: LocationJSONNode
+  ) throws -> String {
+    guard let node = members[key] else { throw fail(parent, "\(key) is missing") }
+    guard case .string(let text) = node.value else {
+      throw fail(node, "\(key) must be a string, found \(node.kindName)")
+    }
+    return text
+  }
+
+  private func optionalString(_ key: String, _ members: [String: LocationJSONNode]) throws
+    -> String?
+  {
+    guard let node = members[key] else { return nil }
+    switch node.value {
+    case .null: return nil
+    case .string(let text): return text
+    default: throw fail(node, "\(key) must be a string or null, found \(node.kindName)")
+    }
+  }
+
+  private func degrees(
+    _ key: String, _ members: [String: LocationJSONNode], _ parent: LocationJSONNode
+  ) throws -> String {
+    guard let node = members[key] else { throw fail(parent, "\(key) is missing") }
+    return try number(node, field: key)
+  }
+
+  /// A coordinate given as a JSON number or a decimal string, as plain decimal text.
+  private func number(_ node: LocationJSONNode, field: String) throws -> String {
+    switch node.value {
+    case .number(let text):
+      guard let plain = LocationJSONParser.plainDecimal(text) else {
+        throw fail(node, "\(field) '\(text)' is out of range")
+      }
+      return plain
+    case .string(let text): return text
+    default: throw fail(node, "\(field) must be a number, found \(node.kindName)")
+    }
+  }
+
+  private func images(_ members: [String: LocationJSONNode]) throws -> [String] {
+    guard let node = members["images"] else { return [] }
+    switch node.value {
+    case .null: return []
+    case .array(let items):
+      return try items.map { item in
+        guard case .string(let text) = item.value else {
+          throw fail(item, "images must hold strings, found \(item.kindName)")
+        }
+        return text
+      }
+    default: throw fail(node, "images must be an array of strings, found \(node.kindName)")
+    }
+  }
+
+  private func timestamp(_ key: String, _ members: [String: LocationJSONNode]) throws -> String? {
+    guard let node = members[key], let text = try optionalString(key, members) else { return nil }
+    guard LocationImport.isTimestamp(text) else {
+      throw fail(node, "\(key) '\(text)' must be a UTC time such as 2024-03-01T12:00:00Z")
+    }
+    return text
+  }
+}
+
+/// Helpers of the import that do not need a reader.
+enum LocationImport {
+  typealias Entry = LocationBook.ImportEntry
+
+  /// True for `YYYY-MM-DDTHH:MM:SSZ` with a real month, day, hour, minute and second.
+  static func isTimestamp(_ text: String) -> Bool {
+    let bytes = Array(text.utf8)
+    guard bytes.count == 20 else { return false }
+    let digitsAt = [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18]
+    guard digitsAt.allSatisfy({ bytes[$0] >= UInt8(ascii: "0") && bytes[$0] <= UInt8(ascii: "9") }),
+      bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: "T"),
+      bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"), bytes[19] == UInt8(ascii: "Z")
+    else { return false }
+    func number(_ at: Int) -> Int {
+      Int(bytes[at] - UInt8(ascii: "0")) * 10 + Int(bytes[at + 1] - UInt8(ascii: "0"))
+    }
+    return (1...12).contains(number(5)) && (1...31).contains(number(8)) && number(11) < 24
+      && number(14) < 60 && number(17) < 60
+  }
+}
