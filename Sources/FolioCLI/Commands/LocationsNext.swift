@@ -1,0 +1,29 @@
+import FolioService
+
+/// `folio locations next ID`: the map app's Next button.
+struct LocationsNext: FolioCommand {
+  static let spec = CommandSpec(
+    name: "next",
+    abstract: "Show the location after this one in list order, wrapping to the first.",
+    arguments: [Locations.referenceArgument],
+    options: [OutputFormat.option([.text, .json])],
+    make: { try Self($0) })
+
+  let reference: String
+  let format: OutputFormat
+
+  init(_ values: ParsedValues) throws {
+    reference = values.argument(0)
+    format = try OutputFormat.parse(values, allowed: [.text, .json])
+  }
+
+  func run(_ context: Context) throws {
+    let book = LocationBook(try context.existingStore())
+    let detail = try book.detail(String(try book.next(after: reference).id))
+    if format == .json {
+      context.print(LocationRendering.json(detail).rendered())
+    } else {
+      context.out.write(LocationRendering.text(detail))
+    }
+  }
+}

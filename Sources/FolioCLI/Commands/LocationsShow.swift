@@ -1,0 +1,29 @@
+import FolioService
+
+/// `folio locations show ID|"NAME, CITY"`: every field, the images, the trades made there and
+/// an OpenStreetMap link.
+struct LocationsShow: FolioCommand {
+  static let spec = CommandSpec(
+    name: "show",
+    abstract: "Show a location: its fields, images, map link and the trades made there.",
+    arguments: [Locations.referenceArgument],
+    options: [OutputFormat.option([.text, .json])],
+    make: { try Self($0) })
+
+  let reference: String
+  let format: OutputFormat
+
+  init(_ values: ParsedValues) throws {
+    reference = values.argument(0)
+    format = try OutputFormat.parse(values, allowed: [.text, .json])
+  }
+
+  func run(_ context: Context) throws {
+    let detail = try LocationBook(context.existingStore()).detail(reference)
+    if format == .json {
+      context.print(LocationRendering.json(detail).rendered())
+    } else {
+      context.out.write(LocationRendering.text(detail))
+    }
+  }
+}

@@ -1,0 +1,141 @@
+import FolioService
+import Foundation
+
+/// How locations look in text, JSON, CSV and GeoJSON. Coordinates and distances are JSON
+/// numbers (they are REAL degrees, not money, and GeoJSON requires numbers); trade
+/// quantities and prices are decimal strings as everywhere else.
+enum LocationRendering {
+  // MARK: - JSON
+
+  /// One location as a JSON object: the shape `list`, `show` and `export --format json` write
+  /// and `import` reads back.
+  static func json(_ location: Location) -> JSON {
+    .object([("id", .int(location.id))] + jsonFields(location, coordinates: true))
+  }
+
+  private static func jsonFields(_ location: Location, coordinates: Bool) -> [(String, JSON)] {
+    var fields: [(String, JSON)] = [
+      ("name", .string(location.name)), ("city", .string(location.city)),
+    ]
+    if coordinates {
+      fields += [
+        ("latitude", .number(GeoMath.text(location.latitude))),
+        ("longitude", .number(GeoMath.text(location.longitude))),
+      ]
+    }
+    return fields + [
+      ("description", .string(location.description)),
+      ("link", .string(location.link)),
+      ("images", .array(location.images.map { .string($0) })),
+      ("created_at", .string(location.createdAt)),
+      ("updated_at", .string(location.updatedAt)),
+    ]
+  }
+
+  /// An RFC 7946 FeatureCollection: one Point feature per location, coordinates in
+  /// [longitude, latitude] order, the other fields as properties.
+  static func geoJSON(_ locations: [Location]) -> JSON {
+    .object([
+      ("type", .string("FeatureCollection")),
+      (
+        "features",
+        .array(
+          locations.map { location in
+            .object([
+              ("type", .string("Feature")),
+              ("id", .int(location.id)),
+              (
+                "geometry",
+                .object([
+                  ("type", .string("Point")),
+                  (
+                    "coordinates",
+                    .array([
+                      .number(GeoMath.text(location.longitude)),
+                      .number(GeoMath.text(location.latitude)),
+                    ])
+                  ),
+                ])
+              ),
+              ("properties", .object(jsonFields(location, coordinates: false))),
+            ])
+          })
+      ),
+    ])
+  }
+
+  /// The detail of `show` and `next` as JSON: the location, its map link and its trades.
+  static func json(_ detail: LocationDetail) -> JSON {
+    guard case .object(let fields) = json(detail.location) else { return .null }
+    let trades = detail.trades.map { trade in
+      JSON.object([
+        ("id", .int(trade.id)),
+        ("executed_at", .string(trade.executedAt)),
+        ("side", .string(trade.side)),
+        ("coin_id", .string(trade.coinID)),
+        ("quantity", .decimal(trade.quantity)),
+        ("price", .decimal(trade.price)),
+      ])
+    }
+    return .object(
+      fields + [("map_url", .string(detail.location.mapURL)), ("trades", .array(trades))])
+  }
+
+  // MARK: - CSV
+
+  static let csvHeader = [
+    "id", "name", "city", "latitude", "longitude", "description", "link", "images", "created_at",
+    "updated_at",
+  ]
+
+  /// One CSV record; images are joined with ";".
+  static func csvFields(_ location: Location) -> [String] {
+    [
+      String(location.id), location.name, location.city, GeoMath.text(location.latitude),
+      GeoMath.text(location.longitude), location.description ?? "", location.link ?? "",
+      location.images.joined(separator: ";"), location.createdAt, location.updatedAt,
+    ]
+  }
+
+  // MARK: - Text
+
+  /// The detail view of `show` and `next`.
+  static func text(_ detail: LocationDetail) -> String {
+    let location = detail.location
+    var lines = ["\(location.reference) (id \(location.id))"]
+    func field(_ label: String, _ value: String) {
+      let pad = String(repeating: " ", count: max(1, 13 - label.count))
+      let continued = value.split(separator: "\n", omittingEmptySubsequences: false)
+        .joined(separator: "\n" + String(repeating: " ", count: 15))
+      lines.append("  " + label + pad + continued)
+    }
+    field("latitude", GeoMath.text(location.latitude))
+    field("longitude", GeoMath.text(location.longitude))
+    field("description", location.description ?? "-")
+    field("link", location.link ?? "-")
+    field("images", location.images.isEmpty ? "-" : location.images.joined(separator: ", "))
+    field("map", location.mapURL)
+    field("created", location.createdAt)
+    field("updated", location.updatedAt)
+    lines.append("")
+    if detail.trades.isEmpty {
+      lines.append("trades made here: none")
+      return lines.joined(separator: "\n") + "\n"
+    }
+    lines.append("trades made here (\(detail.trades.count)):")
+    var table = TextTable(
+      headers: ["ID", "EXECUTED AT", "SIDE", "COIN", "QUANTITY", "PRICE"], rightAligned: [0, 4, 5])
+    table.rows = detail.trades.map {
+      [
+        String($0.id), $0.executedAt, $0.side, $0.coinID, $0.quantity.description,
+        $0.price.description,
+      ]
+    }
+    return lines.joined(separator: "\n") + "\n" + table.rendered()
+  }
+
+  /// A distance in kilometres with two decimals (10 m), for text output.
+  static func kilometres(_ distance: Double) -> String {
+    String(format: "%.2f", distance)
+  }
+}
