@@ -321,6 +321,7 @@ extension LocationJSONParser {
     let whole = parts.first.map(String.init) ?? ""
     let fraction = parts.count > 1 ? String(parts[1]) : ""
     var digits = whole + fraction
+    guard digits.contains(where: { $0 != "0" }) else { return "0" }
     var point = whole.count + exponent
     // Drop leading zeros so the point position stays meaningful.
     while digits.count > 1 && digits.hasPrefix("0") {
@@ -339,7 +340,6 @@ extension LocationJSONParser {
       while plain.hasSuffix("0") { plain.removeLast() }
       if plain.hasSuffix(".") { plain.removeLast() }
     }
-    if plain.isEmpty || plain == "0" { return "0" }
     return (negative ? "-" : "") + plain
   }
 }
