@@ -107,9 +107,14 @@ public struct LocationBook {
   /// those whose name, city or description contains `search` (case-insensitive).
   public func list(city: String? = nil, search: String? = nil) throws -> [Location] {
     let all = try database.read {
-      try database.rows("SELECT \(Location.columns) FROM locations ORDER BY id") {
-        Location(row: $0, images: [])
-      }.map { try withImages($0) }
+      // One pass over the images instead of one query per location.
+      var images: [Int64: [String]] = [:]
+      try database.cached(
+        "SELECT location_id, name FROM location_images ORDER BY location_id, position"
+      ).forEach { images[$0.int(0) ?? 0, default: []].append($0.text(1) ?? "") }
+      return try database.rows("SELECT \(Location.columns) FROM locations ORDER BY id") {
+        Location(row: $0, images: images[$0.int(0) ?? 0] ?? [])
+      }
     }
     let cityFilter = city?.trimmingCharacters(in: .whitespaces)
     let searchFilter = search?.trimmingCharacters(in: .whitespaces)
