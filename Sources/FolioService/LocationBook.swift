@@ -109,9 +109,10 @@ public struct LocationBook {
     let all = try database.read {
       // One pass over the images instead of one query per location.
       var images: [Int64: [String]] = [:]
-      try database.cached(
+      let pairs = try database.rows(
         "SELECT location_id, name FROM location_images ORDER BY location_id, position"
-      ).forEach { images[$0.int(0) ?? 0, default: []].append($0.text(1) ?? "") }
+      ) { ($0.int(0) ?? 0, $0.text(1) ?? "") }
+      for (id, name) in pairs { images[id, default: []].append(name) }
       return try database.rows("SELECT \(Location.columns) FROM locations ORDER BY id") {
         Location(row: $0, images: images[$0.int(0) ?? 0] ?? [])
       }

@@ -13,8 +13,4 @@ enum Locations {
       LocationsExport.spec,
     ]
   )
-
-  /// The positional argument that names one location.
-  static let referenceArgument = ArgumentSpec(
-    name: "location", help: "The location's id, or \"NAME, CITY\".")
 }

@@ -9,7 +9,7 @@ struct LocationsDelete: FolioCommand {
       Refused while trades point at the location; --force deletes it anyway and clears those
       trades' location (the trades themselves stay).
       """,
-    arguments: [Locations.referenceArgument],
+    arguments: [ArgumentSpec(name: "location", help: "The location's id, or \"NAME, CITY\".")],
     options: [.flag("force", help: "Delete even if trades were made there, detaching them.")],
     make: { try Self($0) })
 

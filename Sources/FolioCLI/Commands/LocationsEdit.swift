@@ -9,7 +9,7 @@ struct LocationsEdit: FolioCommand {
       Only the fields given change. An empty --description or --link removes it. --image adds
       image names after the existing ones; with --clear-images they replace them.
       """,
-    arguments: [Locations.referenceArgument],
+    arguments: [ArgumentSpec(name: "location", help: "The location's id, or \"NAME, CITY\".")],
     options: [
       .value("name", "name", help: "A new name."),
       .value("city", "city", help: "A new city."),

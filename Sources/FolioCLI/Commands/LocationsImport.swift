@@ -4,7 +4,7 @@ import FolioService
 struct LocationsImport: FolioCommand {
   static let spec = CommandSpec(
     name: "import",
-    abstract: "Import locations from a JSON array or a GeoJSON FeatureCollection, all or nothing.",
+    abstract: "Import locations from a JSON or GeoJSON file, all or nothing.",
     discussion: """
       Reads what 'folio locations export' writes, in either format. Each location needs name,
       city, latitude and longitude; description, link, images, created_at and updated_at are

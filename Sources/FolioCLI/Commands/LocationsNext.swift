@@ -5,7 +5,7 @@ struct LocationsNext: FolioCommand {
   static let spec = CommandSpec(
     name: "next",
     abstract: "Show the location after this one in list order, wrapping to the first.",
-    arguments: [Locations.referenceArgument],
+    arguments: [ArgumentSpec(name: "location", help: "The location's id, or \"NAME, CITY\".")],
     options: [OutputFormat.option([.text, .json])],
     make: { try Self($0) })
 

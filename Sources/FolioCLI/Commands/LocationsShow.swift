@@ -6,7 +6,7 @@ struct LocationsShow: FolioCommand {
   static let spec = CommandSpec(
     name: "show",
     abstract: "Show a location: its fields, images, map link and the trades made there.",
-    arguments: [Locations.referenceArgument],
+    arguments: [ArgumentSpec(name: "location", help: "The location's id, or \"NAME, CITY\".")],
     options: [OutputFormat.option([.text, .json])],
     make: { try Self($0) })
 
