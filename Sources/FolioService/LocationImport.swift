@@ -59,7 +59,6 @@ extension LocationBook {
 
   /// Reads, parses and checks every element of the file before anything is written.
   static func readEntries(_ path: String) throws -> [ImportEntry] {
-    let name = path
     var isFolder: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
       throw LocationError.fileMissing(path)
@@ -71,16 +70,16 @@ extension LocationBook {
       throw LocationError.fileError(path: path, reason: "cannot be read (permission denied?)")
     }
     guard let text = String(data: data, encoding: .utf8) else {
-      throw LocationError.malformedFile(path: name, line: 1, message: "the file is not UTF-8 text")
+      throw LocationError.malformedFile(path: path, line: 1, message: "the file is not UTF-8 text")
     }
     let root: LocationJSONNode
     do {
       root = try LocationJSONParser.parse(text)
     } catch {
       throw LocationError.malformedFile(
-        path: name, line: error.line, message: "column \(error.column): \(error.message)")
+        path: path, line: error.line, message: "column \(error.column): \(error.message)")
     }
-    var reader = ElementReader(path: name)
+    var reader = ElementReader(path: path)
     switch root.value {
     case .array(let items):
       return try items.enumerated().map { offset, node in
@@ -90,14 +89,14 @@ extension LocationBook {
     case .object:
       guard case .string("FeatureCollection") = root.member("type")?.value else {
         throw LocationError.malformedFile(
-          path: name, line: root.line,
+          path: path, line: root.line,
           message:
             "expected a JSON array of locations or a GeoJSON FeatureCollection (\"type\": \"FeatureCollection\")"
         )
       }
       guard let features = root.member("features"), case .array(let items) = features.value else {
         throw LocationError.malformedFile(
-          path: name, line: root.line, message: "the FeatureCollection has no \"features\" array")
+          path: path, line: root.line, message: "the FeatureCollection has no \"features\" array")
       }
       return try items.enumerated().map { offset, node in
         reader.element = "feature \(offset + 1)"
@@ -105,7 +104,7 @@ extension LocationBook {
       }
     default:
       throw LocationError.malformedFile(
-        path: name, line: root.line,
+        path: path, line: root.line,
         message:
           "expected a JSON array of locations or a GeoJSON FeatureCollection, found \(root.kindName)"
       )
