@@ -108,7 +108,7 @@ public struct HoldingsService {
   /// Books every trade of the portfolio with `method` in memory, without writing anything.
   func recomputed(_ portfolio: Portfolio, method: CostMethod) throws -> [Position] {
     var books: [String: (book: PositionBook, last: Trade)] = [:]
-    try Trade.forEach(portfolioID: portfolio.id, filter: Trade.Filter(), db) { trade in
+    try Trade.each(portfolioID: portfolio.id, filter: Trade.Filter(), db) { trade in
       var book = books[trade.coinID]?.book ?? PositionBook(method: method)
       switch trade.side {
       case .buy: _ = try book.buy(trade)

@@ -103,7 +103,7 @@ final class Ledger {
     previous: Position?
   ) throws {
     var last: Trade?
-    try Trade.forEach(portfolioID: portfolio.id, coinID: coinID, from: key, db) { trade in
+    try Trade.each(portfolioID: portfolio.id, coinID: coinID, from: key, db) { trade in
       switch trade.side {
       case .buy:
         _ = try book.buy(trade)

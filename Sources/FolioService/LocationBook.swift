@@ -175,13 +175,13 @@ public struct LocationBook {
           WHERE latitude BETWEEN ? AND ?
             AND (longitude BETWEEN ? AND ? OR longitude BETWEEN ? AND ?)
           """
-        ).forEach(
+        ).forEachRow(
           [
             box.minLatitude, box.maxLatitude, ranges[0].min, ranges[0].max, ranges[1].min,
             ranges[1].max,
           ], collect)
       } else {
-        try database.cached("SELECT id, latitude, longitude FROM locations").forEach([], collect)
+        try database.cached("SELECT id, latitude, longitude FROM locations").forEachRow([], collect)
       }
       candidates.sort { $0.distance < $1.distance || ($0.distance == $1.distance && $0.id < $1.id) }
       if let limit { candidates = Array(candidates.prefix(max(0, limit))) }

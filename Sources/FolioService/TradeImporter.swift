@@ -84,6 +84,7 @@ public struct TradeImporter {
     var rows = 0
     var skipped = 0
     let stamp = Timestamp.format(now)
+    let insert = try Trade.prepareInsert(db)
     while let record = try reader.next() {
       if record.fields.count == 1 && record.fields[0].isEmpty { continue }
       rows += 1
@@ -113,11 +114,10 @@ public struct TradeImporter {
           side: side, coin: field("coin") ?? "", quantity: field("quantity") ?? "",
           price: field("price") ?? "", fee: field("fee").flatMap { $0.isEmpty ? nil : $0 },
           date: field("date") ?? "", note: field("note"), externalID: field("id"))
-        var trade = try TradeService.trade(
-          from: draft, portfolio: target, coinID: try TradeInput.coinID(draft.coin), now: now)
-        trade.createdAt = stamp
+        let trade = try TradeService.trade(
+          from: draft, portfolio: target, coinID: try TradeInput.coinID(draft.coin), stamp: stamp)
         guard problemCount == 0 else { continue }
-        guard let id = try trade.insert(db) else {
+        guard let id = try trade.insert(using: insert, db) else {
           skipped += 1
           continue
         }
@@ -201,7 +201,7 @@ public struct TradeExporter {
   /// Calls `row` with the fields of each trade; the `id` column holds the trade's own id
   /// (from `--id` or an imported file) and is empty for trades without one.
   public func forEachRow(of portfolio: Portfolio, _ row: ([String]) throws -> Void) throws {
-    try TradeService(store).forEach(in: portfolio, filter: Trade.Filter()) { trade in
+    try TradeService(store).eachTrade(in: portfolio, filter: Trade.Filter()) { trade in
       try row([
         trade.executedAt, trade.side.rawValue, trade.coinID, trade.quantity.description,
         trade.price.description, trade.fee.description, trade.note ?? "",

@@ -12,10 +12,12 @@ public struct TradeDraft: Sendable {
   public var date: String?
   public var note: String?
   public var externalID: String?
+  /// The location where the trade happened (an id from the locations table).
+  public var locationID: Int64?
 
   public init(
     side: TradeSide, coin: String, quantity: String, price: String, fee: String? = nil,
-    date: String? = nil, note: String? = nil, externalID: String? = nil
+    date: String? = nil, note: String? = nil, externalID: String? = nil, locationID: Int64? = nil
   ) {
     self.side = side
     self.coin = coin
@@ -25,6 +27,7 @@ public struct TradeDraft: Sendable {
     self.date = date
     self.note = note
     self.externalID = externalID
+    self.locationID = locationID
   }
 }
 

@@ -69,15 +69,21 @@ public struct TradeService {
   public static func trade(
     from draft: TradeDraft, portfolio: Portfolio, coinID: String, now: Date
   ) throws -> Trade {
-    let stamp = Timestamp.format(now)
-    return Trade(
+    try trade(from: draft, portfolio: portfolio, coinID: coinID, stamp: Timestamp.format(now))
+  }
+
+  /// Validates a draft; `stamp` is the current time, already formatted (imports reuse it).
+  static func trade(
+    from draft: TradeDraft, portfolio: Portfolio, coinID: String, stamp: String
+  ) throws -> Trade {
+    Trade(
       portfolioID: portfolio.id,
       executedAt: try draft.date.map { try TradeDate.parse($0) } ?? stamp,
       side: draft.side, coinID: coinID, quantity: try TradeInput.quantity(draft.quantity),
       price: try TradeInput.amount(draft.price, field: "price"),
       fee: try TradeInput.amount(draft.fee ?? "0", field: "fee"),
       note: try TradeInput.note(draft.note),
-      externalID: try TradeInput.externalID(draft.externalID),
+      externalID: try TradeInput.externalID(draft.externalID), locationID: draft.locationID,
       createdAt: stamp)
   }
 
@@ -159,9 +165,9 @@ public struct TradeService {
   }
 
   /// Streams the portfolio's trades matching `filter`, oldest first, in one read snapshot.
-  public func forEach(
+  public func eachTrade(
     in portfolio: Portfolio, filter: Trade.Filter, _ body: (Trade) throws -> Void
   ) throws {
-    try db.read { try Trade.forEach(portfolioID: portfolio.id, filter: filter, db, body) }
+    try db.read { try Trade.each(portfolioID: portfolio.id, filter: filter, db, body) }
   }
 }

@@ -159,7 +159,7 @@ public final class Statement {
   }
 
   /// Binds `values` and calls `body` for each row without collecting them (streaming).
-  public func forEach(_ values: [any SQLBindable] = [], _ body: (Row) throws -> Void) throws {
+  public func forEachRow(_ values: [any SQLBindable] = [], _ body: (Row) throws -> Void) throws {
     reset()
     try bind(values)
     defer { sqlite3_reset(handle) }

@@ -1,5 +1,5 @@
-import Foundation
 import FolioStorage
+import Foundation
 import Testing
 
 @testable import FolioService

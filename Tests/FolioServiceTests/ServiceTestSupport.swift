@@ -1,5 +1,5 @@
-import Foundation
 import FolioStorage
+import Foundation
 
 @testable import FolioService
 
@@ -43,7 +43,7 @@ final class TestStore {
       ("disposals", "trade_id"), ("positions", "portfolio_id, coin_id"),
     ] {
       let statement = try db.prepare("SELECT * FROM \(table) ORDER BY \(order)")
-      try statement.forEach { row in
+      try statement.forEachRow { row in
         rows.append(
           table + ":" + (0..<row.count).map { "\(row[$0])" }.joined(separator: "|"))
       }

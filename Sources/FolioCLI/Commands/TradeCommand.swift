@@ -22,12 +22,15 @@ struct TradeCommand: FolioCommand {
         .value("date", "date", help: "YYYY-MM-DD or ISO-8601 with offset (default: now)."),
         .value("note", "text", help: "A free-text note."),
         .value("id", "external-id", help: "Your own id for the trade, unique in the portfolio."),
+        .value(
+          "location", "id|\"name, city\"", help: "Where the trade happened (a location record)."),
         OutputFormat.option([.text, .json]),
       ],
       make: { try TradeCommand($0, side: side) })
   }
 
   let draft: TradeDraft
+  let location: String?
   let format: OutputFormat
 
   init(_ values: ParsedValues, side: TradeSide) throws {
@@ -38,6 +41,7 @@ struct TradeCommand: FolioCommand {
       side: side, coin: values.argument(0), quantity: values.argument(1), price: price,
       fee: values.value("fee"), date: values.value("date"), note: values.value("note"),
       externalID: values.value("id"))
+    location = values.value("location")
     format = try OutputFormat.parse(values, allowed: [.text, .json])
   }
 
@@ -45,6 +49,8 @@ struct TradeCommand: FolioCommand {
     let store = try context.store()
     let portfolio = try context.portfolio()
     let coin = try TradeInput.coinID(draft.coin)
+    var draft = draft
+    draft.locationID = try location.map { try LocationBook(store).locationID(for: $0) }
     let trade = try TradeService(store).record(
       draft, in: portfolio, coinID: coin, now: context.now)
     if format == .json {
@@ -65,7 +71,7 @@ enum TradeRendering {
       ("side", .string(trade.side.rawValue)), ("coin", .string(trade.coinID)),
       ("quantity", .decimal(trade.quantity)), ("price", .decimal(trade.price)),
       ("fee", .decimal(trade.fee)), ("note", .string(trade.note)),
-      ("external_id", .string(trade.externalID)),
+      ("external_id", .string(trade.externalID)), ("location_id", .int(trade.locationID)),
     ])
   }
 

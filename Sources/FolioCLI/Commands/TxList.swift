@@ -12,6 +12,7 @@ struct TxList: FolioCommand {
       .value("since", "date", help: "Only trades at or after this date."),
       .value("until", "date", help: "Only trades up to this date (a whole day is included)."),
       .value("limit", "n", help: "At most this many trades."),
+      .value("location", "id|\"name, city\"", help: "Only trades made at this location."),
       OutputFormat.option([.text, .json, .csv]),
     ],
     make: { try Self($0) })
@@ -21,6 +22,7 @@ struct TxList: FolioCommand {
   let since: String?
   let until: String?
   let limit: Int?
+  let location: String?
   let format: OutputFormat
 
   init(_ values: ParsedValues) throws {
@@ -31,6 +33,7 @@ struct TxList: FolioCommand {
     limit = try values.value("limit", expected: "a positive whole number") {
       Int($0).flatMap { $0 > 0 ? $0 : nil }
     }
+    location = values.value("location")
     format = try OutputFormat.parse(values, allowed: [.text, .json, .csv])
   }
 
@@ -43,23 +46,25 @@ struct TxList: FolioCommand {
       // A bare date includes that whole day; a time is an exact (inclusive) bound.
       filter.until = until.count == 10 ? TradeDate.dayAfter(parsed) : parsed + "~"
     }
-    let service = try TradeService(context.store())
+    let store = try context.store()
+    filter.locationID = try location.map { try LocationBook(store).locationID(for: $0) }
+    let service = TradeService(store)
     let portfolio = try context.portfolio()
     switch format {
     case .json:
       var items: [JSON] = []
-      try service.forEach(in: portfolio, filter: filter) { items.append(TradeRendering.json($0)) }
+      try service.eachTrade(in: portfolio, filter: filter) { items.append(TradeRendering.json($0)) }
       context.print(JSON.array(items).rendered())
     case .csv:
       context.out.write(CSVWriter.line(TradeRendering.csvHeader))
-      try service.forEach(in: portfolio, filter: filter) {
+      try service.eachTrade(in: portfolio, filter: filter) {
         context.out.write(CSVWriter.line(TradeRendering.row($0)))
       }
     default:
       var table = TextTable(
         headers: ["ID", "DATE", "SIDE", "COIN", "QUANTITY", "PRICE", "FEE", "NOTE"],
         rightAligned: [0, 4, 5, 6])
-      try service.forEach(in: portfolio, filter: filter) { trade in
+      try service.eachTrade(in: portfolio, filter: filter) { trade in
         table.rows.append([
           String(trade.id), trade.executedAt, trade.side.rawValue, trade.coinID,
           Formatting.quantity(trade.quantity), Formatting.money(trade.price),

@@ -35,12 +35,14 @@ public struct Trade: Equatable, Sendable {
   public var note: String?
   /// An identifier from the user or the imported file; unique per portfolio.
   public var externalID: String?
+  /// The location where the trade happened, if recorded.
+  public var locationID: Int64?
   public var createdAt: String
 
   public init(
     id: Int64 = 0, portfolioID: Int64, executedAt: String, side: TradeSide, coinID: String,
     quantity: ExactDecimal, price: ExactDecimal, fee: ExactDecimal = .zero, note: String? = nil,
-    externalID: String? = nil, createdAt: String
+    externalID: String? = nil, locationID: Int64? = nil, createdAt: String
   ) {
     self.id = id
     self.portfolioID = portfolioID
@@ -52,13 +54,16 @@ public struct Trade: Equatable, Sendable {
     self.fee = fee
     self.note = note
     self.externalID = externalID
+    self.locationID = locationID
     self.createdAt = createdAt
   }
 
   public var key: TradeKey { TradeKey(executedAt: executedAt, id: id) }
 
-  static let columns =
-    "id, portfolio_id, executed_at, side, coin_id, quantity, price, fee, note, external_id, created_at"
+  static let columns = """
+    id, portfolio_id, executed_at, side, coin_id, quantity, price, fee, note, external_id,
+    created_at, location_id
+    """
 
   init(row: Row) throws {
     id = row.int(0) ?? 0
@@ -72,27 +77,44 @@ public struct Trade: Equatable, Sendable {
     note = row.text(8)
     externalID = row.text(9)
     createdAt = row.text(10) ?? ""
+    locationID = row.int(11)
   }
 
   static let insertSQL = """
     INSERT INTO trades (portfolio_id, executed_at, side, coin_id, quantity, price, fee, note,
-      external_id, created_at)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      external_id, created_at, location_id)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
     ON CONFLICT (portfolio_id, external_id) WHERE external_id IS NOT NULL DO NOTHING
     """
 
-  var insertValues: [any SQLBindable] {
-    [
-      portfolioID, executedAt, side.rawValue, coinID, quantity, price, fee, note, externalID,
-      createdAt,
-    ]
+  /// Prepares the INSERT that `insert(using:)` runs, for loops over many trades.
+  public static func prepareInsert(_ db: Database) throws -> Statement {
+    try db.prepare(insertSQL)
+  }
+
+  /// Inserts the trade with a statement from `prepareInsert` and returns its new id, or nil
+  /// when a trade with the same external id already exists in the portfolio (nothing is
+  /// written then).
+  public func insert(using statement: Statement, _ db: Database) throws -> Int64? {
+    try statement.bind(portfolioID, at: 1)
+    try statement.bind(executedAt, at: 2)
+    try statement.bind(side.rawValue, at: 3)
+    try statement.bind(coinID, at: 4)
+    try statement.bind(quantity, at: 5)
+    try statement.bind(price, at: 6)
+    try statement.bind(fee, at: 7)
+    try statement.bind(note, at: 8)
+    try statement.bind(externalID, at: 9)
+    try statement.bind(createdAt, at: 10)
+    if let locationID { try statement.bind(locationID, at: 11) }
+    try statement.run()
+    return db.changes == 1 ? db.lastInsertRowID : nil
   }
 
   /// Inserts the trade and returns its new id, or nil when a trade with the same external id
   /// already exists in the portfolio (nothing is written then).
   public func insert(_ db: Database) throws -> Int64? {
-    try db.execute(Trade.insertSQL, insertValues)
-    return db.changes == 1 ? db.lastInsertRowID : nil
+    try insert(using: db.cached(Trade.insertSQL), db)
   }
 
   /// Writes every field of the trade back to its row.
@@ -100,9 +122,9 @@ public struct Trade: Equatable, Sendable {
     try db.execute(
       """
       UPDATE trades SET executed_at = ?, side = ?, coin_id = ?, quantity = ?, price = ?, fee = ?,
-        note = ?, external_id = ? WHERE id = ?
+        note = ?, external_id = ?, location_id = ? WHERE id = ?
       """,
-      [executedAt, side.rawValue, coinID, quantity, price, fee, note, externalID, id])
+      [executedAt, side.rawValue, coinID, quantity, price, fee, note, externalID, locationID, id])
   }
 
   /// Deletes the trade row (derived rows must be removed first).
@@ -126,6 +148,7 @@ public struct Trade: Equatable, Sendable {
     /// Exclusive upper bound on executed_at.
     public var until: String?
     public var limit: Int?
+    public var locationID: Int64?
 
     public init(
       coinID: String? = nil, side: TradeSide? = nil, since: String? = nil, until: String? = nil,
@@ -140,7 +163,7 @@ public struct Trade: Equatable, Sendable {
   }
 
   /// Streams the portfolio's trades matching `filter`, oldest first.
-  public static func forEach(
+  public static func each(
     portfolioID: Int64, filter: Filter, _ db: Database, _ body: (Trade) throws -> Void
   ) throws {
     var sql = "SELECT \(columns) FROM trades WHERE portfolio_id = ?"
@@ -161,16 +184,20 @@ public struct Trade: Equatable, Sendable {
       sql += " AND executed_at < ?"
       values.append(until)
     }
+    if let location = filter.locationID {
+      sql += " AND location_id = ?"
+      values.append(location)
+    }
     sql += " ORDER BY executed_at, id"
     if let limit = filter.limit {
       sql += " LIMIT ?"
       values.append(limit)
     }
-    try db.prepare(sql).forEach(values) { try body(try Trade(row: $0)) }
+    try db.prepare(sql).forEachRow(values) { try body(try Trade(row: $0)) }
   }
 
   /// Streams the trades of one position from `key` on (inclusive), in order.
-  public static func forEach(
+  public static func each(
     portfolioID: Int64, coinID: String, from key: TradeKey?, _ db: Database,
     _ body: (Trade) throws -> Void
   ) throws {
@@ -180,7 +207,7 @@ public struct Trade: Equatable, Sendable {
       WHERE portfolio_id = ? AND coin_id = ? AND (executed_at, id) >= (?, ?)
       ORDER BY executed_at, id
       """)
-    try statement.forEach([portfolioID, coinID, key?.executedAt ?? "", key?.id ?? 0]) {
+    try statement.forEachRow([portfolioID, coinID, key?.executedAt ?? "", key?.id ?? 0]) {
       try body(try Trade(row: $0))
     }
   }
