@@ -53,10 +53,6 @@ public struct DatabaseAdmin {
     guard !FileManager.default.fileExists(atPath: destination) else {
       throw StoreError.fileExists(destination)
     }
-    do {
-      try store.database.backup(to: destination)
-    } catch let error as CocoaError {
-      throw StoreError.cannotOpen(path: destination, reason: Store.reason(error))
-    }
+    try store.database.backup(to: destination)
   }
 }

@@ -30,6 +30,15 @@ extension MigrationError: ClassifiedError {
   public var kind: FailureKind { .badData }
 }
 
+extension DatabaseFileError: ClassifiedError {
+  public var kind: FailureKind {
+    switch self {
+    case .libraryTooOld: return .unavailable
+    case .cannotCreate, .alreadyExists: return .io
+    }
+  }
+}
+
 extension SQLiteError: ClassifiedError {
   public var kind: FailureKind {
     if isBusy { return .busy }
@@ -48,6 +57,8 @@ public enum StoreError: LocalizedError, ClassifiedError, Equatable {
   case missingDatabase(String)
   /// The database cannot be opened or created at the path.
   case cannotOpen(path: String, reason: String)
+  /// The file at the path is not an SQLite database, or it is damaged.
+  case notADatabase(String)
   /// A file the command was asked to write already exists.
   case fileExists(String)
   /// The integrity or foreign-key check found problems.
@@ -57,7 +68,7 @@ public enum StoreError: LocalizedError, ClassifiedError, Equatable {
     switch self {
     case .missingDatabase: return .inputMissing
     case .cannotOpen, .fileExists: return .io
-    case .checkFailed: return .badData
+    case .checkFailed, .notADatabase: return .badData
     }
   }
 
@@ -67,6 +78,10 @@ public enum StoreError: LocalizedError, ClassifiedError, Equatable {
       return "no database at \(path); record a trade or run 'folio db migrate' to create one"
     case .cannotOpen(let path, let reason):
       return "cannot open the database at \(path): \(reason)"
+    case .notADatabase(let path):
+      return
+        "\(path) is not an SQLite database or it is damaged; check the path "
+        + "(the file was left untouched)"
     case .fileExists(let path):
       return "\(path) already exists; choose a new file name (nothing was overwritten)"
     case .checkFailed(let findings):

@@ -69,29 +69,33 @@ public final class Store {
 
   /// Opens the database at `location`, creating and migrating it as needed.
   /// With `mustExist`, a missing file is an error instead of a new database.
+  ///
+  /// An existing file is first inspected through a read-only connection, so a file that is
+  /// not a database, was written by a newer folio or whose migration history was altered is
+  /// refused before anything (not even the switch to WAL) writes to it.
   public init(_ location: StoreLocation, mustExist: Bool = false, now: Date = Date()) throws {
     let exists = FileManager.default.fileExists(atPath: location.path)
     if mustExist && !exists { throw StoreError.missingDatabase(location.path) }
-    do {
-      database = try Database(path: location.path, busyTimeout: location.busyTimeout)
-    } catch let error as SQLiteError {
-      throw error.code == 14
-        ? StoreError.cannotOpen(path: location.path, reason: error.message) : error
-    } catch let error as CocoaError {
-      throw StoreError.cannotOpen(path: location.path, reason: Self.reason(error))
+    let migrator = try Migrator()
+    if exists {
+      let inspector = try Self.open(location, mode: .readOnly)
+      _ = try migrator.status(of: inspector)
     }
-    migration = try Migrator().migrate(database, now: now)
+    database = try Self.open(location, mode: .readWriteCreate)
+    migration = try migrator.migrate(database, now: now)
   }
 
   /// Opens an existing database read-only: SQLite itself refuses every write on it.
-  /// The schema must already be current.
-  public init(readOnly location: StoreLocation) throws {
+  /// With `requireCurrentSchema`, a schema with pending migrations is an error; without it
+  /// the file is opened as it is, for commands that only inspect or copy it.
+  public init(readOnly location: StoreLocation, requireCurrentSchema: Bool = true) throws {
     guard FileManager.default.fileExists(atPath: location.path) else {
       throw StoreError.missingDatabase(location.path)
     }
-    database = try Database(path: location.path, mode: .readOnly, busyTimeout: location.busyTimeout)
-    let status = try Migrator().status(of: database)
+    database = try Self.open(location, mode: .readOnly)
     migration = Migrator.Outcome(applied: [], backupPath: nil)
+    guard requireCurrentSchema else { return }
+    let status = try Migrator().status(of: database)
     if !status.pending.isEmpty {
       throw StoreError.cannotOpen(
         path: location.path,
@@ -99,11 +103,17 @@ public final class Store {
     }
   }
 
-  static func reason(_ error: CocoaError) -> String {
-    switch error.code {
-    case .fileWriteNoPermission, .fileReadNoPermission: return "permission denied"
-    case .fileNoSuchFile, .fileReadNoSuchFile: return "no such folder"
-    default: return error.localizedDescription
+  /// Opens a connection, turning SQLite's "cannot open" and "not a database" into
+  /// messages about the file.
+  private static func open(_ location: StoreLocation, mode: Database.Mode) throws -> Database {
+    do {
+      return try Database(path: location.path, mode: mode, busyTimeout: location.busyTimeout)
+    } catch let error as SQLiteError {
+      switch error.code {
+      case 14: throw StoreError.cannotOpen(path: location.path, reason: error.message)  // CANTOPEN
+      case 11, 26: throw StoreError.notADatabase(location.path)  // CORRUPT, NOTADB
+      default: throw error
+      }
     }
   }
 }

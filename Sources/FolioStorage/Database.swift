@@ -12,7 +12,8 @@ public final class Database {
     case readWriteCreate
     /// Read and write an existing file.
     case readWrite
-    /// Read only: SQLite refuses every write on this connection.
+    /// Read only: the connection refuses every write (`PRAGMA query_only`) and leaves the
+    /// journal mode as it is, so opening a file to inspect it never changes it.
     case readOnly
   }
 
@@ -25,6 +26,8 @@ public final class Database {
   let handle: OpaquePointer
   /// The file this connection opened.
   public let path: String
+  /// How long, in milliseconds, this connection waits for a lock held by another one.
+  public let busyTimeout: Int32
   private var statementCache: [String: Statement] = [:]
 
   /// Opens (and, in `.readWriteCreate` mode, creates) the database at `path`.
@@ -38,8 +41,10 @@ public final class Database {
     if mode == .readWriteCreate {
       try Database.createPrivateFile(at: path)
     }
-    var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
-    flags |= mode == .readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
+    // `.readOnly` opens read-write underneath (SQLite falls back to read-only by itself when
+    // the file is write-protected) so that closing it tidies the -wal and -shm files as any
+    // other connection does; `query_only` below refuses the writes.
+    let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
     var connection: OpaquePointer?
     let code = sqlite3_open_v2(path, &connection, flags, nil)
     guard code == SQLITE_OK, let connection else {
@@ -49,16 +54,17 @@ public final class Database {
     }
     self.handle = connection
     self.path = path
+    self.busyTimeout = busyTimeout
     sqlite3_extended_result_codes(connection, 1)
     sqlite3_busy_timeout(connection, busyTimeout)
     try execute("PRAGMA foreign_keys = ON")
-    if mode != .readOnly {
-      // Reading the header here also makes "file is not a database" fail at open time.
-      try execute("PRAGMA journal_mode = WAL")
-      try execute("PRAGMA synchronous = FULL")
-    } else {
+    // Reading the header makes "file is not a database" fail here, before anything is written.
+    _ = try scalarInt("PRAGMA schema_version")
+    if mode == .readOnly {
       try execute("PRAGMA query_only = ON")
-      _ = try scalarInt("PRAGMA schema_version")
+    } else {
+      try enableWriteAheadLog()
+      try execute("PRAGMA synchronous = FULL")
     }
   }
 
@@ -67,35 +73,74 @@ public final class Database {
     sqlite3_close_v2(handle)
   }
 
-  /// Fails when the SQLite library linked at run time is older than Folio needs.
-  public static func checkLibraryVersion() throws {
-    let version = sqlite3_libversion_number()
+  /// Fails when the SQLite library linked at run time (or `version`, in tests) is older than
+  /// Folio needs. Every `Database.init` calls it, so no command touches a file with a library
+  /// that cannot read Folio's STRICT tables.
+  public static func checkLibraryVersion(_ version: Int32 = sqlite3_libversion_number()) throws {
     guard version >= minimumLibraryVersion else {
-      throw SQLiteError(
-        extendedCode: SQLITE_MISUSE,
-        message:
-          "SQLite \(String(cString: sqlite3_libversion())) is too old: Folio needs 3.37.0 or newer"
-      )
+      throw DatabaseFileError.libraryTooOld(
+        found: versionString(version), required: versionString(minimumLibraryVersion))
     }
+  }
+
+  /// The dotted form of a `sqlite3_libversion_number()` value: 3037000 → "3.37.0"
+  /// (see https://sqlite.org/c3ref/libversion.html).
+  public static func versionString(_ number: Int32) -> String {
+    "\(number / 1_000_000).\(number / 1_000 % 1_000).\(number % 1_000)"
   }
 
   /// The version of the SQLite library in use, such as "3.40.1".
   public static var libraryVersion: String { String(cString: sqlite3_libversion()) }
 
+  /// Switches the file to WAL (https://sqlite.org/wal.html) unless it already is. The switch
+  /// needs an exclusive lock and SQLite does not call the busy handler for it, so when two
+  /// processes open a new file at the same moment the second one retries here, for up to
+  /// the busy timeout.
+  private func enableWriteAheadLog() throws {
+    if try scalarText("PRAGMA journal_mode") == "wal" { return }
+    let deadline = Date().addingTimeInterval(Double(busyTimeout) / 1_000)
+    while true {
+      do {
+        try execute("PRAGMA journal_mode = WAL")
+        return
+      } catch let error as SQLiteError where error.isBusy && Date() < deadline {
+        sqlite3_sleep(10)
+      }
+    }
+  }
+
   private static func createPrivateFile(at path: String) throws {
-    let manager = FileManager.default
-    guard !manager.fileExists(atPath: path) else { return }
+    guard !FileManager.default.fileExists(atPath: path) else { return }
     let folder = (path as NSString).deletingLastPathComponent
-    if !folder.isEmpty && !manager.fileExists(atPath: folder) {
-      try manager.createDirectory(
-        atPath: folder, withIntermediateDirectories: true,
-        attributes: [.posixPermissions: 0o700])
+    if !folder.isEmpty {
+      try createPrivateFolder(folder, for: path)
     }
     let descriptor = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
     if descriptor >= 0 {
       close(descriptor)
     } else if errno != EEXIST {
-      throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path])
+      throw DatabaseFileError.cannotCreate(
+        path: path, reason: DatabaseFileError.describe(errno: errno))
+    }
+  }
+
+  /// Creates `folder` and any missing parent with mode 0700.
+  private static func createPrivateFolder(_ folder: String, for path: String) throws {
+    var isFolder: ObjCBool = false
+    if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) {
+      guard isFolder.boolValue else {
+        throw DatabaseFileError.cannotCreate(path: path, reason: "\(folder) is not a folder")
+      }
+      return
+    }
+    let parent = (folder as NSString).deletingLastPathComponent
+    if !parent.isEmpty && parent != folder {
+      try createPrivateFolder(parent, for: path)
+    }
+    if mkdir(folder, 0o700) != 0 && errno != EEXIST {
+      throw DatabaseFileError.cannotCreate(
+        path: path,
+        reason: "cannot create the folder \(folder): \(DatabaseFileError.describe(errno: errno))")
     }
   }
 
@@ -193,8 +238,10 @@ public final class Database {
   }
 
   /// Runs `body` in a read transaction, so every query in it sees the same snapshot even
-  /// while other processes commit (see https://sqlite.org/isolation.html).
+  /// while other processes commit (see https://sqlite.org/isolation.html). Inside a
+  /// transaction already open on this connection, `body` simply runs in that one.
   public func read<T>(_ body: () throws -> T) throws -> T {
+    if isInTransaction { return try body() }
     try execute("BEGIN DEFERRED")
     defer { if isInTransaction { try? execute("COMMIT") } }
     return try body()
@@ -204,19 +251,35 @@ public final class Database {
 
   /// Copies the whole database to a new file at `destination` with SQLite's online backup API,
   /// which gives a consistent copy even while other connections write
-  /// (see https://sqlite.org/backup.html). The copy is created with mode 0600.
+  /// (see https://sqlite.org/backup.html). The copy is created with mode 0600; when the copy
+  /// fails, the partial file is removed.
   public func backup(to destination: String) throws {
     guard !FileManager.default.fileExists(atPath: destination) else {
-      throw CocoaError(.fileWriteFileExists, userInfo: [NSFilePathErrorKey: destination])
+      throw DatabaseFileError.alreadyExists(destination)
     }
-    let target = try Database(path: destination, mode: .readWriteCreate)
+    do {
+      try copy(to: destination)
+    } catch {
+      for suffix in ["", "-wal", "-shm", "-journal"] {
+        try? FileManager.default.removeItem(atPath: destination + suffix)
+      }
+      throw error
+    }
+  }
+
+  private func copy(to destination: String) throws {
+    let target = try Database(path: destination, mode: .readWriteCreate, busyTimeout: busyTimeout)
     guard let backup = sqlite3_backup_init(target.handle, "main", handle, "main") else {
       throw SQLiteError(connection: target.handle, code: sqlite3_errcode(target.handle))
     }
+    let deadline = Date().addingTimeInterval(Double(busyTimeout) / 1_000)
     var code: Int32
     repeat {
       code = sqlite3_backup_step(backup, -1)
-      if code == SQLITE_BUSY || code == SQLITE_LOCKED { sqlite3_sleep(10) }
+      if code == SQLITE_BUSY || code == SQLITE_LOCKED {
+        guard Date() < deadline else { break }
+        sqlite3_sleep(10)
+      }
     } while code == SQLITE_OK || code == SQLITE_BUSY || code == SQLITE_LOCKED
     sqlite3_backup_finish(backup)
     guard code == SQLITE_DONE else {

@@ -18,7 +18,9 @@ public struct Migration: Sendable, Equatable {
     self.checksum = SHA256.hex(Array(sql.utf8))
   }
 
-  /// The migrations built into this binary from the package's `migrations/` folder.
+  /// The migrations built into this binary from the package's `migrations/` folder. The
+  /// build tool has already checked the file names (`NNNN_description.sql`, versions 1, 2, …)
+  /// and that each file is UTF-8, so the checksum is the SHA-256 of the file's bytes.
   public static let embedded: [Migration] = embeddedMigrationFiles.compactMap { file in
     let parts = file.name.split(separator: "_", maxSplits: 1)
     guard parts.count == 2, let version = Int(parts[0]), let data = Data(base64Encoded: file.base64)
@@ -45,6 +47,8 @@ public enum MigrationError: LocalizedError, Equatable {
   case checksumMismatch(path: String, version: Int, name: String)
   /// The shipped migrations themselves are inconsistent (a gap or duplicate version).
   case invalidMigrationList(String)
+  /// `schema_migrations` and `PRAGMA user_version` disagree, or versions are missing.
+  case inconsistentHistory(path: String, reason: String)
 
   public var errorDescription: String? {
     switch self {
@@ -58,6 +62,10 @@ public enum MigrationError: LocalizedError, Equatable {
         + "the schema was changed by hand or by another build (the file was left untouched)"
     case .invalidMigrationList(let reason):
       return "the built-in migrations are inconsistent: \(reason)"
+    case .inconsistentHistory(let path, let reason):
+      return
+        "\(path): the schema history is inconsistent (\(reason)); the file was left untouched, "
+        + "restore it from a backup"
     }
   }
 }
@@ -92,7 +100,13 @@ public struct Migrator: Sendable {
 
   /// Reads the state of `database` and checks it can be used with these migrations:
   /// not newer than known, and every applied migration unchanged.
+  /// The reads run in one read transaction, so another process migrating meanwhile cannot
+  /// make `schema_migrations` and `PRAGMA user_version` seem to disagree.
   public func status(of database: Database) throws -> MigrationStatus {
+    try database.read { try readStatus(of: database) }
+  }
+
+  private func readStatus(of database: Database) throws -> MigrationStatus {
     let hasTable =
       try database.scalarInt(
         "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'schema_migrations'")
@@ -112,12 +126,22 @@ public struct Migrator: Sendable {
       throw MigrationError.newerDatabase(
         path: database.path, version: version, known: latestVersion)
     }
-    for record in applied {
-      let known = migrations[record.version - 1]
-      if known.checksum != record.checksum {
+    for (offset, record) in applied.enumerated() {
+      guard record.version == offset + 1, offset < migrations.count else {
+        throw MigrationError.inconsistentHistory(
+          path: database.path,
+          reason: "schema_migrations holds version \(record.version) where \(offset + 1) belongs")
+      }
+      if migrations[offset].checksum != record.checksum {
         throw MigrationError.checksumMismatch(
           path: database.path, version: record.version, name: record.name)
       }
+    }
+    if version > applied.count {
+      throw MigrationError.inconsistentHistory(
+        path: database.path,
+        reason: "PRAGMA user_version is \(version) but schema_migrations records "
+          + "\(applied.count) migration(s)")
     }
     return MigrationStatus(
       version: version, applied: applied, pending: Array(migrations.dropFirst(version)))
@@ -139,19 +163,25 @@ public struct Migrator: Sendable {
   /// Brings `database` to the latest version. A database that already holds data is first
   /// copied to `<file>.bak-v<from>-<UTC timestamp>`; a failing migration rolls back whole and
   /// leaves the file as it was before that migration.
+  ///
+  /// Safe to run from several processes at once: each migration re-reads the state under the
+  /// write lock, so a migration another process applied meanwhile is skipped, and only the
+  /// process that upgrades a file which held data before it started writes the backup.
   @discardableResult
   public func migrate(_ database: Database, now: Date = Date()) throws -> Outcome {
     let before = try status(of: database)
     guard !before.pending.isEmpty else { return Outcome(applied: [], backupPath: nil) }
     var backupPath: String?
-    if before.version > 0 {
-      backupPath = try backUp(database, fromVersion: before.version, now: now)
-    }
     var applied: [Migration] = []
     for migration in before.pending {
       let ran = try database.write { () throws -> Bool in
         // Another process may have migrated while this one waited for the write lock.
-        guard try status(of: database).version < migration.version else { return false }
+        let current = try status(of: database).version
+        guard current < migration.version else { return false }
+        if before.version > 0 && backupPath == nil {
+          // Taken under the write lock, so the copy is exactly the file this process upgrades.
+          backupPath = try backUp(database, fromVersion: current, now: now)
+        }
         try database.execute(
           """
           CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -181,7 +211,11 @@ public struct Migrator: Sendable {
       counter += 1
       candidate = "\(database.path).bak-v\(fromVersion)-\(stamp)-\(counter)"
     }
-    try database.backup(to: candidate)
+    // SQLite cannot back up from a connection inside a write transaction, so a second,
+    // read-only connection copies the file; the write lock `database` holds keeps it unchanged.
+    let source = try Database(
+      path: database.path, mode: .readOnly, busyTimeout: database.busyTimeout)
+    try source.backup(to: candidate)
     return candidate
   }
 }

@@ -79,7 +79,7 @@ public final class Statement {
   /// Binds positional parameters, starting at index 1.
   public func bind(_ values: [any SQLBindable]) throws {
     for (offset, value) in values.enumerated() {
-      try bind(value.sqlValue, at: Int32(offset + 1))
+      try bind(value.sqlValue, at: Int32(clamping: offset + 1))
     }
   }
 
@@ -91,9 +91,12 @@ public final class Statement {
     case .integer(let value): code = sqlite3_bind_int64(handle, index, value)
     case .real(let value): code = sqlite3_bind_double(handle, index, value)
     case .text(let value): code = sqlite3_bind_text(handle, index, value, -1, sqliteTransient)
+    case .blob(let bytes) where bytes.isEmpty:
+      // A nil pointer would bind NULL; an empty blob stays an empty blob.
+      code = sqlite3_bind_zeroblob(handle, index, 0)
     case .blob(let bytes):
       code = bytes.withUnsafeBytes {
-        sqlite3_bind_blob(handle, index, $0.baseAddress, Int32($0.count), sqliteTransient)
+        sqlite3_bind_blob64(handle, index, $0.baseAddress, UInt64($0.count), sqliteTransient)
       }
     }
     guard code == SQLITE_OK else { throw SQLiteError(connection: connection, code: code, sql: sql) }

@@ -111,6 +111,76 @@ import Testing
     #expect(throws: SQLiteError.self) { try db.execute("INSERT INTO t VALUES (1)") }
   }
 
+  @Test func emptyBlobStaysAnEmptyBlob() throws {
+    let db = try open()
+    try db.execute("CREATE TABLE t (b BLOB)")
+    try db.execute("INSERT INTO t VALUES (?)", [SQLValue.blob([])])
+    #expect(try db.scalarText("SELECT typeof(b) FROM t") == "blob")
+    #expect(try db.row("SELECT b FROM t") { $0[0] } == .blob([]))
+  }
+
+  @Test func textWithQuotesAndUnicodeRoundTrips() throws {
+    let db = try open()
+    try db.execute("CREATE TABLE t (s TEXT)")
+    let text = "Robert'); DROP TABLE t;-- ₿ 🚀"
+    try db.execute("INSERT INTO t VALUES (?)", [text])
+    #expect(try db.scalarText("SELECT s FROM t") == text)
+    #expect(try db.scalarInt("SELECT count(*) FROM t") == 1)
+  }
+
+  @Test func libraryVersionCheckNamesBothVersions() throws {
+    try Database.checkLibraryVersion()  // the library the tests run on is new enough
+    try Database.checkLibraryVersion(Database.minimumLibraryVersion)
+    let error = try #require(throws: DatabaseFileError.self) {
+      try Database.checkLibraryVersion(3_036_000)
+    }
+    #expect(error == .libraryTooOld(found: "3.36.0", required: "3.37.0"))
+    #expect(
+      error.localizedDescription
+        == "the SQLite library on this system is version 3.36.0, but folio needs 3.37.0 "
+        + "or newer; install a newer libsqlite3")
+    #expect(Database.versionString(3_040_001) == "3.40.1")
+    #expect(Database.versionString(sqlite3_libversion_number()) == Database.libraryVersion)
+  }
+
+  @Test func pathUnderARegularFileCannotBeCreated() throws {
+    let plain = folder.file("plain")
+    try Data("not a folder".utf8).write(to: URL(fileURLWithPath: plain))
+    for path in [plain + "/x.sqlite3", plain + "/deeper/x.sqlite3"] {
+      let error = try #require(throws: DatabaseFileError.self) { try Database(path: path) }
+      #expect(error == .cannotCreate(path: path, reason: "\(plain) is not a folder"))
+    }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: plain)) == Data("not a folder".utf8))
+  }
+
+  @Test func readOnlyConnectionLeavesTheFileAsItWas() throws {
+    // A file made by the sqlite3 shell keeps its rollback journal: inspecting it must not
+    // switch it to WAL (that would rewrite its header).
+    let path = folder.file("shell.sqlite3")
+    _ = try runTool("/usr/bin/sqlite3", [path, "CREATE TABLE t (x); INSERT INTO t VALUES (7);"])
+    let original = try Data(contentsOf: URL(fileURLWithPath: path))
+    do {
+      let db = try Database(path: path, mode: .readOnly)
+      #expect(try db.scalarInt("SELECT x FROM t") == 7)
+      #expect(try db.scalarText("PRAGMA journal_mode") == "delete")
+    }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == original)
+    // A WAL file inspected read-only leaves no -wal or -shm behind.
+    let wal = folder.file("wal.sqlite3")
+    try Database(path: wal).execute("CREATE TABLE t (x INTEGER)")
+    do { _ = try Database(path: wal, mode: .readOnly).scalarInt("SELECT count(*) FROM t") }
+    let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+    #expect(leftovers.filter { $0.hasSuffix("-wal") || $0.hasSuffix("-shm") }.isEmpty)
+  }
+
+  @Test func backupNeverOverwrites() throws {
+    let db = try open()
+    let existing = folder.file("taken.sqlite3")
+    try Data("mine".utf8).write(to: URL(fileURLWithPath: existing))
+    #expect(throws: DatabaseFileError.alreadyExists(existing)) { try db.backup(to: existing) }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: existing)) == Data("mine".utf8))
+  }
+
   @Test func notADatabaseFailsAtOpen() throws {
     let path = folder.file("junk.sqlite3")
     try Data(repeating: 0x41, count: 4096).write(to: URL(fileURLWithPath: path))

@@ -1,0 +1,282 @@
+import Foundation
+import Testing
+
+@testable import FolioStorage
+
+@Suite struct MigratorTests {
+  let folder = TemporaryFolder()
+  /// A fixed clock: 2024-11-30T12:00:00Z.
+  let now = Date(timeIntervalSince1970: 1_732_968_000)
+
+  /// The package's `migrations/` folder, found from this file's path.
+  static let migrationsFolder = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("migrations")
+
+  /// A migrator that knows only the first `count` embedded migrations: a binary of that age.
+  func migrator(upTo count: Int) throws -> Migrator {
+    try Migrator(migrations: Array(Migration.embedded.prefix(count)))
+  }
+
+  func tables(_ db: Database) throws -> [String] {
+    try db.rows("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name") {
+      $0.text(0) ?? ""
+    }
+  }
+
+  func bytes(_ path: String) throws -> Data {
+    try Data(contentsOf: URL(fileURLWithPath: path))
+  }
+
+  // MARK: - Fresh database
+
+  @Test func freshDatabaseGetsEveryEmbeddedMigration() throws {
+    let migrator = try Migrator()
+    let db = try Database(path: folder.file("fresh.sqlite3"))
+    let outcome = try migrator.migrate(db, now: now)
+    #expect(outcome.applied == Migration.embedded)
+    #expect(outcome.backupPath == nil)  // nothing to lose in a new file
+    #expect(migrator.latestVersion == Migration.embedded.count)
+    #expect(try db.scalarInt("PRAGMA user_version") == Int64(migrator.latestVersion))
+
+    let rows = try db.rows(
+      "SELECT version, name, checksum, applied_at FROM schema_migrations ORDER BY version"
+    ) { ($0.int(0) ?? 0, $0.text(1) ?? "", $0.text(2) ?? "", $0.text(3) ?? "") }
+    #expect(rows.count == migrator.latestVersion)
+    for (offset, row) in rows.enumerated() {
+      let migration = Migration.embedded[offset]
+      #expect(row.0 == Int64(offset + 1))
+      #expect(row.1 == migration.name)
+      #expect(row.2 == migration.checksum)
+      #expect(row.3 == "2024-11-30T12:00:00Z")
+    }
+    #expect(try tables(db).contains("settings"))  // the first migration's table
+    #expect(try migrator.status(of: db).pending.isEmpty)
+    // A second run finds nothing to do and writes no backup.
+    #expect(try migrator.migrate(db, now: now) == Migrator.Outcome(applied: [], backupPath: nil))
+  }
+
+  @Test func everyFileInMigrationsIsEmbeddedWithItsSHA256() throws {
+    let files = try FileManager.default.contentsOfDirectory(atPath: Self.migrationsFolder.path)
+      .filter { $0.hasSuffix(".sql") }.sorted()
+    #expect(!files.isEmpty)
+    #expect(
+      files
+        == Migration.embedded.map {
+          String(repeating: "0", count: max(0, 4 - String($0.version).count))
+            + "\($0.version)_\($0.name).sql"
+        })
+    // The reference digest comes from coreutils, not from Folio's own SHA-256.
+    let output = try runTool(
+      "/usr/bin/sha256sum", files.map { Self.migrationsFolder.appendingPathComponent($0).path })
+    let digests = output.split(separator: "\n").map { String($0.prefix(64)) }
+    #expect(digests.count == Migration.embedded.count)
+    for (migration, digest) in zip(Migration.embedded, digests) {
+      #expect(migration.checksum == digest)
+      #expect(migration.checksum.count == 64)
+      #expect(migration.checksum.allSatisfy { $0.isHexDigit && !$0.isUppercase })
+    }
+  }
+
+  @Test func migrationListMustRunOneTwoThree() throws {
+    let first = Migration(version: 1, name: "a", sql: "CREATE TABLE a (x INTEGER) STRICT;")
+    let third = Migration(version: 3, name: "c", sql: "CREATE TABLE c (x INTEGER) STRICT;")
+    #expect(throws: MigrationError.self) { try Migrator(migrations: [first, third]) }
+    #expect(throws: MigrationError.self) { try Migrator(migrations: [first, first]) }
+  }
+
+  // MARK: - Upgrades
+
+  @Test func upgradeFromEveryEarlierVersionPreservesDataAndWritesABackup() throws {
+    let latest = try Migrator().latestVersion
+    for version in 1..<latest {
+      let path = folder.file("v\(version).sqlite3")
+      do {
+        let old = try Database(path: path)
+        try migrator(upTo: version).migrate(old, now: now)
+        try old.execute(
+          "INSERT INTO settings (key, value) VALUES (?, ?)", ["upgrade-test", "from v\(version)"])
+      }
+      let before = try Database(path: path, mode: .readOnly)
+      let tablesBefore = try tables(before).filter { !$0.hasPrefix("sqlite_") }
+      let countsBefore = try tablesBefore.map {
+        try before.scalarInt("SELECT count(*) FROM \"\($0)\"")
+      }
+
+      let db = try Database(path: path)
+      let outcome = try Migrator().migrate(db, now: now)
+      #expect(outcome.applied == Array(Migration.embedded.dropFirst(version)))
+      #expect(try db.scalarInt("PRAGMA user_version") == Int64(latest))
+      #expect(try db.scalarInt("SELECT count(*) FROM schema_migrations") == Int64(latest))
+      #expect(
+        try db.scalarText("SELECT value FROM settings WHERE key = 'upgrade-test'")
+          == "from v\(version)")
+      for (table, count) in zip(tablesBefore, countsBefore) where table != "schema_migrations" {
+        #expect(
+          try db.scalarInt("SELECT count(*) FROM \"\(table)\"") == count,
+          "table \(table) after upgrading from v\(version)")
+      }
+
+      // The backup is the file as it was: version k, with the data.
+      let backup = "\(path).bak-v\(version)-20241130T120000Z"
+      #expect(outcome.backupPath == backup)
+      let attributes = try FileManager.default.attributesOfItem(atPath: backup)
+      #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+      let copy = try Database(path: backup, mode: .readOnly)
+      #expect(try copy.scalarInt("PRAGMA user_version") == Int64(version))
+      #expect(try copy.scalarInt("SELECT count(*) FROM schema_migrations") == Int64(version))
+      #expect(
+        try copy.scalarText("SELECT value FROM settings WHERE key = 'upgrade-test'")
+          == "from v\(version)")
+      #expect(try tables(copy).filter { !$0.hasPrefix("sqlite_") } == tablesBefore)
+    }
+  }
+
+  @Test func secondBackupInTheSameSecondGetsANewName() throws {
+    let path = folder.file("twice.sqlite3")
+    let taken = "\(path).bak-v1-20241130T120000Z"
+    FileManager.default.createFile(atPath: taken, contents: Data("keep me".utf8))
+    let db = try Database(path: path)
+    try migrator(upTo: 1).migrate(db, now: now)
+    let outcome = try Migrator().migrate(db, now: now)
+    #expect(outcome.backupPath == taken + "-2")
+    #expect(try bytes(taken) == Data("keep me".utf8))
+  }
+
+  @Test func statusListsPendingMigrationsWithoutApplyingThem() throws {
+    let db = try Database(path: folder.file("pending.sqlite3"))
+    try migrator(upTo: 1).migrate(db, now: now)
+    let status = try Migrator().status(of: db)
+    #expect(status.version == 1)
+    #expect(status.applied.map(\.version) == [1])
+    #expect(status.applied.first?.appliedAt == "2024-11-30T12:00:00Z")
+    #expect(status.pending == Array(Migration.embedded.dropFirst(1)))
+    #expect(try db.scalarInt("PRAGMA user_version") == 1)
+  }
+
+  // MARK: - Refusals
+
+  @Test func newerDatabaseIsRefusedAndLeftByteForByteUntouched() throws {
+    let latest = try Migrator().latestVersion
+    let path = folder.file("newer.sqlite3")
+    do {
+      let db = try Database(path: path)
+      try Migrator().migrate(db, now: now)
+      try db.execute("PRAGMA user_version = \(latest + 1)")
+    }
+    let original = try bytes(path)
+    do {
+      let db = try Database(path: path)
+      let error = try #require(throws: MigrationError.self) { try Migrator().migrate(db) }
+      #expect(error == .newerDatabase(path: path, version: latest + 1, known: latest))
+      #expect(error.localizedDescription.contains("upgrade folio"))
+    }
+    #expect(try bytes(path) == original)
+
+    // A binary that knows fewer migrations than the file holds refuses it too.
+    let older = try migrator(upTo: latest - 1)
+    let current = folder.file("current.sqlite3")
+    try Migrator().migrate(try Database(path: current), now: now)
+    let error = try #require(throws: MigrationError.self) {
+      try older.migrate(try Database(path: current))
+    }
+    #expect(error == .newerDatabase(path: current, version: latest, known: latest - 1))
+  }
+
+  @Test func tamperedChecksumIsRefusedBeforeAnythingIsApplied() throws {
+    let path = folder.file("tampered.sqlite3")
+    let db = try Database(path: path)
+    try migrator(upTo: 1).migrate(db, now: now)
+    try db.execute(
+      "UPDATE schema_migrations SET checksum = ? WHERE version = 1",
+      [String(repeating: "0", count: 64)])
+    let error = try #require(throws: MigrationError.self) { try Migrator().migrate(db, now: now) }
+    #expect(error == .checksumMismatch(path: path, version: 1, name: Migration.embedded[0].name))
+    #expect(error.localizedDescription.contains("does not match"))
+    #expect(try db.scalarInt("PRAGMA user_version") == 1)
+    #expect(try db.scalarInt("SELECT count(*) FROM schema_migrations") == 1)
+    let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+    #expect(leftovers.filter { $0.contains(".bak-") }.isEmpty)
+  }
+
+  @Test func inconsistentHistoryIsRefusedWithoutTrapping() throws {
+    let db = try Database(path: folder.file("history.sqlite3"))
+    try Migrator().migrate(db, now: now)
+    try db.execute("UPDATE schema_migrations SET version = 0 WHERE version = 1")
+    #expect(throws: MigrationError.self) { try Migrator().status(of: db) }
+    try db.execute("UPDATE schema_migrations SET version = 1 WHERE version = 0")
+    try db.execute("DELETE FROM schema_migrations WHERE version = 1")
+    let error = try #require(throws: MigrationError.self) { try Migrator().status(of: db) }
+    guard case .inconsistentHistory = error else {
+      Issue.record("expected inconsistentHistory, got \(error)")
+      return
+    }
+  }
+
+  // MARK: - Failure and concurrency
+
+  @Test func failingMigrationRollsBackCompletely() throws {
+    let first = Migration(
+      version: 1, name: "first", sql: "CREATE TABLE first (x INTEGER NOT NULL) STRICT;")
+    let broken = Migration(
+      version: 2, name: "broken",
+      sql: "CREATE TABLE second (y INTEGER) STRICT;\nINSERT INTO no_such_table VALUES (1);")
+    let path = folder.file("broken.sqlite3")
+    let db = try Database(path: path)
+    try Migrator(migrations: [first]).migrate(db, now: now)
+    try db.execute("INSERT INTO first (x) VALUES (42)")
+
+    let error = try #require(throws: SQLiteError.self) {
+      try Migrator(migrations: [first, broken]).migrate(db, now: now)
+    }
+    #expect(error.message.contains("no_such_table"))
+    #expect(!db.isInTransaction)
+    #expect(try !tables(db).contains("second"))
+    #expect(try db.scalarInt("SELECT count(*) FROM schema_migrations WHERE version = 2") == 0)
+    #expect(try db.scalarInt("PRAGMA user_version") == 1)
+    #expect(try db.scalarInt("SELECT x FROM first") == 42)
+  }
+
+  @Test func failingFirstMigrationLeavesANewFileEmpty() throws {
+    let broken = Migration(
+      version: 1, name: "broken", sql: "CREATE TABLE a (x INTEGER) STRICT;\nSELECT nonsense(;")
+    let db = try Database(path: folder.file("empty.sqlite3"))
+    #expect(throws: SQLiteError.self) { try Migrator(migrations: [broken]).migrate(db) }
+    #expect(try tables(db).isEmpty)  // not even schema_migrations
+    #expect(try db.scalarInt("PRAGMA user_version") == 0)
+  }
+
+  @Test func connectionsMigratingANewFileAtOnceAllSucceed() async throws {
+    let latest = try Migrator().latestVersion
+    for round in 0..<5 {
+      let path = folder.file("race-\(round).sqlite3")
+      let outcomes = try await withThrowingTaskGroup(of: Migrator.Outcome.self) { group in
+        for _ in 0..<3 {
+          group.addTask { try Migrator().migrate(try Database(path: path)) }
+        }
+        return try await group.reduce(into: []) { $0.append($1) }
+      }
+      // Each migration ran exactly once, and nobody backed up the new file.
+      #expect(outcomes.map(\.applied.count).reduce(0, +) == latest)
+      #expect(outcomes.allSatisfy { $0.backupPath == nil })
+      let db = try Database(path: path)
+      #expect(try db.scalarInt("SELECT count(*) FROM schema_migrations") == Int64(latest))
+      #expect(try db.scalarInt("PRAGMA user_version") == Int64(latest))
+    }
+    let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+    #expect(files.filter { $0.contains(".bak-") }.isEmpty)
+  }
+}
+
+/// Runs a program and returns its standard output.
+func runTool(_ path: String, _ arguments: [String]) throws -> String {
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: path)
+  process.arguments = arguments
+  let pipe = Pipe()
+  process.standardOutput = pipe
+  try process.run()
+  let data = pipe.fileHandleForReading.readDataToEndOfFile()
+  process.waitUntilExit()
+  return String(decoding: data, as: UTF8.self)
+}
