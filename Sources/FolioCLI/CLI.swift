@@ -77,6 +77,12 @@ public enum FolioCLI {
       case .busy: code = ExitCode.temporaryFailure
       case .internalFailure: code = ExitCode.software
       }
+      if classified.kind == .busy {
+        return (
+          "the database stayed locked by another process for longer than the busy timeout "
+            + "(FOLIO_BUSY_TIMEOUT_MS); try again", code
+        )
+      }
       let text = error is SQLiteError ? String(describing: error) : message
       return (oneLine(text), code)
     }

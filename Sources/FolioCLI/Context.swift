@@ -72,19 +72,27 @@ final class Context {
   /// The database, opened (created and migrated if needed) on first use.
   func store() throws -> Store {
     if let openStore { return openStore }
-    let store = try Store(try location(), now: now)
+    return try opened(Store(try location(), now: now))
+  }
+
+  /// The database, which must already exist; migrated if needed.
+  func existingStore() throws -> Store {
+    if let openStore { return openStore }
+    return try opened(Store(try location(), mustExist: true, now: now))
+  }
+
+  /// The existing database opened read-only and as it is (not migrated), for commands that
+  /// only look at or copy the file.
+  func inspectedStore() throws -> Store {
+    if let openStore { return openStore }
+    return opened(try Store(readOnly: try location(), requireCurrentSchema: false))
+  }
+
+  private func opened(_ store: Store) -> Store {
     if let backup = store.migration.backupPath {
       err.write(
         "folio: note: upgraded the database schema; the previous file was saved as \(backup)\n")
     }
-    openStore = store
-    return store
-  }
-
-  /// The database, which must already exist.
-  func existingStore() throws -> Store {
-    if let openStore { return openStore }
-    let store = try Store(try location(), mustExist: true, now: now)
     openStore = store
     return store
   }

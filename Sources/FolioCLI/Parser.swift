@@ -54,8 +54,9 @@ enum Parser {
       if onlyArguments || word == "-" || !word.hasPrefix("-") || looksLikeNumber(word) {
         // A word in a group command names a subcommand, or `help`.
         if !onlyArguments && !spec.subcommands.isEmpty && values.arguments.isEmpty {
-          if word == "help" && values.path.count == 1 {
-            return try helpInvocation(for: Array(arguments[index...]), root: root, globals: globals)
+          if word == "help" && spec.subcommand("help") == nil {
+            return try helpInvocation(
+              for: Array(arguments[index...]), from: spec, path: values.path, globals: globals)
           }
           guard let sub = spec.subcommand(word) else {
             throw UsageError(
@@ -134,11 +135,13 @@ enum Parser {
     return Invocation(action: .run(try make(values)), globals: globals)
   }
 
+  /// `help [<command> ...]` at `path`: the help of the command the words name.
   private static func helpInvocation(
-    for words: [String], root: CommandSpec, globals: GlobalOptions
+    for words: [String], from group: CommandSpec, path groupPath: [String],
+    globals: GlobalOptions
   ) throws -> Invocation {
-    var spec = root
-    var path = [root.name]
+    var spec = group
+    var path = groupPath
     for word in words {
       guard let sub = spec.subcommand(word) else {
         throw UsageError(
@@ -180,12 +183,24 @@ enum Parser {
     return word.dropFirst().allSatisfy { $0.isASCII && ($0.isNumber || $0 == ".") }
   }
 
-  private static func unknownMessage(_ message: String, _ word: String, candidates: [String])
+  /// `message`, plus "did you mean …" when one candidate is close to `word`: at most one edit
+  /// per three letters (at least one), or `word` is the start of it. Leading dashes do not
+  /// count, so `-x` is not "close" to `--db`.
+  static func unknownMessage(_ message: String, _ word: String, candidates: [String])
     -> String
   {
-    let best = candidates.map { ($0, editDistance($0, word)) }.min { $0.1 < $1.1 }
-    guard let best, best.1 <= max(2, word.count / 3) else { return message }
-    return message + "; did you mean '\(best.0)'?"
+    func bare(_ text: String) -> String { String(text.drop { $0 == "-" }) }
+    let typed = bare(word)
+    guard !typed.isEmpty else { return message }
+    let ranked = candidates.map { ($0, editDistance(bare($0), typed)) }.min { $0.1 < $1.1 }
+    let prefixed = candidates.filter { bare($0).hasPrefix(typed) }
+    if let ranked, ranked.1 <= max(1, typed.count / 3) {
+      return message + "; did you mean '\(ranked.0)'?"
+    }
+    if typed.count >= 2, prefixed.count == 1, let only = prefixed.first {
+      return message + "; did you mean '\(only)'?"
+    }
+    return message
   }
 
   /// The Levenshtein distance between two words, for "did you mean" suggestions.

@@ -47,7 +47,7 @@ final class Sandbox {
   @discardableResult
   func write(_ name: String, _ text: String) -> String {
     let target = file(name)
-    FileManager.default.createFile(atPath: target, contents: Data(text.utf8))
+    _ = FileManager.default.createFile(atPath: target, contents: Data(text.utf8))
     return target
   }
 
@@ -78,25 +78,53 @@ enum Binary {
     return candidates[0].appendingPathComponent("folio").path
   }
 
-  /// Runs the built binary with `arguments` and `environment` added to a minimal environment.
+  /// Runs the built binary with `arguments` and `environment` added to a minimal environment,
+  /// in `directory` when given.
   static func run(
     _ arguments: [String], environment: [String: String] = [:], stdin: String? = nil,
-    executable: String? = nil
+    executable: String? = nil, directory: String? = nil
   ) throws -> RunResult {
     var env = ["PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory()]
     env.merge(environment) { $1 }
-    return try runTool(executable ?? folioPath, arguments, environment: env, stdin: stdin)
+    return try runTool(
+      executable ?? folioPath, arguments, environment: env, stdin: stdin, directory: directory)
+  }
+
+  /// Starts `count` copies of the built binary back to back, so they run at the same moment,
+  /// then waits for all of them; results come in start order. Their output must be small
+  /// (it is read after they exit).
+  static func runConcurrently(_ count: Int, _ arguments: [String]) throws -> [RunResult] {
+    let started = try (0..<count).map { _ in
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: folioPath)
+      process.arguments = arguments
+      process.environment = ["PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory()]
+      let out = Pipe()
+      let err = Pipe()
+      process.standardOutput = out
+      process.standardError = err
+      try process.run()
+      return (process, out, err)
+    }
+    return started.map { process, out, err in
+      process.waitUntilExit()
+      return RunResult(
+        code: process.terminationStatus,
+        out: String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
+        err: String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+    }
   }
 
   /// Runs any program and captures its output and exit status.
   static func runTool(
     _ path: String, _ arguments: [String], environment: [String: String]? = nil,
-    stdin: String? = nil
+    stdin: String? = nil, directory: String? = nil
   ) throws -> RunResult {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: path)
     process.arguments = arguments
     if let environment { process.environment = environment }
+    if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
     let outPipe = Pipe()
     let errPipe = Pipe()
     process.standardOutput = outPipe

@@ -78,6 +78,55 @@ import Testing
     #expect(result.code == 66)  // the database does not exist yet, but the name parsed
   }
 
+  @Test func suggestionsOnlyWhenClose() {
+    let short = sandbox.run("db", "status", "-x")
+    #expect(short.code == 64)
+    #expect(short.err.hasPrefix("folio: error: unknown option '-x'\n"))
+    let far = sandbox.run("x")
+    #expect(far.code == 64)
+    #expect(far.err.hasPrefix("folio: error: unknown command 'x'\n"))
+    let prefix = sandbox.run("db", "stat")
+    #expect(prefix.err.hasPrefix("folio: error: unknown command 'stat'; did you mean 'status'?\n"))
+    #expect(
+      Parser.unknownMessage("unknown option '--fromat'", "--fromat", candidates: ["--format"])
+        == "unknown option '--fromat'; did you mean '--format'?")
+    #expect(
+      Parser.unknownMessage("unknown command 'zzz'", "zzz", candidates: ["db", "path"])
+        == "unknown command 'zzz'")
+  }
+
+  @Test func helpInsideAGroupAndHelpForAnUnknownCommand() {
+    let inGroup = sandbox.run("db", "help", "backup")
+    #expect(inGroup.code == 0)
+    #expect(inGroup.out == sandbox.run("db", "backup", "--help").out)
+    let unknown = sandbox.run("help", "db", "stauts")
+    #expect(unknown.code == 64)
+    #expect(unknown.out.isEmpty)
+    #expect(
+      unknown.err.hasPrefix("folio: error: unknown command 'stauts'; did you mean 'status'?\n"))
+  }
+
+  @Test func wordsAfterTheTerminatorAreArgumentsEvenWhenTheyLookLikeOptions() throws {
+    let invocation = try Parser.parse(["db", "backup", "--", "--db"], root: Root.spec)
+    guard case .run(let command) = invocation.action else {
+      Issue.record("expected a command to run")
+      return
+    }
+    #expect((command as? DBBackup)?.destination == "--db")
+    #expect(invocation.globals.database == nil)
+    let before = try Parser.parse(["--db", "a.sqlite3", "db", "backup", "b"], root: Root.spec)
+    #expect(before.globals.database == "a.sqlite3")
+  }
+
+  @Test func flagsRefuseAValueAndOptionsNeedOne() {
+    let flag = sandbox.run("db", "path", "--help=yes")
+    #expect(flag.code == 64)
+    #expect(flag.err.hasPrefix("folio: error: '--help' takes no value\n"))
+    let option = sandbox.run("db", "path", "--db")
+    #expect(option.code == 64)
+    #expect(option.err.hasPrefix("folio: error: missing value for '--db'\n"))
+  }
+
   @Test func negativeNumbersAreArguments() {
     #expect(Parser.looksLikeNumber("-33.86"))
     #expect(!Parser.looksLikeNumber("--db"))

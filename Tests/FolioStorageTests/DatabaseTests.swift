@@ -173,6 +173,32 @@ import Testing
     #expect(leftovers.filter { $0.hasSuffix("-wal") || $0.hasSuffix("-shm") }.isEmpty)
   }
 
+  @Test func switchingToWALWaitsForAReaderOfTheOldJournal() throws {
+    // Opening a rollback-journal file while another connection reads it waits for the reader
+    // (busy timeout) before switching the file to WAL, instead of failing.
+    let path = folder.file("switch.sqlite3")
+    _ = try runTool("/usr/bin/sqlite3", [path, "CREATE TABLE t (x); INSERT INTO t VALUES (1);"])
+    let locked = DispatchSemaphore(value: 0)
+    let released = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+      defer { released.signal() }
+      guard let reader = try? Database(path: path, mode: .readOnly) else {
+        locked.signal()
+        return
+      }
+      try? reader.execute("BEGIN")
+      _ = try? reader.scalarInt("SELECT count(*) FROM t")  // holds a shared lock
+      locked.signal()
+      usleep(300_000)
+      try? reader.execute("COMMIT")
+    }
+    locked.wait()
+    let db = try Database(path: path)
+    #expect(try db.scalarText("PRAGMA journal_mode") == "wal")
+    #expect(try db.scalarInt("SELECT x FROM t") == 1)
+    released.wait()
+  }
+
   @Test func backupNeverOverwrites() throws {
     let db = try open()
     let existing = folder.file("taken.sqlite3")

@@ -5,7 +5,10 @@ struct DBBackup: FolioCommand {
   static let spec = CommandSpec(
     name: "backup",
     abstract: "Write a consistent copy of the database to a new file.",
-    discussion: "Safe while other processes write. An existing file is never overwritten.",
+    discussion: """
+      Safe while other processes write. The file is copied as it is (not migrated first);
+      an existing file is never overwritten.
+      """,
     arguments: [ArgumentSpec(name: "file", help: "Where to write the copy.")],
     make: { try Self($0) })
 
@@ -16,7 +19,7 @@ struct DBBackup: FolioCommand {
   }
 
   func run(_ context: Context) throws {
-    try DatabaseAdmin(context.existingStore()).backup(to: destination)
+    try DatabaseAdmin(context.inspectedStore()).backup(to: destination)
     context.print("backed up to \(destination)")
   }
 }

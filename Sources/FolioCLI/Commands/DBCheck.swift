@@ -10,7 +10,7 @@ struct DBCheck: FolioCommand {
   init(_ values: ParsedValues) throws {}
 
   func run(_ context: Context) throws {
-    let findings = try DatabaseAdmin(context.existingStore()).check()
+    let findings = try DatabaseAdmin(context.inspectedStore()).check()
     guard findings.isEmpty else { throw StoreError.checkFailed(findings) }
     context.print("ok")
   }

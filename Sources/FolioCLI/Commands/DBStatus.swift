@@ -6,6 +6,7 @@ struct DBStatus: FolioCommand {
   static let spec = CommandSpec(
     name: "status",
     abstract: "Show the database file, its size, schema version and migrations.",
+    discussion: "Looks at the file as it is: pending migrations are listed, not applied.",
     options: [OutputFormat.option([.text, .json])],
     make: { try Self($0) })
 
@@ -16,7 +17,7 @@ struct DBStatus: FolioCommand {
   }
 
   func run(_ context: Context) throws {
-    let status = try DatabaseAdmin(context.existingStore()).status()
+    let status = try DatabaseAdmin(context.inspectedStore()).status()
     if format == .json {
       let json = JSON.object([
         ("path", .string(status.path)),
@@ -50,5 +51,6 @@ struct DBStatus: FolioCommand {
     }
     context.print("pending:" + (status.pending.isEmpty ? " none" : ""))
     for name in status.pending { context.print("  \(name)") }
+    if !status.pending.isEmpty { context.print("run 'folio db migrate' to apply them") }
   }
 }

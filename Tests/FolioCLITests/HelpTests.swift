@@ -1,0 +1,55 @@
+import Testing
+
+@testable import FolioCLI
+
+@Suite struct HelpTests {
+  /// The section headings of a help text, in order.
+  func sections(_ text: String) -> [String] {
+    text.split(separator: "\n").map(String.init)
+      .filter { $0.first?.isUppercase == true && $0.contains(":") }
+      .map { String($0.prefix { $0 != ":" }) }
+  }
+
+  @Test func leafCommandHasArgumentsAndOptionsButNoSubcommands() throws {
+    let backup = try #require(DB.spec.subcommand("backup"))
+    let text = Help.text(path: ["folio", "db", "backup"], spec: backup)
+    #expect(sections(text) == ["OVERVIEW", "USAGE", "ARGUMENTS", "OPTIONS"])
+    #expect(text.contains("\nUSAGE: folio db backup <file> [<options>]\n"))
+    #expect(text.contains("\n  <file>                  Where to write the copy.\n"))
+    #expect(text.contains("\n  -h, --help              Show help information.\n"))
+    #expect(text.contains("\n  --db <path>  "))
+    #expect(!text.contains("--version"))  // only the root offers it
+  }
+
+  @Test func groupListsEverySubcommandInOrder() {
+    let text = Help.text(path: ["folio", "db"], spec: DB.spec)
+    #expect(sections(text) == ["OVERVIEW", "USAGE", "OPTIONS", "SUBCOMMANDS"])
+    #expect(text.contains("\nUSAGE: folio db <subcommand>\n"))
+    let listed = text.components(separatedBy: "SUBCOMMANDS:\n")[1].split(separator: "\n")
+      .compactMap {
+        $0.hasPrefix("  ") && !$0.hasPrefix("  See") ? $0.split(separator: " ").first : nil
+      }
+      .map(String.init)
+    #expect(listed == DB.spec.subcommands.map(\.name))
+    #expect(text.hasSuffix("  See 'folio help db <subcommand>' for detailed help.\n"))
+  }
+
+  @Test func rootHelpOffersTheVersionAndListsExitCodes() {
+    let text = Help.text(path: ["folio"], spec: Root.spec)
+    #expect(text.hasPrefix("OVERVIEW: \(Root.spec.abstract)\n"))
+    #expect(text.contains("\n  --version               Show the version.\n"))
+    for code in ["64", "65", "66", "69", "70", "74", "75"] {
+      #expect(text.contains(code))
+    }
+  }
+
+  @Test func longOptionNamesWrapOntoTheirOwnLine() {
+    let spec = CommandSpec(
+      name: "x", abstract: "X.",
+      options: [.value("a-very-long-option-name", "value", help: "Explained here.")])
+    let text = Help.text(path: ["folio", "x"], spec: spec)
+    #expect(
+      text.contains(
+        "\n  --a-very-long-option-name <value>\n                          Explained here.\n"))
+  }
+}
