@@ -43,7 +43,10 @@ public enum Timestamp {
   private static func components(_ date: Date) -> (
     year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int
   ) {
-    var seconds = Int64(date.timeIntervalSince1970.rounded(.down))
+    // No clock or parsed timestamp is beyond ±10^14 s (three million years) or not finite;
+    // such a date is clamped rather than allowed to trap in the conversion to Int64.
+    let raw = date.timeIntervalSince1970.rounded(.down)
+    var seconds = raw.isFinite ? Int64(max(-1e14, min(1e14, raw))) : 0
     var days = seconds / 86_400
     seconds -= days * 86_400
     if seconds < 0 {
