@@ -1,3 +1,78 @@
+import FolioStorage
+import Foundation
 import Testing
 
 @testable import FolioService
+
+/// A fresh temporary folder for one test, removed when the test's suite value goes away.
+final class ScratchFolder {
+  let path = NSTemporaryDirectory() + "folio-store-" + UUID().uuidString
+
+  init() {
+    try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+  }
+
+  deinit { try? FileManager.default.removeItem(atPath: path) }
+}
+
+@Suite struct StoreTests {
+  let scratch = ScratchFolder()
+
+  func location(_ name: String = "folio.sqlite3") -> StoreLocation {
+    StoreLocation(path: scratch.path + "/" + name)
+  }
+
+  @Test func newStoreIsCreatedAndMigrated() throws {
+    let store = try Store(location())
+    #expect(store.migration.applied == Migration.embedded)
+    #expect(store.migration.backupPath == nil)
+    #expect(try store.database.scalarInt("PRAGMA user_version") == Int64(Migration.embedded.count))
+  }
+
+  @Test func missingFileIsAnErrorWhenItMustExist() {
+    #expect(throws: StoreError.missingDatabase(location().path)) {
+      try Store(location(), mustExist: true)
+    }
+    #expect(throws: StoreError.missingDatabase(location().path)) {
+      try Store(readOnly: location())
+    }
+    #expect(!FileManager.default.fileExists(atPath: location().path))
+  }
+
+  @Test func fileThatIsNotADatabaseIsRefusedUnchanged() throws {
+    let junk = Data(repeating: 0x41, count: 2048)
+    #expect(FileManager.default.createFile(atPath: location().path, contents: junk))
+    let error = try #require(throws: StoreError.self) { try Store(location()) }
+    #expect(error == .notADatabase(location().path))
+    #expect(error.kind == .badData)
+    #expect(FileManager.default.contents(atPath: location().path) == junk)
+  }
+
+  @Test func readOnlyStoreEitherRequiresTheCurrentSchemaOrTakesTheFileAsItIs() throws {
+    guard Migration.embedded.count >= 2 else { return }
+    do {
+      let db = try Database(path: location().path)
+      try Migrator(migrations: [Migration.embedded[0]]).migrate(db)
+    }
+    let error = try #require(throws: StoreError.self) { try Store(readOnly: location()) }
+    guard case .cannotOpen(_, let reason) = error else {
+      Issue.record("expected cannotOpen, got \(error)")
+      return
+    }
+    #expect(reason.contains("run 'folio db migrate' first"))
+    let inspected = try Store(readOnly: location(), requireCurrentSchema: false)
+    #expect(try inspected.database.scalarInt("PRAGMA user_version") == 1)
+    #expect(throws: SQLiteError.self) {
+      try inspected.database.execute("INSERT INTO settings (key, value) VALUES ('a', 'b')")
+    }
+  }
+
+  @Test func busyTimeoutComesFromTheEnvironment() throws {
+    let location = try StoreLocation.resolve(
+      option: "/x.sqlite3", environment: ["FOLIO_BUSY_TIMEOUT_MS": "250"])
+    #expect(location == StoreLocation(path: "/x.sqlite3", busyTimeout: 250))
+    #expect(throws: SettingError.self) {
+      try StoreLocation.resolve(option: nil, environment: ["FOLIO_BUSY_TIMEOUT_MS": "-1"])
+    }
+  }
+}
