@@ -82,9 +82,9 @@ import Testing
     let short = sandbox.run("db", "status", "-x")
     #expect(short.code == 64)
     #expect(short.err.hasPrefix("folio: error: unknown option '-x'\n"))
-    let far = sandbox.run("x")
+    let far = sandbox.run("zzzz")
     #expect(far.code == 64)
-    #expect(far.err.hasPrefix("folio: error: unknown command 'x'\n"))
+    #expect(far.err.hasPrefix("folio: error: unknown command 'zzzz'\n"))
     let prefix = sandbox.run("db", "stat")
     #expect(prefix.err.hasPrefix("folio: error: unknown command 'stat'; did you mean 'status'?\n"))
     #expect(
