@@ -59,7 +59,6 @@ CREATE TABLE lots (
   remaining_cost TEXT NOT NULL
 ) STRICT;
 
-CREATE INDEX lots_by_position ON lots (portfolio_id, coin_id, acquired_at, trade_id);
 CREATE INDEX lots_open ON lots (portfolio_id, coin_id) WHERE remaining <> '0';
 
 -- Derived: which lots each sell consumed, how much, and the cost basis that left with it.
@@ -83,8 +82,6 @@ CREATE TABLE disposals (
   realized_pnl TEXT NOT NULL,
   method TEXT NOT NULL
 ) STRICT;
-
-CREATE INDEX disposals_by_position ON disposals (portfolio_id, coin_id, disposed_at, trade_id);
 
 -- Derived: the current position per portfolio and coin after all its trades; last_price is
 -- the price of its latest trade.

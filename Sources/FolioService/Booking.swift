@@ -149,6 +149,14 @@ struct PositionBook {
     return SellResult(consumptions: consumptions, disposal: disposal, closedLots: closed)
   }
 
+  /// Records that every open lot's row now exists and matches.
+  mutating func markWritten() {
+    for index in head..<lots.count {
+      lots[index].stored = true
+      lots[index].changed = false
+    }
+  }
+
   /// The index of the lot the method sells from next.
   private func nextLotIndex() -> Int {
     switch method {

@@ -26,11 +26,24 @@ final class Ledger {
   func change(
     portfolio: Portfolio, coinID: String, from key: TradeKey?, _ mutate: () throws -> Void
   ) throws {
+    var (stream, start) = try begin(portfolio: portfolio, coinID: coinID, from: key)
+    try mutate()
+    try Trade.each(portfolioID: portfolio.id, coinID: coinID, from: start, db) {
+      try stream.apply($0, derived)
+    }
+    try finish(&stream)
+  }
+
+  /// Prepares to book the position's trades from `key` on: nothing to undo when `key` follows
+  /// the last booked trade, else the derived rows from `key` on are undone (or all of them, and
+  /// the returned start is nil, when the position was booked with another method).
+  func begin(portfolio: Portfolio, coinID: String, from key: TradeKey?) throws -> (
+    PositionStream, TradeKey?
+  ) {
     let stored = try derived.position(portfolioID: portfolio.id, coinID: coinID)
-    var book: PositionBook
+    let book: PositionBook
     var start = key
     if let stored, let key, stored.method == portfolio.method, key > stored.lastTrade {
-      // Appending after the last booked trade: nothing to undo.
       book = PositionBook(
         method: portfolio.method,
         openLots: try derived.openLots(portfolioID: portfolio.id, coinID: coinID),
@@ -42,16 +55,43 @@ final class Ledger {
       book = PositionBook(method: portfolio.method)
       start = nil
     }
-    try mutate()
-    try replay(&book, portfolio: portfolio, coinID: coinID, from: start, previous: stored)
+    return (PositionStream(book: book, portfolio: portfolio, coinID: coinID), start)
+  }
+
+  /// True when trades from `key` on can be booked straight onto the stored position
+  /// (nothing after `key` is booked yet).
+  func canAppend(portfolio: Portfolio, coinID: String, at key: TradeKey) throws -> Bool {
+    guard let stored = try derived.position(portfolioID: portfolio.id, coinID: coinID) else {
+      return true
+    }
+    return stored.method == portfolio.method && key > stored.lastTrade
+  }
+
+  /// Writes the lots still open and the position after the last booked trade.
+  func finish(_ stream: inout PositionStream) throws {
+    try stream.flushOpenLots(derived)
+    let last = try stream.last ?? latestTrade(portfolioID: stream.portfolio.id, coinID: stream.coinID)
+    guard let last else {
+      try derived.deletePosition(portfolioID: stream.portfolio.id, coinID: stream.coinID)
+      return
+    }
+    try derived.save(
+      Position(
+        portfolioID: stream.portfolio.id, coinID: stream.coinID, quantity: stream.book.quantity,
+        costBasis: stream.book.costBasis, realized: stream.book.realized, lastTrade: last.key,
+        lastPrice: last.price, method: stream.portfolio.method))
   }
 
   /// Recomputes every position of the portfolio from its first trade.
   func rebuild(portfolio: Portfolio) throws {
     try derived.deleteAll(portfolioID: portfolio.id)
     for coin in try Trade.coins(portfolioID: portfolio.id, db) {
-      var book = PositionBook(method: portfolio.method)
-      try replay(&book, portfolio: portfolio, coinID: coin, from: nil, previous: nil)
+      var stream = PositionStream(
+        book: PositionBook(method: portfolio.method), portfolio: portfolio, coinID: coin)
+      try Trade.each(portfolioID: portfolio.id, coinID: coin, from: nil, db) {
+        try stream.apply($0, derived)
+      }
+      try finish(&stream)
     }
   }
 
@@ -97,54 +137,6 @@ final class Ledger {
       quantity: quantity, costBasis: costBasis, realized: realized)
   }
 
-  /// Books the trades of the position from `key` on and writes the results.
-  private func replay(
-    _ book: inout PositionBook, portfolio: Portfolio, coinID: String, from key: TradeKey?,
-    previous: Position?
-  ) throws {
-    var last: Trade?
-    try Trade.each(portfolioID: portfolio.id, coinID: coinID, from: key, db) { trade in
-      switch trade.side {
-      case .buy:
-        _ = try book.buy(trade)
-      case .sell:
-        let result = try book.sell(trade)
-        for lot in result.closedLots { try write(lot, portfolio: portfolio, coinID: coinID) }
-        for consumption in result.consumptions { try derived.insert(consumption) }
-        try derived.insert(result.disposal, portfolioID: portfolio.id, coinID: coinID)
-      }
-      last = trade
-    }
-    for lot in book.openLots where lot.changed {
-      try write(lot, portfolio: portfolio, coinID: coinID)
-    }
-    let lastTrade: (key: TradeKey, price: ExactDecimal)?
-    if let last {
-      lastTrade = (last.key, last.price)
-    } else if let previous, let key, previous.lastTrade < key {
-      lastTrade = (previous.lastTrade, previous.lastPrice)
-    } else {
-      lastTrade = try latestTrade(portfolioID: portfolio.id, coinID: coinID)
-    }
-    guard let lastTrade else {
-      try derived.deletePosition(portfolioID: portfolio.id, coinID: coinID)
-      return
-    }
-    try derived.save(
-      Position(
-        portfolioID: portfolio.id, coinID: coinID, quantity: book.quantity,
-        costBasis: book.costBasis, realized: book.realized, lastTrade: lastTrade.key,
-        lastPrice: lastTrade.price, method: portfolio.method))
-  }
-
-  private func write(_ entry: BookLot, portfolio: Portfolio, coinID: String) throws {
-    if entry.stored {
-      try derived.update(entry.lot)
-    } else {
-      try derived.insert(entry.lot, portfolioID: portfolio.id, coinID: coinID)
-    }
-  }
-
   private func latestTrade(portfolioID: Int64, coinID: String) throws -> (
     key: TradeKey, price: ExactDecimal
   )? {
@@ -163,5 +155,49 @@ final class Ledger {
     }
     try derived.deleteLots(portfolioID: portfolioID, coinID: coinID, from: start)
     try derived.deletePosition(portfolioID: portfolioID, coinID: coinID)
+  }
+}
+
+/// Books one position's trades in time order and writes the rows they derive: a sell writes
+/// its consumptions, its disposal and the lots it emptied at once; lots still open are written
+/// by `flushOpenLots`, so a lot is written once however many sells touch it.
+struct PositionStream {
+  private(set) var book: PositionBook
+  let portfolio: Portfolio
+  let coinID: String
+  /// The last trade booked, with its price.
+  private(set) var last: (key: TradeKey, price: ExactDecimal)?
+
+  init(book: PositionBook, portfolio: Portfolio, coinID: String) {
+    self.book = book
+    self.portfolio = portfolio
+    self.coinID = coinID
+  }
+
+  mutating func apply(_ trade: Trade, _ derived: DerivedTables) throws {
+    switch trade.side {
+    case .buy:
+      _ = try book.buy(trade)
+    case .sell:
+      let result = try book.sell(trade)
+      for lot in result.closedLots { try write(lot, derived) }
+      for consumption in result.consumptions { try derived.insert(consumption) }
+      try derived.insert(result.disposal, portfolioID: portfolio.id, coinID: coinID)
+    }
+    last = (trade.key, trade.price)
+  }
+
+  /// Writes the open lots that changed since they were loaded.
+  mutating func flushOpenLots(_ derived: DerivedTables) throws {
+    for lot in book.openLots where lot.changed { try write(lot, derived) }
+    book.markWritten()
+  }
+
+  private func write(_ entry: BookLot, _ derived: DerivedTables) throws {
+    if entry.stored {
+      try derived.update(entry.lot)
+    } else {
+      try derived.insert(entry.lot, portfolioID: portfolio.id, coinID: coinID)
+    }
   }
 }

@@ -78,6 +78,10 @@ public struct TradeImporter {
       if problems.count < ImportError.listed { problems.append("\(source):\(line): \(reason)") }
     }
     var portfolios: [String: Portfolio] = [portfolio.name: portfolio]
+    let ledger = try Ledger(db)
+    // Rows that follow everything booked for their position are booked as they are read;
+    // a position whose rows arrive out of order is recomputed at the end from its earliest row.
+    var streams: [PositionID: StreamBox] = [:]
     var earliest: [PositionID: TradeKey] = [:]
     var lines: [Int32] = []
     var firstID: Int64 = 0
@@ -114,19 +118,32 @@ public struct TradeImporter {
           side: side, coin: field("coin") ?? "", quantity: field("quantity") ?? "",
           price: field("price") ?? "", fee: field("fee").flatMap { $0.isEmpty ? nil : $0 },
           date: field("date") ?? "", note: field("note"), externalID: field("id"))
-        let trade = try TradeService.trade(
+        var trade = try TradeService.trade(
           from: draft, portfolio: target, coinID: try TradeInput.coinID(draft.coin), stamp: stamp)
         guard problemCount == 0 else { continue }
         guard let id = try trade.insert(using: insert, db) else {
           skipped += 1
           continue
         }
+        trade.id = id
         if lines.isEmpty { firstID = id }
         lines.append(Int32(truncatingIfNeeded: record.line))
         let position = PositionID(portfolioID: target.id, coinID: trade.coinID)
         let key = TradeKey(executedAt: trade.executedAt, id: 0)
         if let known = earliest[position] {
           if key < known { earliest[position] = key }
+        } else if let box = streams[position] {
+          if let last = box.stream.last, trade.executedAt < last.key.executedAt {
+            try ledger.finish(&box.stream)
+            streams[position] = nil
+            earliest[position] = key
+          } else {
+            try box.stream.apply(trade, ledger.derived)
+          }
+        } else if try ledger.canAppend(portfolio: target, coinID: trade.coinID, at: key) {
+          let box = StreamBox(try ledger.begin(portfolio: target, coinID: trade.coinID, from: key).0)
+          try box.stream.apply(trade, ledger.derived)
+          streams[position] = box
         } else {
           earliest[position] = key
         }
@@ -136,7 +153,7 @@ public struct TradeImporter {
     }
     progress(reader.bytesRead)
     if problemCount > 0 { throw ImportError(problems: problems, total: problemCount) }
-    let ledger = try Ledger(db)
+    for box in streams.values { try ledger.finish(&box.stream) }
     let byID = Dictionary(uniqueKeysWithValues: portfolios.values.map { ($0.id, $0) })
     for (position, key) in earliest.sorted(by: { $0.key < $1.key }) {
       guard let owner = byID[position.portfolioID] else { continue }
@@ -177,6 +194,12 @@ public struct TradeImporter {
     guard problems.isEmpty else { throw ImportError(problems: problems, total: problems.count) }
     return Columns(count: header.fields.count, index: index)
   }
+}
+
+/// Holds a position's stream by reference, so booking a row does not copy its open lots.
+private final class StreamBox {
+  var stream: PositionStream
+  init(_ stream: PositionStream) { self.stream = stream }
 }
 
 /// A coin in a portfolio.

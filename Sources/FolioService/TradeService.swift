@@ -153,10 +153,7 @@ public struct TradeService {
     try db.read {
       let trade = try find(id, in: portfolio)
       let derived = try DerivedTables(db)
-      let disposal =
-        trade.side == .sell
-        ? try derived.disposals(portfolioID: portfolio.id, coinID: trade.coinID, from: trade.key)
-          .first { $0.tradeID == id } : nil
+      let disposal = trade.side == .sell ? try derived.disposal(tradeID: id) : nil
       return TradeDetail(
         trade: trade, disposal: disposal,
         consumptions: trade.side == .sell ? try derived.consumptions(sellTradeID: id) : [],

@@ -65,6 +65,8 @@ public final class Database {
     } else {
       try enableWriteAheadLog()
       try execute("PRAGMA synchronous = FULL")
+      // Up to 32 MiB of page cache: large imports touch several indexes at once.
+      try execute("PRAGMA cache_size = -32768")
     }
   }
 

@@ -196,12 +196,13 @@ public final class DerivedTables {
       [tradeID], Self.lot)
   }
 
-  /// Lots of the position acquired at or after `key`.
+  /// Lots of the position's buys at or after `key` (found through the trades index).
   public func lots(portfolioID: Int64, coinID: String, from key: TradeKey) throws -> [Lot] {
     try db.rows(
       """
-      SELECT trade_id, acquired_at, quantity, cost, remaining, remaining_cost FROM lots
-      WHERE portfolio_id = ? AND coin_id = ? AND (acquired_at, trade_id) >= (?, ?)
+      SELECT l.trade_id, l.acquired_at, l.quantity, l.cost, l.remaining, l.remaining_cost
+      FROM trades t JOIN lots l ON l.trade_id = t.id
+      WHERE t.portfolio_id = ? AND t.coin_id = ? AND (t.executed_at, t.id) >= (?, ?)
       """, [portfolioID, coinID, key.executedAt, key.id], Self.lot)
   }
 
@@ -224,11 +225,15 @@ public final class DerivedTables {
     try updateLot.run()
   }
 
-  /// Deletes the position's lots acquired at or after `key`.
+  /// Deletes the lots of the position's buys at or after `key` (found through the trades
+  /// index, so the trades must not have been changed yet).
   public func deleteLots(portfolioID: Int64, coinID: String, from key: TradeKey) throws {
     try db.execute(
-      "DELETE FROM lots WHERE portfolio_id = ? AND coin_id = ? AND (acquired_at, trade_id) >= (?, ?)",
-      [portfolioID, coinID, key.executedAt, key.id])
+      """
+      DELETE FROM lots WHERE trade_id IN (
+        SELECT id FROM trades
+        WHERE portfolio_id = ? AND coin_id = ? AND (executed_at, id) >= (?, ?))
+      """, [portfolioID, coinID, key.executedAt, key.id])
   }
 
   // MARK: - Sells
@@ -254,15 +259,26 @@ public final class DerivedTables {
     try insertDisposal.run()
   }
 
-  /// The position's disposals at or after `key`.
+  /// The disposals of the position's sells at or after `key` (found through the trades index).
   public func disposals(portfolioID: Int64, coinID: String, from key: TradeKey) throws
     -> [Disposal]
   {
     try db.rows(
       """
-      SELECT trade_id, disposed_at, quantity, proceeds, cost_basis, realized_pnl, method
-      FROM disposals WHERE portfolio_id = ? AND coin_id = ? AND (disposed_at, trade_id) >= (?, ?)
+      SELECT d.trade_id, d.disposed_at, d.quantity, d.proceeds, d.cost_basis, d.realized_pnl,
+        d.method
+      FROM trades t JOIN disposals d ON d.trade_id = t.id
+      WHERE t.portfolio_id = ? AND t.coin_id = ? AND (t.executed_at, t.id) >= (?, ?)
       """, [portfolioID, coinID, key.executedAt, key.id], Self.disposal)
+  }
+
+  /// The disposal of the sell `tradeID`.
+  public func disposal(tradeID: Int64) throws -> Disposal? {
+    try db.row(
+      """
+      SELECT trade_id, disposed_at, quantity, proceeds, cost_basis, realized_pnl, method
+      FROM disposals WHERE trade_id = ?
+      """, [tradeID], Self.disposal)
   }
 
   static func disposal(_ row: Row) throws -> Disposal {
