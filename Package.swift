@@ -26,9 +26,11 @@ let package = Package(
     .target(name: "FolioService", dependencies: ["FolioStorage"]),
     .target(name: "FolioCLI", dependencies: ["FolioService"]),
     .executableTarget(name: "folio", dependencies: ["FolioCLI"]),
+    // Helpers shared by the test targets: a loopback HTTP server and the Fixtures/ folder.
+    .target(name: "FolioTestSupport", path: "Tests/FolioTestSupport"),
     .testTarget(name: "FolioStorageTests", dependencies: ["FolioStorage"]),
-    .testTarget(name: "FolioServiceTests", dependencies: ["FolioService"]),
-    .testTarget(name: "FolioCLITests", dependencies: ["FolioCLI", "folio"]),
+    .testTarget(name: "FolioServiceTests", dependencies: ["FolioService", "FolioTestSupport"]),
+    .testTarget(name: "FolioCLITests", dependencies: ["FolioCLI", "folio", "FolioTestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

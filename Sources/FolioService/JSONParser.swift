@@ -1,0 +1,502 @@
+import Foundation
+
+/// A JSON value (RFC 8259) that keeps every number literal exactly as it was written, so
+/// `0.10` stays `"0.10"` and `1.52899720736006e+15` keeps all its digits.
+///
+/// Foundation's `JSONSerialization` turns numbers into binary floating point; money from an API
+/// must not pass through that, so Folio reads JSON with `JSONParser` instead.
+public enum JSONValue: Equatable, Sendable {
+  case null
+  case bool(Bool)
+  /// A number literal as written, such as `-12.5e3`.
+  case number(String)
+  case string(String)
+  case array([JSONValue])
+  case object(JSONObject)
+
+  /// The member `key` of an object; nil for a missing key or a value that is not an object.
+  public subscript(key: String) -> JSONValue? {
+    guard case .object(let object) = self else { return nil }
+    return object[key]
+  }
+
+  /// True for `null`.
+  public var isNull: Bool { self == .null }
+
+  /// The text of a string value.
+  public var stringValue: String? {
+    guard case .string(let text) = self else { return nil }
+    return text
+  }
+
+  /// The literal of a number value.
+  public var numberText: String? {
+    guard case .number(let text) = self else { return nil }
+    return text
+  }
+
+  /// The elements of an array value.
+  public var arrayValue: [JSONValue]? {
+    guard case .array(let items) = self else { return nil }
+    return items
+  }
+
+  /// The members of an object value.
+  public var objectValue: JSONObject? {
+    guard case .object(let object) = self else { return nil }
+    return object
+  }
+
+  /// A short name of the value's type for messages: "an object", "a number", ...
+  public var kindName: String {
+    switch self {
+    case .null: return "null"
+    case .bool: return "a boolean"
+    case .number: return "a number"
+    case .string: return "a string"
+    case .array: return "an array"
+    case .object: return "an object"
+    }
+  }
+}
+
+/// The members of a JSON object in the order they were written. A key written twice keeps
+/// its last value (RFC 8259 leaves duplicate keys to the implementation).
+public struct JSONObject: Equatable, Sendable {
+  /// One `"key": value` pair.
+  public struct Member: Equatable, Sendable {
+    public let key: String
+    public let value: JSONValue
+  }
+
+  /// The members in written order, duplicates removed (the last value wins, in the first place).
+  public private(set) var members: [Member] = []
+  private var positions: [String: Int] = [:]
+
+  public init() {}
+
+  public init(_ pairs: [(String, JSONValue)]) {
+    for (key, value) in pairs { set(key, value) }
+  }
+
+  /// Adds `key` or replaces its value.
+  public mutating func set(_ key: String, _ value: JSONValue) {
+    if let position = positions[key] {
+      members[position] = Member(key: key, value: value)
+    } else {
+      positions[key] = members.count
+      members.append(Member(key: key, value: value))
+    }
+  }
+
+  public subscript(key: String) -> JSONValue? {
+    positions[key].map { members[$0].value }
+  }
+
+  /// The keys in written order.
+  public var keys: [String] { members.map(\.key) }
+
+  public var count: Int { members.count }
+
+  public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool { lhs.members == rhs.members }
+}
+
+/// A syntax error, with the 1-based line and column (in characters) where it was found.
+public struct JSONParseError: Error, Equatable, Sendable, CustomStringConvertible {
+  public let line: Int
+  public let column: Int
+  /// What was wrong, such as "expected ',' or '}' after an object member".
+  public let reason: String
+
+  public var description: String { "line \(line), column \(column): \(reason)" }
+}
+
+/// A strict RFC 8259 JSON parser that keeps number literals as text.
+///
+/// It never traps: any byte sequence either parses or throws a `JSONParseError` naming the line
+/// and column. Nesting is limited (512 levels by default) and handled with an explicit stack, so
+/// deeply nested input cannot exhaust the thread's stack. Input must be UTF-8 (a leading byte
+/// order mark is skipped); a lone UTF-16 surrogate in a `\u` escape is an error.
+public struct JSONParser {
+  /// The default limit on nested arrays and objects.
+  public static let defaultMaximumDepth = 512
+
+  private let bytes: [UInt8]
+  private let maximumDepth: Int
+  private var position = 0
+
+  private init(bytes: [UInt8], maximumDepth: Int) {
+    self.bytes = bytes
+    self.maximumDepth = maximumDepth
+  }
+
+  /// Parses one JSON text from UTF-8 bytes.
+  public static func parse(_ bytes: [UInt8], maximumDepth: Int = defaultMaximumDepth)
+    throws(JSONParseError) -> JSONValue
+  {
+    var parser = JSONParser(bytes: bytes, maximumDepth: max(1, maximumDepth))
+    return try parser.parseDocument()
+  }
+
+  /// Parses one JSON text from UTF-8 data.
+  public static func parse(_ data: Data, maximumDepth: Int = defaultMaximumDepth)
+    throws(JSONParseError) -> JSONValue
+  {
+    try parse([UInt8](data), maximumDepth: maximumDepth)
+  }
+
+  /// Parses one JSON text from a string.
+  public static func parse(_ text: String, maximumDepth: Int = defaultMaximumDepth)
+    throws(JSONParseError) -> JSONValue
+  {
+    try parse(Array(text.utf8), maximumDepth: maximumDepth)
+  }
+
+  // MARK: - Document
+
+  /// An array or object being filled.
+  private enum Frame {
+    case array([JSONValue])
+    case object(JSONObject, key: String)
+  }
+
+  private mutating func parseDocument() throws(JSONParseError) -> JSONValue {
+    if let invalid = JSONParser.firstInvalidUTF8(bytes) {
+      throw error("the input is not valid UTF-8", at: invalid)
+    }
+    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { position = 3 }
+    skipWhitespace()
+    guard position < bytes.count else { throw error("the input holds no JSON value") }
+
+    var stack: [Frame] = []
+    var completed: JSONValue
+    parsing: while true {
+      // Parse one value, or open a container and go round again for its first element.
+      skipWhitespace()
+      guard let byte = peek() else { throw error("unexpected end of input; expected a value") }
+      switch byte {
+      case UInt8(ascii: "["):
+        guard stack.count < maximumDepth else {
+          throw error("arrays and objects are nested more than \(maximumDepth) levels deep")
+        }
+        position += 1
+        skipWhitespace()
+        if peek() == UInt8(ascii: "]") {
+          position += 1
+          completed = .array([])
+        } else {
+          stack.append(.array([]))
+          continue parsing
+        }
+      case UInt8(ascii: "{"):
+        guard stack.count < maximumDepth else {
+          throw error("arrays and objects are nested more than \(maximumDepth) levels deep")
+        }
+        position += 1
+        skipWhitespace()
+        if peek() == UInt8(ascii: "}") {
+          position += 1
+          completed = .object(JSONObject())
+        } else {
+          let key = try parseKey()
+          stack.append(.object(JSONObject(), key: key))
+          continue parsing
+        }
+      case UInt8(ascii: "\""):
+        completed = .string(try parseString())
+      case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+        completed = .number(try parseNumber())
+      case UInt8(ascii: "t"):
+        try expectLiteral("true")
+        completed = .bool(true)
+      case UInt8(ascii: "f"):
+        try expectLiteral("false")
+        completed = .bool(false)
+      case UInt8(ascii: "n"):
+        try expectLiteral("null")
+        completed = .null
+      default:
+        throw error("expected a value, found \(describePeek())")
+      }
+
+      // Attach the completed value to its container; close containers that end here.
+      while true {
+        guard let top = stack.popLast() else { break parsing }
+        skipWhitespace()
+        switch top {
+        case .array(var items):
+          items.append(completed)
+          if peek() == UInt8(ascii: ",") {
+            position += 1
+            stack.append(.array(items))
+            continue parsing
+          }
+          guard peek() == UInt8(ascii: "]") else {
+            throw error("expected ',' or ']' after an array element, found \(describePeek())")
+          }
+          position += 1
+          completed = .array(items)
+        case .object(var object, let key):
+          object.set(key, completed)
+          if peek() == UInt8(ascii: ",") {
+            position += 1
+            skipWhitespace()
+            let next = try parseKey()
+            stack.append(.object(object, key: next))
+            continue parsing
+          }
+          guard peek() == UInt8(ascii: "}") else {
+            throw error("expected ',' or '}' after an object member, found \(describePeek())")
+          }
+          position += 1
+          completed = .object(object)
+        }
+      }
+    }
+    skipWhitespace()
+    guard position == bytes.count else {
+      throw error("unexpected \(describePeek()) after the JSON value")
+    }
+    return completed
+  }
+
+  /// Reads `"key"` and the `:` after it.
+  private mutating func parseKey() throws(JSONParseError) -> String {
+    guard peek() == UInt8(ascii: "\"") else {
+      throw error("expected a string key in double quotes, found \(describePeek())")
+    }
+    let key = try parseString()
+    skipWhitespace()
+    guard peek() == UInt8(ascii: ":") else {
+      throw error("expected ':' after an object key, found \(describePeek())")
+    }
+    position += 1
+    return key
+  }
+
+  // MARK: - Scalars
+
+  private mutating func expectLiteral(_ word: StaticString) throws(JSONParseError) {
+    let start = position
+    var index = 0
+    let count = word.utf8CodeUnitCount
+    let expected = UnsafeBufferPointer(start: word.utf8Start, count: count)
+    while index < count {
+      guard position < bytes.count, bytes[position] == expected[index] else {
+        throw error("invalid literal; expected '\(word)'", at: start)
+      }
+      position += 1
+      index += 1
+    }
+  }
+
+  /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`
+  private mutating func parseNumber() throws(JSONParseError) -> String {
+    let start = position
+    if peek() == UInt8(ascii: "-") { position += 1 }
+    guard let first = peek(), isDigit(first) else {
+      throw error("expected a digit after '-', found \(describePeek())")
+    }
+    position += 1
+    if first == UInt8(ascii: "0"), let next = peek(), isDigit(next) {
+      throw error("a number must not have leading zeros")
+    }
+    skipDigits()
+    if peek() == UInt8(ascii: ".") {
+      position += 1
+      guard let next = peek(), isDigit(next) else {
+        throw error("expected a digit after the decimal point, found \(describePeek())")
+      }
+      skipDigits()
+    }
+    if peek() == UInt8(ascii: "e") || peek() == UInt8(ascii: "E") {
+      position += 1
+      if peek() == UInt8(ascii: "+") || peek() == UInt8(ascii: "-") { position += 1 }
+      guard let next = peek(), isDigit(next) else {
+        throw error("expected a digit in the exponent, found \(describePeek())")
+      }
+      skipDigits()
+    }
+    return String(decoding: bytes[start..<position], as: UTF8.self)
+  }
+
+  private mutating func parseString() throws(JSONParseError) -> String {
+    let open = position
+    position += 1  // the opening quote
+    var buffer: [UInt8] = []
+    while true {
+      guard position < bytes.count else {
+        throw error("unterminated string (it starts here)", at: open)
+      }
+      let byte = bytes[position]
+      switch byte {
+      case UInt8(ascii: "\""):
+        position += 1
+        // The input was validated as UTF-8 and escapes add only valid scalars.
+        return String(decoding: buffer, as: UTF8.self)
+      case UInt8(ascii: "\\"):
+        try parseEscape(into: &buffer)
+      case 0..<0x20:
+        throw error("a control character in a string must be written as an escape")
+      default:
+        buffer.append(byte)
+        position += 1
+      }
+    }
+  }
+
+  private mutating func parseEscape(into buffer: inout [UInt8]) throws(JSONParseError) {
+    let start = position
+    position += 1  // the backslash
+    guard let byte = peek() else { throw error("unterminated string") }
+    position += 1
+    switch byte {
+    case UInt8(ascii: "\""): buffer.append(UInt8(ascii: "\""))
+    case UInt8(ascii: "\\"): buffer.append(UInt8(ascii: "\\"))
+    case UInt8(ascii: "/"): buffer.append(UInt8(ascii: "/"))
+    case UInt8(ascii: "b"): buffer.append(0x08)
+    case UInt8(ascii: "f"): buffer.append(0x0C)
+    case UInt8(ascii: "n"): buffer.append(0x0A)
+    case UInt8(ascii: "r"): buffer.append(0x0D)
+    case UInt8(ascii: "t"): buffer.append(0x09)
+    case UInt8(ascii: "u"):
+      var scalar = try parseHex4()
+      if (0xD800...0xDBFF).contains(scalar) {
+        guard peek() == UInt8(ascii: "\\"), peek(1) == UInt8(ascii: "u") else {
+          throw error("a high surrogate escape must be followed by a low surrogate", at: start)
+        }
+        position += 2
+        let low = try parseHex4()
+        guard (0xDC00...0xDFFF).contains(low) else {
+          throw error("a high surrogate escape must be followed by a low surrogate", at: start)
+        }
+        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+      } else if (0xDC00...0xDFFF).contains(scalar) {
+        throw error("a low surrogate escape without a high surrogate before it", at: start)
+      }
+      guard let unicode = Unicode.Scalar(scalar) else {
+        throw error("invalid unicode escape", at: start)
+      }
+      buffer.append(contentsOf: Array(String(Character(unicode)).utf8))
+    default:
+      throw error(
+        "invalid escape: a backslash followed by \(describe(at: position - 1))", at: start)
+    }
+  }
+
+  private mutating func parseHex4() throws(JSONParseError) -> UInt32 {
+    var value: UInt32 = 0
+    for _ in 0..<4 {
+      guard let byte = peek() else { throw error("expected four hex digits after '\\u'") }
+      let digit: UInt32
+      switch byte {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
+      case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a")) + 10
+      case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A")) + 10
+      default: throw error("expected four hex digits after '\\u', found \(describePeek())")
+      }
+      value = value << 4 | digit
+      position += 1
+    }
+    return value
+  }
+
+  // MARK: - Helpers
+
+  private func peek(_ offset: Int = 0) -> UInt8? {
+    let index = position + offset
+    return index < bytes.count ? bytes[index] : nil
+  }
+
+  private func isDigit(_ byte: UInt8) -> Bool {
+    byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+  }
+
+  private mutating func skipDigits() {
+    while let byte = peek(), isDigit(byte) { position += 1 }
+  }
+
+  private mutating func skipWhitespace() {
+    while let byte = peek(),
+      byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+    {
+      position += 1
+    }
+  }
+
+  private func describePeek() -> String {
+    position < bytes.count ? describe(at: position) : "the end of the input"
+  }
+
+  /// The character that starts at `offset`, quoted, for messages.
+  private func describe(at offset: Int) -> String {
+    guard offset < bytes.count else { return "the end of the input" }
+    let byte = bytes[offset]
+    if byte >= 0x20 && byte < 0x7F { return "'\(UnicodeScalar(byte))'" }
+    if byte < 0x80 { return String(format: "control character U+%04X", Int(byte)) }
+    var end = offset + 1
+    while end < bytes.count && end - offset < 4 && bytes[end] & 0xC0 == 0x80 { end += 1 }
+    return "'" + String(decoding: bytes[offset..<end], as: UTF8.self) + "'"
+  }
+
+  private func error(_ reason: String, at offset: Int? = nil) -> JSONParseError {
+    let target = min(offset ?? position, bytes.count)
+    var line = 1
+    var column = 1
+    var index = 0
+    while index < target {
+      let byte = bytes[index]
+      if byte == 0x0A {
+        line += 1
+        column = 1
+      } else if byte & 0xC0 != 0x80 {
+        column += 1  // count characters (lead bytes), not bytes
+      }
+      index += 1
+    }
+    return JSONParseError(line: line, column: column, reason: reason)
+  }
+
+  /// The offset of the first byte that is not part of well-formed UTF-8 (no overlong forms,
+  /// no surrogates, nothing above U+10FFFF), or nil when all of it is well formed.
+  static func firstInvalidUTF8(_ bytes: [UInt8]) -> Int? {
+    var index = 0
+    let count = bytes.count
+    while index < count {
+      let lead = bytes[index]
+      if lead < 0x80 {
+        index += 1
+        continue
+      }
+      let length: Int
+      var low: UInt8 = 0x80
+      var high: UInt8 = 0xBF
+      switch lead {
+      case 0xC2...0xDF: length = 2
+      case 0xE0:
+        length = 3
+        low = 0xA0
+      case 0xE1...0xEC, 0xEE...0xEF: length = 3
+      case 0xED:
+        length = 3
+        high = 0x9F
+      case 0xF0:
+        length = 4
+        low = 0x90
+      case 0xF1...0xF3: length = 4
+      case 0xF4:
+        length = 4
+        high = 0x8F
+      default: return index
+      }
+      guard index + length <= count else { return index }
+      let second = bytes[index + 1]
+      guard second >= low && second <= high else { return index }
+      for offset in 2..<max(2, length) where bytes[index + offset] & 0xC0 != 0x80 {
+        return index
+      }
+      index += length
+    }
+    return nil
+  }
+}

@@ -1,0 +1,188 @@
+import FolioTestSupport
+import Foundation
+import Testing
+
+@testable import FolioService
+
+@Suite struct JSONParserTests {
+  func parse(_ text: String) throws(JSONParseError) -> JSONValue { try JSONParser.parse(text) }
+
+  func failure(_ text: String) -> JSONParseError? {
+    do {
+      _ = try JSONParser.parse(text)
+      return nil
+    } catch {
+      return error
+    }
+  }
+
+  @Test func keepsNumberLiteralsAsWritten() throws {
+    let value = try parse(
+      #"[0, -0, 0.10, 36685, -1.5E+3, 7.53314e-7, 123456789012345678901234567890]"#)
+    #expect(
+      value.arrayValue?.compactMap(\.numberText) == [
+        "0", "-0", "0.10", "36685", "-1.5E+3", "7.53314e-7", "123456789012345678901234567890",
+      ])
+  }
+
+  @Test func parsesEveryKindOfValueAndKeepsKeyOrder() throws {
+    let value = try parse(
+      #" { "b" : [true, false, null], "a" : {"x": "y"}, "n": 1, "s": "t\u00e9\ud83d\ude00\n\"" } "#)
+    let object = try #require(value.objectValue)
+    #expect(object.keys == ["b", "a", "n", "s"])
+    #expect(value["b"] == .array([.bool(true), .bool(false), .null]))
+    #expect(value["a"]?["x"] == .string("y"))
+    #expect(value["s"] == .string("té😀\n\""))
+    #expect(value["missing"] == nil)
+  }
+
+  @Test func everyEscapeDecodes() throws {
+    let value = try parse(#""\" \\ \/ \b \f \n \r \t \u0041 \u0000""#)
+    #expect(value == .string("\" \\ / \u{08} \u{0C} \n \r \t A \u{00}"))
+  }
+
+  @Test func duplicateKeysKeepTheLastValueInTheFirstPlace() throws {
+    let object = try #require(try parse(#"{"a": 1, "b": 2, "a": 3}"#).objectValue)
+    #expect(object.keys == ["a", "b"])
+    #expect(object["a"] == .number("3"))
+  }
+
+  @Test func leadingByteOrderMarkIsSkipped() throws {
+    let bytes: [UInt8] = [0xEF, 0xBB, 0xBF] + Array("[1]".utf8)
+    #expect(try JSONParser.parse(bytes) == .array([.number("1")]))
+  }
+
+  @Test func syntaxErrorsNameLineAndColumn() {
+    let cases: [(String, Int, Int, String)] = [
+      ("", 1, 1, "holds no JSON value"),
+      ("  \n ", 2, 2, "holds no JSON value"),
+      ("[1, 2", 1, 6, "expected ',' or ']' after an array element, found the end of the input"),
+      ("{\n  \"a\": 1\n  \"b\": 2}", 3, 3, "expected ',' or '}' after an object member"),
+      ("{\"a\" 1}", 1, 6, "expected ':' after an object key"),
+      ("{a: 1}", 1, 2, "expected a string key in double quotes"),
+      ("[1,]", 1, 4, "expected a value, found ']'"),
+      ("[01]", 1, 3, "leading zeros"),
+      ("[1.]", 1, 4, "expected a digit after the decimal point"),
+      ("[1e]", 1, 4, "expected a digit in the exponent"),
+      ("[-]", 1, 3, "expected a digit after '-'"),
+      ("[+1]", 1, 2, "expected a value, found '+'"),
+      ("[.5]", 1, 2, "expected a value, found '.'"),
+      ("[NaN]", 1, 2, "expected a value, found 'N'"),
+      ("[Infinity]", 1, 2, "expected a value"),
+      ("[tru]", 1, 2, "invalid literal; expected 'true'"),
+      ("[nul", 1, 2, "invalid literal; expected 'null'"),
+      ("\"abc", 1, 1, "unterminated string"),
+      ("\"a\tb\"", 1, 3, "control character"),
+      ("\"\\x\"", 1, 2, "invalid escape"),
+      ("\"\\u12G4\"", 1, 6, "expected four hex digits"),
+      ("\"\\ud83d\"", 1, 2, "high surrogate"),
+      ("\"\\ude00\"", 1, 2, "low surrogate"),
+      ("[1] [2]", 1, 5, "unexpected '[' after the JSON value"),
+      ("{\"é\": x}", 1, 7, "expected a value, found 'x'"),
+      ("[1, // comment\n 2]", 1, 5, "expected a value, found '/'"),
+      ("['a']", 1, 2, "expected a value, found '''"),
+    ]
+    for (text, line, column, reason) in cases {
+      let error = failure(text)
+      #expect(error?.line == line, "\(text.debugDescription): \(String(describing: error))")
+      #expect(error?.column == column, "\(text.debugDescription): \(String(describing: error))")
+      #expect(
+        error?.reason.contains(reason) == true,
+        "\(text.debugDescription): \(String(describing: error))")
+    }
+  }
+
+  @Test func errorDescriptionReadsLineThenColumn() {
+    #expect(failure("[1,\n x]")?.description == "line 2, column 2: expected a value, found 'x'")
+  }
+
+  @Test func invalidUTF8IsRefusedWithItsPosition() {
+    let cases: [[UInt8]] = [
+      Array("[\"ok\", \"".utf8) + [0xFF] + Array("\"]".utf8),
+      Array("\"".utf8) + [0xC0, 0xAF] + Array("\"".utf8),  // overlong '/'
+      Array("\"".utf8) + [0xED, 0xA0, 0x80] + Array("\"".utf8),  // encoded surrogate
+      Array("\"".utf8) + [0xF4, 0x90, 0x80, 0x80] + Array("\"".utf8),  // above U+10FFFF
+      Array("\"".utf8) + [0xE2, 0x82] + Array("\"".utf8),  // cut short
+    ]
+    for bytes in cases {
+      #expect(throws: JSONParseError.self) { try JSONParser.parse(bytes) }
+    }
+    do {
+      _ = try JSONParser.parse(Array("[\"ok\", \"".utf8) + [0xFF])
+      Issue.record("invalid UTF-8 was accepted")
+    } catch {
+      #expect(error.column == 9)
+      #expect(error.reason == "the input is not valid UTF-8")
+    }
+  }
+
+  @Test func nestingIsLimited() throws {
+    let deep = String(repeating: "[", count: 512) + String(repeating: "]", count: 512)
+    #expect(try JSONParser.parse(deep).arrayValue != nil)
+    let tooDeep = String(repeating: "[", count: 513) + String(repeating: "]", count: 513)
+    let error = failure(tooDeep)
+    #expect(error?.reason.contains("nested more than 512 levels") == true)
+    #expect(error?.column == 513)
+    let objects =
+      String(repeating: #"{"a":"#, count: 600) + "1" + String(repeating: "}", count: 600)
+    #expect(failure(objects)?.reason.contains("nested") == true)
+    #expect(throws: JSONParseError.self) { try JSONParser.parse("[[[1]]]", maximumDepth: 2) }
+  }
+
+  @Test func hugeUnclosedNestingDoesNotExhaustTheStack() {
+    // 100 000 open brackets: refused at the limit, without recursion.
+    #expect(failure(String(repeating: "[", count: 100_000)) != nil)
+  }
+
+  @Test func neverTrapsOnRandomOrTruncatedInput() throws {
+    var generator = SystemRandomNumberGenerator()
+    let sample = Array(#"{"a":[1,-2.5e+3,"x\u00e9\"",true,null,{"b":{}}],"c":"é"}"#.utf8)
+    // Every prefix of a valid document either parses or throws.
+    for end in 0...sample.count {
+      _ = try? JSONParser.parse(Array(sample[0..<end]))
+    }
+    #expect(try JSONParser.parse(sample).objectValue?.count == 2)
+    // Random mutations of it, and random bytes.
+    for _ in 0..<3000 {
+      var bytes = sample
+      for _ in 0..<Int.random(in: 1...4, using: &generator) {
+        let index = Int.random(in: 0..<bytes.count, using: &generator)
+        bytes[index] = UInt8.random(in: 0...255, using: &generator)
+      }
+      _ = try? JSONParser.parse(bytes)
+      let noise = (0..<Int.random(in: 0...40, using: &generator)).map { _ in
+        UInt8.random(in: 0...255, using: &generator)
+      }
+      _ = try? JSONParser.parse(noise)
+    }
+  }
+
+  @Test func parsesTheRealCapturesAndMatchesFoundationOnStructure() throws {
+    let names = [
+      "coin_bitcoin_full_2021-05-15.json", "coins_markets_eur_100_nosparkline_2024-01-24.json",
+      "global_2021-05-18.json",
+    ]
+    for name in names {
+      let data = try Data(
+        contentsOf: URL(fileURLWithPath: Fixtures.path("coingecko/captured/" + name)))
+      let mine = try JSONParser.parse(data)
+      let foundation = try JSONSerialization.jsonObject(with: data)
+      #expect(count(mine) == count(foundation), "\(name)")
+    }
+  }
+
+  /// The number of scalar values in a tree, for comparing two parsers' results.
+  private func count(_ value: JSONValue) -> Int {
+    switch value {
+    case .array(let items): return items.map(count).reduce(0, +)
+    case .object(let object): return object.members.map { count($0.value) }.reduce(0, +)
+    default: return 1
+    }
+  }
+
+  private func count(_ value: Any) -> Int {
+    if let array = value as? [Any] { return array.map(count).reduce(0, +) }
+    if let dictionary = value as? [String: Any] { return dictionary.values.map(count).reduce(0, +) }
+    return 1
+  }
+}
