@@ -119,14 +119,22 @@ public enum MarketTime {
   }
 
   /// Writes a number of seconds the way `parseDuration` reads it, largest units first
-  /// (`1d12h`, `45m`, `0s`).
-  public static func formatDuration(_ interval: TimeInterval) -> String {
-    var seconds = Int64(max(0, interval.rounded(.down)))
+  /// (`1d12h`, `45m`, `0s`). With `units`, only that many of the largest units are written
+  /// (rounded down): `1041d7h` rather than `1041d7h37m14s`.
+  public static func formatDuration(_ interval: TimeInterval, units: Int = 4) -> String {
+    var seconds = Int64(max(0, min(interval, 1e15).rounded(.down)))
     guard seconds > 0 else { return "0s" }
     var text = ""
-    for (unit, name) in [(Int64(86_400), "d"), (3600, "h"), (60, "m"), (1, "s")] {
+    var written = 0
+    for (unit, name) in [(Int64(86_400), "d"), (3600, "h"), (60, "m"), (1, "s")]
+    where written < units {
       let count = seconds / unit
-      if count > 0 { text += "\(count)\(name)" }
+      if count > 0 {
+        text += "\(count)\(name)"
+        written += 1
+      } else if written > 0 {
+        written += 1
+      }
       seconds %= unit
     }
     return text

@@ -1,7 +1,70 @@
 import FolioStorage
+import FolioTestSupport
 import Foundation
 
 @testable import FolioService
+
+/// A fresh database in a temporary folder for one service test.
+final class ServiceSandbox {
+  let folder: String
+  let store: Store
+  /// 2024-01-25T12:00:00Z: a day and a half after the fixtures' data.
+  let now = Date(timeIntervalSince1970: 1_706_184_000)
+
+  init() throws {
+    folder = NSTemporaryDirectory() + "folio-service-" + UUID().uuidString
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    store = try Store(StoreLocation(path: folder + "/folio.sqlite3"))
+  }
+
+  deinit { try? FileManager.default.removeItem(atPath: folder) }
+
+  var market: MarketData { MarketData(store) }
+
+  /// Writes `text` to a file in the sandbox and returns its path.
+  func write(_ name: String, _ text: String) -> String {
+    let path = folder + "/" + name
+    FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+    return path
+  }
+
+  /// Imports fixture files at their own times.
+  @discardableResult
+  func importFixtures(_ names: String..., vs: String = "usd", at: Date? = nil) throws
+    -> [ImportOutcome]
+  {
+    try market.importFiles(names.map(Fixtures.path), vsCurrency: vs, at: at, now: now)
+  }
+
+  /// Records a current position the way the trades tables hold it.
+  func hold(_ coin: String, _ quantity: String, portfolio: String = "main") throws {
+    try store.database.execute(
+      """
+      INSERT INTO positions (portfolio_id, coin_id, quantity, cost_basis, realized_pnl,
+        last_trade_at, last_price, method)
+      SELECT id, ?, ?, '0', '0', '2024-01-01T00:00:00Z', '1', 'fifo' FROM portfolios WHERE name = ?
+      """, [coin, quantity, portfolio])
+  }
+
+  func count(_ table: String) throws -> Int {
+    Int(try store.database.scalarInt("SELECT count(*) FROM \(table)") ?? -1)
+  }
+
+  /// Every row of every market table, to prove a refused operation changed nothing.
+  func marketDump() throws -> String {
+    var text = ""
+    for table in [
+      "coins", "market_snapshots", "market_quotes", "global_snapshots", "global_totals",
+      "global_market_cap_percentages", "coin_details",
+    ] {
+      let rows = try store.database.rows("SELECT * FROM \(table) ORDER BY 1, 2") { row in
+        (0..<row.count).map { "\(row[$0])" }.joined(separator: "|")
+      }
+      text += table + "\n" + rows.joined(separator: "\n") + "\n"
+    }
+    return text
+  }
+}
 
 /// A store on a fresh temporary file, removed afterwards.
 final class TestStore {

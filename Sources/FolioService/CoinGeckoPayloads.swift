@@ -1,0 +1,480 @@
+import FolioStorage
+import Foundation
+
+// MARK: - Values
+
+/// One coin's row of `GET /coins/markets`: every field the API returns. Only id, symbol and
+/// name are required; every number may be missing or null. A coin without a price is skipped
+/// when a page is read, so `currentPrice` is always present.
+public struct MarketQuote: Equatable, Sendable {
+  public var id: String
+  public var symbol: String
+  public var name: String
+  public var imageURL: String?
+  public var currentPrice: ExactDecimal
+  public var marketCap: ExactDecimal?
+  public var marketCapRank: Int?
+  public var fullyDilutedValuation: ExactDecimal?
+  public var totalVolume: ExactDecimal?
+  public var high24h: ExactDecimal?
+  public var low24h: ExactDecimal?
+  public var priceChange24h: ExactDecimal?
+  public var priceChangePercentage24h: ExactDecimal?
+  public var marketCapChange24h: ExactDecimal?
+  public var marketCapChangePercentage24h: ExactDecimal?
+  public var circulatingSupply: ExactDecimal?
+  public var totalSupply: ExactDecimal?
+  public var maxSupply: ExactDecimal?
+  public var ath: ExactDecimal?
+  public var athChangePercentage: ExactDecimal?
+  /// UTC ISO-8601, whole seconds.
+  public var athDate: String?
+  public var atl: ExactDecimal?
+  public var atlChangePercentage: ExactDecimal?
+  public var atlDate: String?
+  public var roiTimes: ExactDecimal?
+  public var roiCurrency: String?
+  public var roiPercentage: ExactDecimal?
+  public var lastUpdated: String?
+  public var priceChangePercentage24hInCurrency: ExactDecimal?
+  /// The hourly prices of the last 7 days (`sparkline_in_7d.price`), oldest first; a null
+  /// point stays nil.
+  public var sparkline7d: [ExactDecimal?]?
+
+  public init(id: String, symbol: String, name: String, currentPrice: ExactDecimal) {
+    self.id = id
+    self.symbol = symbol
+    self.name = name
+    self.currentPrice = currentPrice
+  }
+
+  /// The 24h price change in percent: `price_change_percentage_24h`, else the
+  /// `_in_currency` variant that `price_change_percentage=24h` adds.
+  public var change24hPercent: ExactDecimal? {
+    priceChangePercentage24h ?? priceChangePercentage24hInCurrency
+  }
+}
+
+/// One page of `GET /coins/markets`.
+public struct MarketPage: Equatable, Sendable {
+  public var quotes: [MarketQuote]
+  /// How many elements were skipped (no price, or a repeated id).
+  public var skipped: Int
+  /// The newest `last_updated` of its coins.
+  public var latestUpdate: String? {
+    quotes.compactMap(\.lastUpdated).max()
+  }
+}
+
+/// The totals of one currency in `GET /global`.
+public struct GlobalTotal: Equatable, Sendable {
+  public var currency: String
+  public var marketCap: ExactDecimal?
+  public var volume: ExactDecimal?
+}
+
+/// One coin's share of the total market cap (`market_cap_percentage`).
+public struct MarketCapShare: Equatable, Sendable {
+  public var symbol: String
+  public var percentage: ExactDecimal
+}
+
+/// `GET /global` → `data`.
+public struct GlobalData: Equatable, Sendable {
+  /// `total_market_cap` and `total_volume` per currency, in the order the API wrote them.
+  public var totals: [GlobalTotal] = []
+  public var marketCapPercentages: [MarketCapShare] = []
+  public var marketCapChangePercentage24hUSD: ExactDecimal?
+  /// `updated_at` (unix seconds) as UTC ISO-8601.
+  public var updatedAt: String?
+  public var activeCryptocurrencies: Int?
+  public var markets: Int?
+
+  /// The total of `currency`, if the API gave one.
+  public func total(_ currency: String) -> GlobalTotal? {
+    totals.first { $0.currency == currency }
+  }
+}
+
+/// `GET /coins/{id}`: the facts Folio keeps about a coin.
+public struct CoinDetail: Equatable, Sendable {
+  public var id: String
+  public var symbol: String?
+  public var name: String?
+  public var imageURL: String?
+  public var blockTimeInMinutes: ExactDecimal?
+  public var hashingAlgorithm: String?
+  /// `description.en` with its HTML tags stripped.
+  public var description: String?
+  /// `links.homepage[0]` (the first non-empty entry).
+  public var homepage: String?
+  public var subredditURL: String?
+  public var lastUpdated: String?
+
+  public init(id: String) { self.id = id }
+}
+
+/// A CoinGecko response recognised by its shape.
+public enum CoinGeckoDocument: Equatable, Sendable {
+  case markets(MarketPage)
+  case global(GlobalData)
+  case coinDetail(CoinDetail)
+
+  /// A short name for messages: "markets page", "global", "coin detail".
+  public var kindName: String {
+    switch self {
+    case .markets: return "/coins/markets page"
+    case .global: return "/global"
+    case .coinDetail: return "/coins/{id} detail"
+    }
+  }
+
+  /// The data's own time: the newest `last_updated` of a page, `updated_at` of /global,
+  /// `last_updated` of a coin detail.
+  public var dataTime: String? {
+    switch self {
+    case .markets(let page): return page.latestUpdate
+    case .global(let data): return data.updatedAt
+    case .coinDetail(let detail): return detail.lastUpdated
+    }
+  }
+}
+
+// MARK: - Reading
+
+/// Why a CoinGecko response does not have the expected shape.
+public struct PayloadError: Error, Equatable, Sendable, CustomStringConvertible {
+  public let reason: String
+  public init(_ reason: String) { self.reason = reason }
+  public var description: String { reason }
+}
+
+/// What reading a response noticed without refusing it: coins skipped, values left empty,
+/// values rounded.
+public struct PayloadNotes: Equatable, Sendable {
+  /// One sentence each, such as "coin 'foo' (element 12) has no current_price; skipped".
+  public var warnings: [String] = []
+  /// How many numbers had more than 18 fractional digits and were rounded.
+  public var roundedCount = 0
+
+  public init() {}
+
+  /// The warnings plus one line about rounding, if any.
+  public var allWarnings: [String] {
+    warnings
+      + (roundedCount > 0
+        ? ["\(roundedCount) number(s) had more than 18 fractional digits and were rounded"]
+        : [])
+  }
+}
+
+extension CoinGeckoDocument {
+  /// Recognises a parsed response by its shape: an array is a /coins/markets page, an object
+  /// with `data.total_market_cap` is /global, an object with an `id` and detail keys
+  /// (`description`, `links`, `hashing_algorithm`, `block_time_in_minutes`) is /coins/{id}.
+  public static func read(_ value: JSONValue, notes: inout PayloadNotes) throws(PayloadError)
+    -> CoinGeckoDocument
+  {
+    switch value {
+    case .array(let items):
+      return .markets(try readMarkets(items, notes: &notes))
+    case .object(let object):
+      if let data = object["data"]?.objectValue, data["total_market_cap"] != nil {
+        return .global(try readGlobal(data, notes: &notes))
+      }
+      if let message = errorMessage(object) {
+        throw PayloadError("it holds a CoinGecko error response: \(message)")
+      }
+      let detailKeys = ["description", "links", "hashing_algorithm", "block_time_in_minutes"]
+      if object["id"] != nil, detailKeys.contains(where: { object[$0] != nil }) {
+        return .coinDetail(try readDetail(object, notes: &notes))
+      }
+      let keys = object.keys.prefix(6).joined(separator: ", ")
+      throw PayloadError(
+        "expected a /coins/markets array, a /global object or a /coins/{id} object, "
+          + "found an object with keys \(keys.isEmpty ? "(none)" : keys)")
+    default:
+      throw PayloadError(
+        "expected a /coins/markets array, a /global object or a /coins/{id} object, "
+          + "found \(value.kindName)")
+    }
+  }
+
+  /// The message of an error body such as `{"status": {"error_code": 429, "error_message": …}}`
+  /// or `{"error": "coin not found"}`.
+  static func errorMessage(_ object: JSONObject) -> String? {
+    if let status = object["status"]?.objectValue,
+      let message = status["error_message"]?.stringValue
+    {
+      return message
+    }
+    if let message = object["error"]?.stringValue { return message }
+    return nil
+  }
+
+  static func readMarkets(_ items: [JSONValue], notes: inout PayloadNotes) throws(PayloadError)
+    -> MarketPage
+  {
+    var quotes: [MarketQuote] = []
+    var seen: Set<String> = []
+    var skipped = 0
+    for (index, item) in items.enumerated() {
+      guard case .object(let object) = item else {
+        throw PayloadError("element \(index) is \(item.kindName), expected a coin object")
+      }
+      var reader = FieldReader(object: object, context: "element \(index)")
+      let id = try reader.requiredString("id")
+      reader.context = "coin '\(id)' (element \(index))"
+      let symbol = try reader.requiredString("symbol", allowEmpty: true)
+      let name = try reader.requiredString("name", allowEmpty: true)
+      guard id.count <= 100 else {
+        throw PayloadError("\(reader.context): the id is longer than 100 characters")
+      }
+      guard !seen.contains(id) else {
+        notes.warnings.append("\(reader.context) appears twice; the later one was skipped")
+        skipped += 1
+        continue
+      }
+      guard let price = try reader.decimal("current_price", notes: &notes) else {
+        notes.warnings.append("\(reader.context) has no current_price; skipped")
+        skipped += 1
+        continue
+      }
+      seen.insert(id)
+      var quote = MarketQuote(id: id, symbol: symbol, name: name, currentPrice: price)
+      quote.imageURL = try reader.string("image")
+      quote.marketCap = try reader.decimal("market_cap", notes: &notes)
+      quote.marketCapRank = try reader.integer("market_cap_rank")
+      quote.fullyDilutedValuation = try reader.decimal("fully_diluted_valuation", notes: &notes)
+      quote.totalVolume = try reader.decimal("total_volume", notes: &notes)
+      quote.high24h = try reader.decimal("high_24h", notes: &notes)
+      quote.low24h = try reader.decimal("low_24h", notes: &notes)
+      quote.priceChange24h = try reader.decimal("price_change_24h", notes: &notes)
+      quote.priceChangePercentage24h = try reader.decimal(
+        "price_change_percentage_24h", notes: &notes)
+      quote.marketCapChange24h = try reader.decimal("market_cap_change_24h", notes: &notes)
+      quote.marketCapChangePercentage24h = try reader.decimal(
+        "market_cap_change_percentage_24h", notes: &notes)
+      quote.circulatingSupply = try reader.decimal("circulating_supply", notes: &notes)
+      quote.totalSupply = try reader.decimal("total_supply", notes: &notes)
+      quote.maxSupply = try reader.decimal("max_supply", notes: &notes)
+      quote.ath = try reader.decimal("ath", notes: &notes)
+      quote.athChangePercentage = try reader.decimal("ath_change_percentage", notes: &notes)
+      quote.athDate = try reader.time("ath_date", notes: &notes)
+      quote.atl = try reader.decimal("atl", notes: &notes)
+      quote.atlChangePercentage = try reader.decimal("atl_change_percentage", notes: &notes)
+      quote.atlDate = try reader.time("atl_date", notes: &notes)
+      quote.lastUpdated = try reader.time("last_updated", notes: &notes)
+      quote.priceChangePercentage24hInCurrency = try reader.decimal(
+        "price_change_percentage_24h_in_currency", notes: &notes)
+      if let roi = try reader.object("roi") {
+        let roiReader = FieldReader(object: roi, context: reader.context + " roi")
+        quote.roiTimes = try roiReader.decimal("times", notes: &notes)
+        quote.roiCurrency = try roiReader.string("currency")
+        quote.roiPercentage = try roiReader.decimal("percentage", notes: &notes)
+      }
+      if let sparkline = try reader.object("sparkline_in_7d") {
+        quote.sparkline7d = try readSparkline(sparkline, context: reader.context, notes: &notes)
+      }
+      quotes.append(quote)
+    }
+    return MarketPage(quotes: quotes, skipped: skipped)
+  }
+
+  private static func readSparkline(
+    _ object: JSONObject, context: String, notes: inout PayloadNotes
+  ) throws(PayloadError) -> [ExactDecimal?]? {
+    guard let value = object["price"], !value.isNull else { return nil }
+    guard case .array(let points) = value else {
+      throw PayloadError(
+        "\(context): sparkline_in_7d.price is \(value.kindName), expected an array")
+    }
+    var prices: [ExactDecimal?] = []
+    var outOfRange = 0
+    for point in points {
+      switch point {
+      case .null: prices.append(nil)
+      case .number(let literal):
+        switch JSONDecimal.convert(literal) {
+        case .exact(let value): prices.append(value)
+        case .rounded(let value):
+          notes.roundedCount += 1
+          prices.append(value)
+        case .outOfRange:
+          outOfRange += 1
+          prices.append(nil)
+        }
+      default:
+        throw PayloadError(
+          "\(context): sparkline_in_7d.price holds \(point.kindName), expected numbers")
+      }
+    }
+    if outOfRange > 0 {
+      notes.warnings.append(
+        "\(context): \(outOfRange) sparkline point(s) too large to store; left empty")
+    }
+    return prices
+  }
+
+  static func readGlobal(_ data: JSONObject, notes: inout PayloadNotes) throws(PayloadError)
+    -> GlobalData
+  {
+    let reader = FieldReader(object: data, context: "data")
+    var global = GlobalData()
+    let caps = try reader.object("total_market_cap") ?? JSONObject()
+    let volumes = try reader.object("total_volume") ?? JSONObject()
+    var currencies = caps.keys
+    for key in volumes.keys where caps[key] == nil { currencies.append(key) }
+    let capReader = FieldReader(object: caps, context: "data.total_market_cap")
+    let volumeReader = FieldReader(object: volumes, context: "data.total_volume")
+    for currency in currencies {
+      guard !currency.isEmpty, currency.count <= 20 else { continue }
+      let total = GlobalTotal(
+        currency: currency,
+        marketCap: try capReader.decimal(currency, notes: &notes),
+        volume: try volumeReader.decimal(currency, notes: &notes))
+      global.totals.append(total)
+    }
+    if let shares = try reader.object("market_cap_percentage") {
+      let shareReader = FieldReader(object: shares, context: "data.market_cap_percentage")
+      for symbol in shares.keys where !symbol.isEmpty && symbol.count <= 100 {
+        if let value = try shareReader.decimal(symbol, notes: &notes) {
+          global.marketCapPercentages.append(MarketCapShare(symbol: symbol, percentage: value))
+        }
+      }
+    }
+    global.marketCapChangePercentage24hUSD = try reader.decimal(
+      "market_cap_change_percentage_24h_usd", notes: &notes)
+    if let seconds = try reader.integer("updated_at") {
+      global.updatedAt = Timestamp.format(Date(timeIntervalSince1970: TimeInterval(seconds)))
+    }
+    global.activeCryptocurrencies = try reader.integer("active_cryptocurrencies")
+    global.markets = try reader.integer("markets")
+    return global
+  }
+
+  static func readDetail(_ object: JSONObject, notes: inout PayloadNotes) throws(PayloadError)
+    -> CoinDetail
+  {
+    var reader = FieldReader(object: object, context: "the coin")
+    let id = try reader.requiredString("id")
+    guard id.count <= 100 else { throw PayloadError("the id is longer than 100 characters") }
+    reader.context = "coin '\(id)'"
+    var detail = CoinDetail(id: id)
+    detail.symbol = try reader.string("symbol")
+    detail.name = try reader.string("name")
+    switch object["image"] {
+    case .string(let url): detail.imageURL = url
+    case .object(let sizes):
+      detail.imageURL = (sizes["large"] ?? sizes["small"] ?? sizes["thumb"])?.stringValue
+    default: break
+    }
+    detail.blockTimeInMinutes = try reader.decimal("block_time_in_minutes", notes: &notes)
+    detail.hashingAlgorithm = try reader.string("hashing_algorithm").flatMap(nonEmpty)
+    if let description = try reader.object("description") {
+      let descriptionReader = FieldReader(
+        object: description, context: "\(reader.context) description")
+      detail.description = try descriptionReader.string("en").map(HTMLText.plain).flatMap(nonEmpty)
+    }
+    if let links = try reader.object("links") {
+      let linkReader = FieldReader(object: links, context: "\(reader.context) links")
+      switch links["homepage"] {
+      case .array(let pages):
+        detail.homepage = pages.compactMap(\.stringValue).first { !$0.isEmpty }
+      case .string(let page):
+        detail.homepage = nonEmpty(page)
+      case nil, .null: break
+      case let other?:
+        throw PayloadError(
+          "\(reader.context): links.homepage is \(other.kindName), expected an array of strings")
+      }
+      detail.subredditURL = try linkReader.string("subreddit_url").flatMap(nonEmpty)
+    }
+    detail.lastUpdated = try reader.time("last_updated", notes: &notes)
+    return detail
+  }
+
+  private static func nonEmpty(_ text: String) -> String? {
+    let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    return trimmed.isEmpty ? nil : trimmed
+  }
+}
+
+/// Reads typed fields of one JSON object, naming the object in every error.
+struct FieldReader {
+  let object: JSONObject
+  var context: String
+
+  func requiredString(_ key: String, allowEmpty: Bool = false) throws(PayloadError) -> String {
+    guard let value = object[key] else { throw PayloadError("\(context) has no \(key)") }
+    guard case .string(let text) = value else {
+      throw PayloadError("\(context): \(key) is \(value.kindName), expected a string")
+    }
+    guard allowEmpty || !text.isEmpty else { throw PayloadError("\(context): \(key) is empty") }
+    return text
+  }
+
+  func string(_ key: String) throws(PayloadError) -> String? {
+    switch object[key] {
+    case nil, .null?: return nil
+    case .string(let text)?: return text
+    case let value?:
+      throw PayloadError("\(context): \(key) is \(value.kindName), expected a string or null")
+    }
+  }
+
+  func object(_ key: String) throws(PayloadError) -> JSONObject? {
+    switch object[key] {
+    case nil, .null?: return nil
+    case .object(let inner)?: return inner
+    case let value?:
+      throw PayloadError("\(context): \(key) is \(value.kindName), expected an object or null")
+    }
+  }
+
+  /// A number as an exact decimal; null or missing is nil; out of range is nil with a warning.
+  func decimal(_ key: String, notes: inout PayloadNotes) throws(PayloadError) -> ExactDecimal? {
+    switch object[key] {
+    case nil, .null?: return nil
+    case .number(let literal)?:
+      switch JSONDecimal.convert(literal) {
+      case .exact(let value): return value
+      case .rounded(let value):
+        notes.roundedCount += 1
+        return value
+      case .outOfRange:
+        notes.warnings.append(
+          "\(context): \(key) \(literal) is too large to store exactly; left empty")
+        return nil
+      }
+    case let value?:
+      throw PayloadError("\(context): \(key) is \(value.kindName), expected a number or null")
+    }
+  }
+
+  /// A whole number; null or missing is nil.
+  func integer(_ key: String) throws(PayloadError) -> Int? {
+    switch object[key] {
+    case nil, .null?: return nil
+    case .number(let literal)?:
+      guard let value = JSONDecimal.convert(literal).value, value.rounded(places: 0) == value,
+        let whole = Int(value.description)
+      else {
+        throw PayloadError("\(context): \(key) is \(literal), expected a whole number")
+      }
+      return whole
+    case let value?:
+      throw PayloadError("\(context): \(key) is \(value.kindName), expected a number or null")
+    }
+  }
+
+  /// An ISO-8601 time, normalised to whole UTC seconds; an unreadable one is nil with a warning.
+  func time(_ key: String, notes: inout PayloadNotes) throws(PayloadError) -> String? {
+    guard let text = try string(key), !text.isEmpty else { return nil }
+    guard let normalized = MarketTime.normalize(text) else {
+      notes.warnings.append("\(context): \(key) '\(text)' is not a readable time; left empty")
+      return nil
+    }
+    return normalized
+  }
+}

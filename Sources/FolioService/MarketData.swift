@@ -1,0 +1,540 @@
+import FolioStorage
+import Foundation
+
+// MARK: - Results
+
+/// What importing one file did.
+public struct ImportOutcome: Equatable, Sendable {
+  public let file: String
+  /// What the file was: "/coins/markets page", "/global" or "/coins/{id} detail".
+  public let kind: String
+  /// The snapshot time given to the data.
+  public let fetchedAt: String
+  /// The currency of a markets page.
+  public let vsCurrency: String?
+  /// The coin of a detail.
+  public let coinID: String?
+  /// Rows added: quotes of a markets page, 1 for a /global or detail snapshot.
+  public let added: Int
+  /// Rows that were already stored for the same snapshot time (a repeated import).
+  public let alreadyPresent: Int
+  /// Coins of a page that were skipped (no price, repeated id).
+  public let skipped: Int
+  public let warnings: [String]
+
+  /// True when the file had been imported before and nothing was added.
+  public var alreadyImported: Bool { added == 0 && alreadyPresent > 0 }
+}
+
+/// What `market refresh` asks for.
+public struct RefreshRequest: Equatable, Sendable {
+  public var vsCurrency = "usd"
+  /// How many /coins/markets pages of 250 to fetch (0 fetches only the coins named or held).
+  public var pages = 1
+  /// Coin ids to include even when they are not on those pages.
+  public var coins: [String] = []
+  /// The portfolio whose held coins are included.
+  public var portfolio = "main"
+  /// A coin whose /coins/{id} detail is fetched too.
+  public var detailFor: String?
+
+  public init() {}
+}
+
+/// What a refresh fetched and stored.
+public struct RefreshOutcome: Equatable, Sendable {
+  public let fetchedAt: String
+  public let source: String
+  public let vsCurrency: String
+  /// Coins stored in the market snapshot.
+  public let coinCount: Int
+  public let pagesFetched: Int
+  /// Coins fetched by id because they were held or named but not on the pages.
+  public let fetchedByID: [String]
+  public let globalStored: Bool
+  public let detailStored: String?
+  public let warnings: [String]
+}
+
+/// The coin list `coins list` shows.
+public struct CoinList: Equatable, Sendable {
+  /// One coin: its quote and, when the portfolio holds it, the quantity and value.
+  public struct Row: Equatable, Sendable {
+    public let quote: StoredQuote
+    public let holding: ExactDecimal?
+    public let value: ExactDecimal?
+    /// True for a held coin missing from the latest snapshot, priced from an older one.
+    public var isFromOlderSnapshot: Bool
+  }
+
+  /// The latest snapshot of the currency, which the rows come from.
+  public let snapshot: MarketSnapshotRef
+  public let portfolio: String
+  public let rows: [Row]
+  /// Held coins without any cached price.
+  public let heldWithoutPrice: [String]
+  /// True when the portfolio holds any coin (the holdings columns are shown).
+  public let hasHoldings: Bool
+}
+
+/// How `coins list` orders coins. Coins without the value sorted on (no rank, not held) come
+/// last in both directions; ties go by rank, then id.
+public enum CoinSort: String, CaseIterable, Sendable {
+  /// Rank 1 first.
+  case rank
+  case rankReversed = "rank-reversed"
+  /// Highest price first.
+  case price
+  /// Lowest price first.
+  case priceReversed = "price-reversed"
+  /// Largest holding value first.
+  case holdings
+  case holdingsReversed = "holdings-reversed"
+}
+
+/// What `coins list` asks for.
+public struct CoinListQuery: Equatable, Sendable {
+  /// Keeps coins whose name, symbol or id contains this text, ignoring case.
+  public var search: String?
+  public var sort: CoinSort = .rank
+  public var limit: Int?
+  public var vsCurrency = "usd"
+  public var portfolio = "main"
+
+  public init() {}
+}
+
+/// Everything cached about one coin, for `coins show`.
+public struct CoinOverview: Equatable, Sendable {
+  public let coinID: String
+  public let coin: CoinRecord?
+  /// The newest quote in the currency asked for.
+  public let quote: StoredQuote?
+  /// The newest /coins/{id} detail.
+  public let detail: StoredCoinDetail?
+}
+
+/// The cached prices of one coin over time.
+public struct CoinHistory: Equatable, Sendable {
+  public let coinID: String
+  public let coin: CoinRecord?
+  public let vsCurrency: String
+  /// Oldest first.
+  public let points: [StoredQuote]
+}
+
+/// What `market prune` removed.
+public struct PruneOutcome: Equatable, Sendable {
+  /// Snapshots fetched before this time were removed (except the latest ones).
+  public let cutoff: String
+  public let marketSnapshots: Int
+  public let quotes: Int
+  public let globalSnapshots: Int
+  public let coinDetails: Int
+}
+
+// MARK: - Service
+
+/// The market-data service: importing and refreshing CoinGecko snapshots, and reading the cache.
+public struct MarketData {
+  let store: Store
+  var database: Database { store.database }
+
+  public init(_ store: Store) { self.store = store }
+
+  // MARK: Import
+
+  /// Imports CoinGecko responses saved as files. Every file is read and checked first, so a
+  /// missing (66), malformed or wrongly shaped file (65) stops the command before anything is
+  /// stored; then each file is stored in its own transaction.
+  ///
+  /// The snapshot time is `at`, else the data's own time, else `now`. A markets page whose
+  /// time matches an existing snapshot of the currency joins it (coins already there are kept
+  /// as they were), so importing the same file twice adds nothing.
+  public func importFiles(
+    _ paths: [String], vsCurrency: String, at: Date?, now: Date
+  ) throws -> [ImportOutcome] {
+    var documents: [(path: String, document: CoinGeckoDocument, notes: PayloadNotes)] = []
+    for path in paths {
+      let bytes = try Self.readFile(path)
+      let value: JSONValue
+      do {
+        value = try JSONParser.parse(bytes)
+      } catch {
+        throw MarketError.malformedJSON(file: path, error)
+      }
+      var notes = PayloadNotes()
+      let document: CoinGeckoDocument
+      do {
+        document = try CoinGeckoDocument.read(value, notes: &notes)
+      } catch {
+        throw MarketError.wrongShape(file: path, reason: error.reason)
+      }
+      if case .markets(let page) = document, page.quotes.isEmpty {
+        throw MarketError.wrongShape(
+          file: path, reason: "the /coins/markets page holds no coin with a price")
+      }
+      documents.append((path, document, notes))
+    }
+    var outcomes: [ImportOutcome] = []
+    for (path, document, notes) in documents {
+      let fetchedAt = at.map(Timestamp.format) ?? document.dataTime ?? Timestamp.format(now)
+      let source = "import:" + path
+      let counts = try database.write {
+        try persist(document, fetchedAt: fetchedAt, source: source, vsCurrency: vsCurrency)
+      }
+      var skipped = 0
+      var vs: String?
+      var coinID: String?
+      switch document {
+      case .markets(let page):
+        skipped = page.skipped
+        vs = vsCurrency
+      case .coinDetail(let detail): coinID = detail.id
+      case .global: break
+      }
+      outcomes.append(
+        ImportOutcome(
+          file: path, kind: document.kindName, fetchedAt: fetchedAt, vsCurrency: vs,
+          coinID: coinID, added: counts.added, alreadyPresent: counts.present, skipped: skipped,
+          warnings: notes.allWarnings))
+    }
+    return outcomes
+  }
+
+  private static func readFile(_ path: String) throws -> [UInt8] {
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+      throw MarketError.fileMissing(path)
+    }
+    guard !isDirectory.boolValue else {
+      throw MarketError.unreadableFile(path, reason: "it is a directory")
+    }
+    guard let data = FileManager.default.contents(atPath: path) else {
+      throw MarketError.unreadableFile(path, reason: "permission denied or an I/O error")
+    }
+    return [UInt8](data)
+  }
+
+  /// Stores one document; must run inside a write transaction.
+  private func persist(
+    _ document: CoinGeckoDocument, fetchedAt: String, source: String, vsCurrency: String
+  ) throws -> (added: Int, present: Int) {
+    switch document {
+    case .markets(let page):
+      return try writeMarkets(
+        page.quotes, vsCurrency: vsCurrency, fetchedAt: fetchedAt, source: source)
+    case .global(let data):
+      let added = try MarketRecords.insertGlobal(
+        database, data, fetchedAt: fetchedAt, source: source)
+      return added ? (1, 0) : (0, 1)
+    case .coinDetail(let detail):
+      let added = try writeDetail(detail, fetchedAt: fetchedAt, source: source)
+      return added ? (1, 0) : (0, 1)
+    }
+  }
+
+  private func writeMarkets(
+    _ quotes: [MarketQuote], vsCurrency: String, fetchedAt: String, source: String
+  ) throws -> (added: Int, present: Int) {
+    guard !quotes.isEmpty else { return (0, 0) }
+    let snapshot = try MarketRecords.snapshot(
+      database, vsCurrency: vsCurrency, fetchedAt: fetchedAt, source: source)
+    var added = 0
+    var present = 0
+    for quote in quotes {
+      try MarketRecords.upsertCoin(
+        database, id: quote.id, symbol: quote.symbol, name: quote.name,
+        imageURL: quote.imageURL, at: fetchedAt)
+      if try MarketRecords.insertQuote(database, snapshotID: snapshot.id, quote) {
+        added += 1
+      } else {
+        present += 1
+      }
+    }
+    return (added, present)
+  }
+
+  private func writeDetail(_ detail: CoinDetail, fetchedAt: String, source: String) throws
+    -> Bool
+  {
+    if let symbol = detail.symbol, let name = detail.name {
+      try MarketRecords.upsertCoin(
+        database, id: detail.id, symbol: symbol, name: name, imageURL: detail.imageURL,
+        at: fetchedAt)
+    } else {
+      try MarketRecords.insertCoinIfMissing(
+        database, id: detail.id, symbol: detail.symbol ?? "", name: detail.name ?? detail.id,
+        imageURL: detail.imageURL, at: fetchedAt)
+    }
+    return try MarketRecords.insertDetail(database, detail, fetchedAt: fetchedAt, source: source)
+  }
+
+  // MARK: Refresh
+
+  /// Fetches /coins/markets pages, the held and named coins missing from them, /global and
+  /// optionally one coin's detail, then stores it all in one transaction at `now`. Any failure
+  /// stores nothing, so the previous snapshot stays the latest.
+  public func refresh(
+    _ request: RefreshRequest, client: CoinGeckoClient, now: Date,
+    progress: (String) -> Void = { _ in }
+  ) throws -> RefreshOutcome {
+    let held = try HeldPositions.quantities(store, portfolio: request.portfolio)
+    let previous = try MarketRecords.latestSnapshot(database, vsCurrency: request.vsCurrency)
+    var quotes: [MarketQuote] = []
+    var seen: Set<String> = []
+    var warnings: [String] = []
+    var pagesFetched = 0
+    var fetchedByID: [String] = []
+    var global: GlobalData?
+    var detail: CoinDetail?
+    func add(_ page: MarketPage, _ notes: PayloadNotes) {
+      for quote in page.quotes where !seen.contains(quote.id) {
+        seen.insert(quote.id)
+        quotes.append(quote)
+      }
+      warnings += notes.allWarnings
+    }
+    do {
+      for number in stride(from: 1, through: request.pages, by: 1) {
+        progress("fetching /coins/markets page \(number) of \(request.pages)")
+        let (page, notes) = try client.marketsPage(vsCurrency: request.vsCurrency, page: number)
+        pagesFetched += 1
+        add(page, notes)
+        if page.quotes.count + page.skipped < CoinGeckoClient.pageSize { break }
+      }
+      var wanted = Set(held.keys).union(request.coins)
+      if let id = request.detailFor { wanted.insert(id) }
+      let missing = wanted.subtracting(seen).sorted()
+      for start in stride(from: 0, to: missing.count, by: 100) {
+        let chunk = Array(missing[start..<min(start + 100, missing.count)])
+        progress("fetching \(chunk.count) coin(s) by id")
+        let (page, notes) = try client.markets(vsCurrency: request.vsCurrency, ids: chunk)
+        add(page, notes)
+        fetchedByID += chunk.filter { seen.contains($0) }
+      }
+      for id in missing where !seen.contains(id) {
+        let why = held[id] != nil ? "held in portfolio '\(request.portfolio)'" : "asked for"
+        warnings.append("CoinGecko returned no market data for '\(id)' (\(why))")
+      }
+      progress("fetching /global")
+      let (globalData, globalNotes) = try client.global()
+      global = globalData
+      warnings += globalNotes.allWarnings
+      if let id = request.detailFor {
+        progress("fetching /coins/\(id)")
+        let (coinDetail, detailNotes) = try client.coinDetail(id: id)
+        detail = coinDetail
+        warnings += detailNotes.allWarnings
+      }
+    } catch {
+      // Every call above throws only CoinGeckoError.
+      throw MarketError.refreshFailed(error, latestSnapshot: previous?.fetchedAt)
+    }
+    let fetchedAt = Timestamp.format(now)
+    let source = client.configuration.baseURL
+    try database.write {
+      _ = try writeMarkets(
+        quotes, vsCurrency: request.vsCurrency, fetchedAt: fetchedAt, source: source)
+      if let global {
+        _ = try MarketRecords.insertGlobal(database, global, fetchedAt: fetchedAt, source: source)
+      }
+      if let detail {
+        _ = try writeDetail(detail, fetchedAt: fetchedAt, source: source)
+      }
+    }
+    return RefreshOutcome(
+      fetchedAt: fetchedAt, source: source, vsCurrency: request.vsCurrency,
+      coinCount: quotes.count, pagesFetched: pagesFetched, fetchedByID: fetchedByID,
+      globalStored: global != nil, detailStored: detail?.id, warnings: warnings)
+  }
+
+  // MARK: Reading
+
+  /// Resolves what a user typed for a coin to a CoinGecko id: an id in the cached coins is
+  /// returned as is; a symbol (any case) of exactly one cached coin gives that coin's id; a
+  /// symbol of several throws `ambiguousSymbol` listing them (65); anything else is returned
+  /// lower-cased if it looks like an id (`[a-z0-9-]+`), else throws `invalidCoin` (65).
+  public func resolveCoin(_ text: String) throws -> String {
+    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    guard !trimmed.isEmpty else { throw MarketError.invalidCoin(text) }
+    if try MarketRecords.coin(database, id: trimmed) != nil { return trimmed }
+    let ids = try MarketRecords.coinIDs(database, symbol: trimmed)
+    if ids.count == 1, let id = ids.first { return id }
+    if ids.count > 1 { throw MarketError.ambiguousSymbol(trimmed, candidates: ids) }
+    let lower = trimmed.lowercased()
+    let shaped =
+      lower.count <= 100
+      && lower.unicodeScalars.allSatisfy {
+        ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-"
+      }
+    guard shaped else { throw MarketError.invalidCoin(text) }
+    return lower
+  }
+
+  /// The latest snapshot of `vsCurrency`, if any.
+  public func latestSnapshot(vsCurrency: String = "usd") throws -> MarketSnapshotRef? {
+    try MarketRecords.latestSnapshot(database, vsCurrency: vsCurrency)
+  }
+
+  /// The newest cached quote of each coin in `vsCurrency` (price, snapshot time, 24h change,
+  /// sparkline), keyed by coin id. With `coinIDs`, only those coins; coins never quoted are
+  /// absent from the result.
+  public func latestQuotes(for coinIDs: [String]? = nil, vsCurrency: String = "usd") throws
+    -> [String: StoredQuote]
+  {
+    var result: [String: StoredQuote] = [:]
+    if let coinIDs {
+      for id in Set(coinIDs) {
+        if let quote = try MarketRecords.latestQuote(database, coinID: id, vsCurrency: vsCurrency) {
+          result[id] = quote
+        }
+      }
+    } else {
+      for quote in try MarketRecords.latestQuotes(database, vsCurrency: vsCurrency) {
+        result[quote.coinID] = quote
+      }
+    }
+    return result
+  }
+
+  /// The newest /global snapshot, if any.
+  public func latestGlobal() throws -> GlobalSnapshot? {
+    try MarketRecords.latestGlobal(database)
+  }
+
+  /// The coins of the latest snapshot (plus held coins missing from it, priced from older
+  /// snapshots), searched, sorted and limited as `query` says, with the portfolio's holdings.
+  public func coinList(_ query: CoinListQuery) throws -> CoinList {
+    try database.read {
+      guard
+        let snapshot = try MarketRecords.latestSnapshot(database, vsCurrency: query.vsCurrency)
+      else { throw MarketError.noMarketData(vsCurrency: query.vsCurrency) }
+      let held = try HeldPositions.quantities(store, portfolio: query.portfolio)
+      var quotes = try MarketRecords.quotes(database, snapshotID: snapshot.id)
+      let listed = Set(quotes.map(\.coinID))
+      var older: Set<String> = []
+      var withoutPrice: [String] = []
+      for id in held.keys.sorted() where !listed.contains(id) {
+        if let quote = try MarketRecords.latestQuote(
+          database, coinID: id, vsCurrency: query.vsCurrency)
+        {
+          quotes.append(quote)
+          older.insert(id)
+        } else {
+          withoutPrice.append(id)
+        }
+      }
+      var rows: [CoinList.Row] = []
+      for quote in quotes {
+        let holding = held[quote.coinID]
+        let value = try holding.map { quantity throws in try quantity * quote.price }
+        rows.append(
+          CoinList.Row(
+            quote: quote, holding: holding, value: value,
+            isFromOlderSnapshot: older.contains(quote.coinID)))
+      }
+      if let search = query.search?.trimmingCharacters(in: .whitespaces), !search.isEmpty {
+        rows = rows.filter { Self.matches($0.quote.quote, search) }
+      }
+      rows.sort(by: Self.ordering(query.sort))
+      if let limit = query.limit { rows = Array(rows.prefix(max(0, limit))) }
+      return CoinList(
+        snapshot: snapshot, portfolio: query.portfolio, rows: rows,
+        heldWithoutPrice: withoutPrice, hasHoldings: !held.isEmpty)
+    }
+  }
+
+  /// True when the coin's name, symbol or id contains `text`, ignoring case.
+  static func matches(_ quote: MarketQuote, _ text: String) -> Bool {
+    let needle = text.lowercased()
+    return quote.name.lowercased().contains(needle) || quote.symbol.lowercased().contains(needle)
+      || quote.id.lowercased().contains(needle)
+  }
+
+  /// The "comes before" relation of `sort`: missing values last, ties by rank then id.
+  static func ordering(_ sort: CoinSort) -> (CoinList.Row, CoinList.Row) -> Bool {
+    func compare<T: Comparable>(_ a: T?, _ b: T?, descending: Bool) -> Bool? {
+      switch (a, b) {
+      case (nil, nil): return nil
+      case (nil, _): return false
+      case (_, nil): return true
+      case (let a?, let b?):
+        if a == b { return nil }
+        return descending ? a > b : a < b
+      }
+    }
+    func byRank(_ a: CoinList.Row, _ b: CoinList.Row) -> Bool {
+      compare(a.quote.quote.marketCapRank, b.quote.quote.marketCapRank, descending: false)
+        ?? (a.quote.coinID < b.quote.coinID)
+    }
+    return { a, b in
+      switch sort {
+      case .rank:
+        return byRank(a, b)
+      case .rankReversed:
+        return compare(a.quote.quote.marketCapRank, b.quote.quote.marketCapRank, descending: true)
+          ?? (a.quote.coinID < b.quote.coinID)
+      case .price:
+        return compare(a.quote.price, b.quote.price, descending: true) ?? byRank(a, b)
+      case .priceReversed:
+        return compare(a.quote.price, b.quote.price, descending: false) ?? byRank(a, b)
+      case .holdings:
+        return compare(a.value, b.value, descending: true) ?? byRank(a, b)
+      case .holdingsReversed:
+        return compare(a.value, b.value, descending: false) ?? byRank(a, b)
+      }
+    }
+  }
+
+  /// What the cache holds about `coinID`: its newest quote in `vsCurrency` and newest detail.
+  /// Throws `unknownCoin` (65) when it holds nothing at all.
+  public func overview(of coinID: String, vsCurrency: String = "usd") throws -> CoinOverview {
+    try database.read {
+      let coin = try MarketRecords.coin(database, id: coinID)
+      let quote = try MarketRecords.latestQuote(database, coinID: coinID, vsCurrency: vsCurrency)
+      let detail = try MarketRecords.latestDetail(database, coinID: coinID)
+      guard coin != nil else { throw MarketError.unknownCoin(coinID) }
+      return CoinOverview(coinID: coinID, coin: coin, quote: quote, detail: detail)
+    }
+  }
+
+  /// The cached prices of `coinID` in `vsCurrency` since `since`, oldest first.
+  public func history(of coinID: String, vsCurrency: String = "usd", since: Date? = nil) throws
+    -> CoinHistory
+  {
+    try database.read {
+      guard let coin = try MarketRecords.coin(database, id: coinID) else {
+        throw MarketError.unknownCoin(coinID)
+      }
+      let points = try MarketRecords.history(
+        database, coinID: coinID, vsCurrency: vsCurrency, since: since.map(Timestamp.format))
+      return CoinHistory(coinID: coinID, coin: coin, vsCurrency: vsCurrency, points: points)
+    }
+  }
+
+  // MARK: Pruning
+
+  /// Removes market and /global snapshots and coin details fetched more than `keepDays` days
+  /// before `now`, always keeping the latest market snapshot of each currency, the latest
+  /// /global snapshot and the latest detail of each coin.
+  public func prune(keepDays: Int, now: Date) throws -> PruneOutcome {
+    let cutoff = Timestamp.format(now.addingTimeInterval(-TimeInterval(max(0, keepDays)) * 86_400))
+    let counts = try database.write { try MarketRecords.prune(database, before: cutoff) }
+    return PruneOutcome(
+      cutoff: cutoff, marketSnapshots: counts.marketSnapshots, quotes: counts.quotes,
+      globalSnapshots: counts.globalSnapshots, coinDetails: counts.coinDetails)
+  }
+
+  // MARK: Freshness
+
+  /// How much older than `maxAge` the snapshot taken at `snapshotAt` is at `now`; nil when it
+  /// is fresh enough (or its time cannot be read).
+  public static func staleness(of snapshotAt: String, now: Date, maxAge: TimeInterval)
+    -> TimeInterval?
+  {
+    guard let time = MarketTime.parse(snapshotAt) else { return nil }
+    let age = now.timeIntervalSince(time)
+    return age > maxAge ? age : nil
+  }
+}

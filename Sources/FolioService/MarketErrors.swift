@@ -1,0 +1,73 @@
+import FolioStorage
+import Foundation
+
+/// Why market data could not be imported or read.
+public enum MarketError: LocalizedError, ClassifiedError, Equatable {
+  /// A file named on the command line does not exist (66).
+  case fileMissing(String)
+  /// A file exists but cannot be read (74).
+  case unreadableFile(String, reason: String)
+  /// A file is not valid JSON (65).
+  case malformedJSON(file: String, JSONParseError)
+  /// A file is JSON but not a response Folio knows (65).
+  case wrongShape(file: String, reason: String)
+  /// Nothing is cached for the currency yet (66).
+  case noMarketData(vsCurrency: String)
+  /// A coin that the cache knows nothing about (65).
+  case unknownCoin(String)
+  /// A symbol shared by several cached coins (65).
+  case ambiguousSymbol(String, candidates: [String])
+  /// Text that is neither a known id or symbol nor shaped like a CoinGecko id (65).
+  case invalidCoin(String)
+  /// The selected portfolio does not exist (65).
+  case unknownPortfolio(String, known: [String])
+  /// The latest snapshot is older than `--max-age` and `--strict` was given (65).
+  case staleData(snapshotAt: String, age: String, maxAge: String)
+  /// A refresh failed; nothing was stored (the kind of the underlying failure).
+  case refreshFailed(CoinGeckoError, latestSnapshot: String?)
+
+  public var kind: FailureKind {
+    switch self {
+    case .fileMissing, .noMarketData: return .inputMissing
+    case .unreadableFile: return .io
+    case .refreshFailed(let error, _): return error.kind
+    default: return .badData
+    }
+  }
+
+  public var errorDescription: String? {
+    switch self {
+    case .fileMissing(let path):
+      return "\(path): no such file"
+    case .unreadableFile(let path, let reason):
+      return "\(path): cannot be read: \(reason)"
+    case .malformedJSON(let file, let error):
+      return
+        "\(file):\(error.line):\(error.column): not valid JSON: \(error.reason) (nothing was imported)"
+    case .wrongShape(let file, let reason):
+      return "\(file): not a CoinGecko response Folio can import: \(reason) (nothing was imported)"
+    case .noMarketData(let currency):
+      return "no market data in \(currency.uppercased()) is cached; run 'folio market refresh' "
+        + "(online) or 'folio market import FILE' first"
+    case .unknownCoin(let coin):
+      return "no cached market data or details for '\(coin)'; check the id with "
+        + "'folio coins list --search \(coin)' or fetch it with 'folio coins show \(coin) --refresh'"
+    case .ambiguousSymbol(let symbol, let candidates):
+      return "the symbol '\(symbol)' belongs to \(candidates.count) coins: "
+        + candidates.joined(separator: ", ") + "; give the CoinGecko id instead"
+    case .invalidCoin(let text):
+      return "'\(text)' is not a known coin symbol or a CoinGecko id (ids are lowercase letters, "
+        + "digits and '-', such as 'bitcoin')"
+    case .unknownPortfolio(let name, let known):
+      return "there is no portfolio named '\(name)'"
+        + (known.isEmpty ? "" : "; the portfolios are: " + known.joined(separator: ", "))
+    case .staleData(let snapshotAt, let age, let maxAge):
+      return "the latest market snapshot (\(snapshotAt)) is \(age) old, older than --max-age "
+        + "\(maxAge); run 'folio market refresh' or raise --max-age"
+    case .refreshFailed(let error, let latest):
+      let kept =
+        latest.map { "the snapshot of \($0) is still the latest" } ?? "the cache is still empty"
+      return (error.errorDescription ?? "the refresh failed") + " (nothing was stored; \(kept))"
+    }
+  }
+}

@@ -1,0 +1,362 @@
+import FolioStorage
+import FolioTestSupport
+import Foundation
+import Testing
+
+@testable import FolioService
+
+@Suite struct MarketDataTests {
+  let sandbox: ServiceSandbox
+
+  init() throws { sandbox = try ServiceSandbox() }
+
+  var database: Database { sandbox.store.database }
+
+  func text(_ sql: String) throws -> String? { try database.scalarText(sql) }
+
+  func date(_ text: String) throws -> Date { try #require(MarketTime.parse(text)) }
+
+  // MARK: - Import
+
+  @Test func everyFixtureAndEveryRealCaptureImports() throws {
+    let usd = try sandbox.importFixtures(
+      "coingecko/markets_usd.json", "coingecko/global_usd.json", "coingecko/coin_bitcoin.json",
+      "coingecko/coin_ethereum.json")
+    #expect(usd.map(\.added) == [20, 1, 1, 1])
+    #expect(
+      usd.map(\.fetchedAt) == [
+        "2024-01-24T00:28:58Z", "2024-01-24T00:28:56Z", "2024-01-24T00:28:42Z",
+        "2024-01-24T00:28:51Z",
+      ])
+    let captured = try sandbox.importFixtures(
+      "coingecko/captured/coins_markets_eur_100_nosparkline_2024-01-24.json", vs: "eur")
+    #expect(captured.first?.added == 100)
+    #expect(captured.first?.warnings == [])
+    let others = try sandbox.importFixtures(
+      "coingecko/captured/global_2021-05-18.json",
+      "coingecko/captured/global_2021-05-10_from_swiftful_comment.json",
+      "coingecko/captured/coin_bitcoin_full_2021-05-15.json",
+      "coingecko/captured/coin_bitcoin_appparams_2021-05-11.json")
+    #expect(others.map(\.added) == [1, 1, 1, 1])
+    #expect(try sandbox.count("market_snapshots") == 2)
+    #expect(try sandbox.count("market_quotes") == 120)
+    #expect(try sandbox.count("global_snapshots") == 3)
+    #expect(try sandbox.count("coin_details") == 4)
+    #expect(try sandbox.count("coins") == 100)  // the EUR page holds the 20 USD coins too
+  }
+
+  @Test func moneyIsStoredAsTheJSONNumberWasWritten() throws {
+    try sandbox.importFixtures(
+      "coingecko/markets_usd.json", "coingecko/captured/global_2021-05-18.json")
+    #expect(
+      try text("SELECT current_price FROM market_quotes WHERE coin_id = 'shiba-inu'")
+        == "0.00000883943")
+    #expect(
+      try text("SELECT price_change_24h FROM market_quotes WHERE coin_id = 'bitcoin'")
+        == "250.661")
+    #expect(
+      try text("SELECT total_market_cap FROM global_totals WHERE currency = 'clp'")
+        == "1528997207360060")
+    #expect(
+      try text("SELECT total_market_cap FROM global_totals WHERE currency = 'usd'")
+        == "2142953338976.9612")
+    let sparkline = try #require(
+      try text("SELECT sparkline_7d FROM market_quotes WHERE coin_id = 'bitcoin'"))
+    #expect(sparkline.hasPrefix("[40274.934,"))
+    #expect(sparkline.hasSuffix(",39935.3]"))
+  }
+
+  @Test func aBadFileAmongGoodOnesStoresNothing() throws {
+    let good = Fixtures.path("coingecko/markets_usd.json")
+    let malformed = sandbox.write("cut.json", "[{\"id\": \"bitcoin\",\n  \"symbol\": ")
+    let wrong = sandbox.write("wrong.json", #"{"hello": "world"}"#)
+    let before = try sandbox.marketDump()
+    #expect(
+      throws: MarketError.malformedJSON(
+        file: malformed,
+        JSONParseError(line: 2, column: 13, reason: "unexpected end of input; expected a value"))
+    ) {
+      try sandbox.market.importFiles(
+        [good, malformed], vsCurrency: "usd", at: nil, now: sandbox.now)
+    }
+    #expect(
+      throws: MarketError.wrongShape(
+        file: wrong,
+        reason: "expected a /coins/markets array, a /global object or a /coins/{id} object, "
+          + "found an object with keys hello")
+    ) {
+      try sandbox.market.importFiles([good, wrong], vsCurrency: "usd", at: nil, now: sandbox.now)
+    }
+    let missing = sandbox.folder + "/nope.json"
+    let error = #expect(throws: MarketError.self) {
+      try sandbox.market.importFiles([good, missing], vsCurrency: "usd", at: nil, now: sandbox.now)
+    }
+    #expect(error == .fileMissing(missing))
+    #expect(error?.kind == .inputMissing)
+    #expect(try sandbox.marketDump() == before)
+    #expect(try sandbox.count("market_quotes") == 0)
+  }
+
+  @Test func aPageWithoutAnyPricedCoinIsRefused() throws {
+    let empty = sandbox.write("empty.json", "[]")
+    #expect(
+      throws: MarketError.wrongShape(
+        file: empty, reason: "the /coins/markets page holds no coin with a price")
+    ) {
+      try sandbox.market.importFiles([empty], vsCurrency: "usd", at: nil, now: sandbox.now)
+    }
+  }
+
+  @Test func snapshotsAreHistoryAndTheSameTimeMerges() throws {
+    try sandbox.importFixtures(
+      "coingecko/markets_usd.json", at: try date("2024-01-20T00:00:00Z"))
+    try sandbox.importFixtures(
+      "coingecko/markets_usd.json", at: try date("2024-01-21T00:00:00Z"))
+    #expect(try sandbox.count("market_snapshots") == 2)
+    #expect(try sandbox.count("market_quotes") == 40)
+    let again = try sandbox.importFixtures(
+      "coingecko/markets_usd.json", at: try date("2024-01-21T00:00:00Z"))
+    #expect(again.first?.alreadyImported == true)
+    #expect(again.first?.alreadyPresent == 20)
+    #expect(try sandbox.count("market_quotes") == 40)
+    // A second page at the same time joins the snapshot.
+    let page2 = sandbox.write(
+      "page2.json", #"[{"id":"newcoin","symbol":"new","name":"New","current_price":0.5}]"#)
+    let joined = try sandbox.market.importFiles(
+      [page2], vsCurrency: "usd", at: try date("2024-01-21T00:00:00Z"), now: sandbox.now)
+    #expect(joined.first?.added == 1)
+    #expect(try sandbox.count("market_snapshots") == 2)
+    let history = try sandbox.market.history(of: "bitcoin")
+    #expect(history.points.map(\.snapshotAt) == ["2024-01-20T00:00:00Z", "2024-01-21T00:00:00Z"])
+    let since = try sandbox.market.history(of: "bitcoin", since: try date("2024-01-20T12:00:00Z"))
+    #expect(since.points.count == 1)
+  }
+
+  @Test func snapshotTimeIsAtElseTheDataElseNow() throws {
+    let noTime = sandbox.write(
+      "notime.json", #"[{"id":"a","symbol":"a","name":"A","current_price":1}]"#)
+    let outcome = try sandbox.market.importFiles(
+      [noTime], vsCurrency: "usd", at: nil, now: sandbox.now)
+    #expect(outcome.first?.fetchedAt == "2024-01-25T12:00:00Z")
+    let global = try sandbox.importFixtures("coingecko/global_usd.json")
+    #expect(global.first?.fetchedAt == "2024-01-24T00:28:56Z")
+    let at = try sandbox.importFixtures(
+      "coingecko/global_usd.json", at: try date("2024-01-24T01:00:00+01:00"))
+    #expect(at.first?.fetchedAt == "2024-01-24T00:00:00Z")
+  }
+
+  @Test func skippedCoinsAreReported() throws {
+    let file = sandbox.write(
+      "partial.json",
+      #"[{"id":"a","symbol":"a","name":"A","current_price":1},{"id":"b","symbol":"b","name":"B","current_price":null}]"#
+    )
+    let outcome = try #require(
+      try sandbox.market.importFiles([file], vsCurrency: "usd", at: nil, now: sandbox.now).first)
+    #expect(outcome.added == 1)
+    #expect(outcome.skipped == 1)
+    #expect(outcome.warnings == ["coin 'b' (element 1) has no current_price; skipped"])
+    #expect(try sandbox.count("coins") == 1)
+  }
+
+  // MARK: - Resolving coins
+
+  @Test func resolvesIdsSymbolsAndIdShapedText() throws {
+    try sandbox.importFixtures("coingecko/markets_usd.json")
+    let market = sandbox.market
+    #expect(try market.resolveCoin("bitcoin") == "bitcoin")
+    #expect(try market.resolveCoin("BTC") == "bitcoin")
+    #expect(try market.resolveCoin("eth") == "ethereum")
+    #expect(try market.resolveCoin(" Bitcoin ") == "bitcoin")  // not an id or symbol: lowered
+    #expect(try market.resolveCoin("Some-New-Coin") == "some-new-coin")
+    #expect(throws: MarketError.invalidCoin("bit coin")) { try market.resolveCoin("bit coin") }
+    #expect(throws: MarketError.invalidCoin("btc!")) { try market.resolveCoin("btc!") }
+    #expect(throws: MarketError.invalidCoin("")) { try market.resolveCoin("") }
+    let twins = sandbox.write(
+      "twins.json",
+      #"[{"id":"alpha-one","symbol":"ALP","name":"Alpha","current_price":1},{"id":"alpha-two","symbol":"alp","name":"Alpha 2","current_price":2}]"#
+    )
+    _ = try market.importFiles([twins], vsCurrency: "usd", at: nil, now: sandbox.now)
+    let error = #expect(throws: MarketError.self) { try market.resolveCoin("Alp") }
+    #expect(error == .ambiguousSymbol("Alp", candidates: ["alpha-one", "alpha-two"]))
+    #expect(error?.kind == .badData)
+    #expect(error?.errorDescription?.contains("alpha-one, alpha-two") == true)
+    #expect(try market.resolveCoin("alpha-two") == "alpha-two")
+  }
+
+  // MARK: - Reading for other features
+
+  @Test func latestQuotesAndGlobalForStatistics() throws {
+    try sandbox.importFixtures("coingecko/markets_usd.json", at: try date("2024-01-20T00:00:00Z"))
+    let newer = sandbox.write(
+      "newer.json",
+      #"[{"id":"bitcoin","symbol":"btc","name":"Bitcoin","current_price":41000.5,"price_change_percentage_24h":2.5}]"#
+    )
+    _ = try sandbox.market.importFiles(
+      [newer], vsCurrency: "usd", at: try date("2024-01-22T00:00:00Z"), now: sandbox.now)
+    let quotes = try sandbox.market.latestQuotes(for: ["bitcoin", "ethereum", "unknown"])
+    #expect(quotes.count == 2)
+    #expect(quotes["bitcoin"]?.price.description == "41000.5")
+    #expect(quotes["bitcoin"]?.snapshotAt == "2024-01-22T00:00:00Z")
+    #expect(quotes["bitcoin"]?.change24hPercent?.description == "2.5")
+    #expect(quotes["bitcoin"]?.sparkline.isEmpty == true)
+    #expect(quotes["ethereum"]?.snapshotAt == "2024-01-20T00:00:00Z")
+    #expect(quotes["ethereum"]?.sparkline.count == 168)
+    let all = try sandbox.market.latestQuotes()
+    #expect(all.count == 20)
+    #expect(all["bitcoin"]?.price.description == "41000.5")
+    #expect(try sandbox.market.latestQuotes(vsCurrency: "eur").isEmpty)
+
+    #expect(try sandbox.market.latestGlobal() == nil)
+    try sandbox.importFixtures(
+      "coingecko/captured/global_2021-05-18.json", "coingecko/global_usd.json")
+    let global = try #require(try sandbox.market.latestGlobal())
+    #expect(global.fetchedAt == "2024-01-24T00:28:56Z")
+    #expect(global.data.total("usd")?.marketCap?.description == "1610737412345.7183")
+    #expect(global.data.marketCapPercentages.first?.symbol == "btc")
+    #expect(global.data.marketCapPercentages.first?.percentage.description == "48.51856093817352")
+    #expect(global.data.marketCapChangePercentage24hUSD?.description == "-0.8415069913224736")
+    #expect(global.data.updatedAt == "2024-01-24T00:28:56Z")
+  }
+
+  // MARK: - Coin list
+
+  func list(
+    _ sort: CoinSort = .rank, search: String? = nil, limit: Int? = nil, portfolio: String = "main"
+  ) throws -> CoinList {
+    var query = CoinListQuery()
+    query.sort = sort
+    query.search = search
+    query.limit = limit
+    query.portfolio = portfolio
+    return try sandbox.market.coinList(query)
+  }
+
+  @Test func listSortsAsTheBriefSays() throws {
+    try sandbox.importFixtures("coingecko/markets_usd.json")
+    try sandbox.hold("ethereum", "2")  // 4481.94
+    try sandbox.hold("dogecoin", "10000")  // 782.061
+    try sandbox.hold("bitcoin", "0.1")  // 3993.53
+    try sandbox.hold("tether", "0")  // not held
+    func ids(_ list: CoinList, _ count: Int = 3) -> [String] {
+      Array(list.rows.prefix(count).map(\.quote.coinID))
+    }
+    #expect(ids(try list(.rank)) == ["bitcoin", "ethereum", "tether"])
+    #expect(ids(try list(.rankReversed)) == ["litecoin", "dai", "shiba-inu"])
+    #expect(ids(try list(.price)) == ["bitcoin", "wrapped-bitcoin", "staked-ether"])
+    #expect(ids(try list(.priceReversed)) == ["shiba-inu", "dogecoin", "tron"])
+    #expect(ids(try list(.holdings), 4) == ["ethereum", "bitcoin", "dogecoin", "tether"])
+    #expect(ids(try list(.holdingsReversed), 4) == ["dogecoin", "bitcoin", "ethereum", "tether"])
+    let held = try list(.holdings)
+    #expect(held.hasHoldings)
+    #expect(held.rows.first?.holding?.description == "2")
+    #expect(held.rows.first?.value?.description == "4481.94")
+    #expect(held.rows[3].holding == nil && held.rows[3].value == nil)
+    #expect(held.snapshot.fetchedAt == "2024-01-24T00:28:58Z")
+  }
+
+  @Test func searchMatchesNameSymbolOrIdIgnoringCase() throws {
+    try sandbox.importFixtures("coingecko/markets_usd.json")
+    #expect(try list(search: "BITCOIN").rows.map(\.quote.coinID) == ["bitcoin", "wrapped-bitcoin"])
+    #expect(try list(search: "Usd").rows.map(\.quote.coinID) == ["tether", "usd-coin"])  // USDT, id
+    #expect(try list(search: "avalanche").rows.map(\.quote.coinID) == ["avalanche-2"])
+    #expect(try list(search: "zzz").rows.isEmpty)
+    #expect(try list(limit: 5).rows.count == 5)
+    #expect(
+      try list(search: "coin", limit: 2).rows.map(\.quote.coinID) == ["bitcoin", "binancecoin"])
+  }
+
+  @Test func heldCoinsMissingFromTheLatestSnapshotUseOlderPrices() throws {
+    try sandbox.importFixtures("coingecko/markets_usd.json", at: try date("2024-01-20T00:00:00Z"))
+    let newer = sandbox.write(
+      "newer.json",
+      #"[{"id":"bitcoin","symbol":"btc","name":"Bitcoin","current_price":41000,"market_cap_rank":1}]"#
+    )
+    _ = try sandbox.market.importFiles(
+      [newer], vsCurrency: "usd", at: try date("2024-01-22T00:00:00Z"), now: sandbox.now)
+    try sandbox.hold("litecoin", "3")
+    try sandbox.hold("never-priced", "1")
+    let result = try list()
+    #expect(result.rows.map(\.quote.coinID) == ["bitcoin", "litecoin"])
+    #expect(result.rows.map(\.isFromOlderSnapshot) == [false, true])
+    #expect(result.rows[1].quote.snapshotAt == "2024-01-20T00:00:00Z")
+    #expect(result.rows[1].value?.description == "196.1112")
+    #expect(result.heldWithoutPrice == ["never-priced"])
+  }
+
+  @Test func anUnknownPortfolioIsRefused() throws {
+    try sandbox.importFixtures("coingecko/markets_usd.json")
+    let error = #expect(throws: MarketError.self) { try list(portfolio: "savings") }
+    #expect(error == .unknownPortfolio("savings", known: ["main"]))
+    #expect(error?.kind == .badData)
+  }
+
+  @Test func noMarketDataIsInputMissing() throws {
+    let error = #expect(throws: MarketError.self) { try list() }
+    #expect(error == .noMarketData(vsCurrency: "usd"))
+    #expect(error?.kind == .inputMissing)
+  }
+
+  @Test func heldQuantitiesAreTheNonZeroPositionsOfThePortfolio() throws {
+    try sandbox.store.database.execute(
+      "INSERT INTO portfolios (name, created_at) VALUES ('other', '2024-01-01T00:00:00Z')")
+    try sandbox.hold("bitcoin", "0.5")
+    try sandbox.hold("ethereum", "0")
+    try sandbox.hold("solana", "7", portfolio: "other")
+    #expect(
+      try HeldPositions.quantities(sandbox.store, portfolio: "main") == [
+        "bitcoin": try ExactDecimal(parsing: "0.5")
+      ])
+    #expect(
+      try HeldPositions.quantities(sandbox.store, portfolio: "other") == ["solana": ExactDecimal(7)]
+    )
+  }
+
+  // MARK: - Show and prune
+
+  @Test func overviewCombinesQuoteAndDetail() throws {
+    try sandbox.importFixtures("coingecko/markets_usd.json", "coingecko/coin_bitcoin.json")
+    let overview = try sandbox.market.overview(of: "bitcoin")
+    #expect(overview.quote?.price.description == "39935.3")
+    #expect(overview.detail?.detail.hashingAlgorithm == "SHA-256")
+    #expect(overview.detail?.fetchedAt == "2024-01-24T00:28:42Z")
+    let eth = try sandbox.market.overview(of: "ethereum")
+    #expect(eth.detail == nil)
+    #expect(throws: MarketError.unknownCoin("nothing")) {
+      try sandbox.market.overview(of: "nothing")
+    }
+    #expect(try sandbox.market.overview(of: "bitcoin", vsCurrency: "eur").quote == nil)
+  }
+
+  @Test func pruneRemovesOldSnapshotsButKeepsTheLatest() throws {
+    for day in ["2024-01-01", "2024-01-10", "2024-01-20"] {
+      try sandbox.importFixtures(
+        "coingecko/markets_usd.json", "coingecko/global_usd.json", "coingecko/coin_bitcoin.json",
+        at: try date(day))
+    }
+    try sandbox.importFixtures(
+      "coingecko/captured/coins_markets_eur_100_nosparkline_2024-01-24.json", vs: "eur",
+      at: try date("2023-06-01"))
+    // now is 2024-01-25T12:00:00Z: keeping 10 days removes 01-01 (and the EUR one is kept
+    // because it is the latest in EUR).
+    let outcome = try sandbox.market.prune(keepDays: 10, now: sandbox.now)
+    #expect(outcome.cutoff == "2024-01-15T12:00:00Z")
+    #expect(outcome.marketSnapshots == 2)
+    #expect(outcome.quotes == 40)
+    #expect(outcome.globalSnapshots == 2)
+    #expect(outcome.coinDetails == 2)
+    #expect(try sandbox.count("market_snapshots") == 2)
+    #expect(try sandbox.count("global_totals") == 18)
+    #expect(try sandbox.count("global_market_cap_percentages") == 10)
+    // Keeping 0 days still keeps the latest of each.
+    let all = try sandbox.market.prune(keepDays: 0, now: sandbox.now)
+    #expect(all.marketSnapshots == 0 && all.globalSnapshots == 0 && all.coinDetails == 0)
+    #expect(try sandbox.market.latestSnapshot()?.fetchedAt == "2024-01-20T00:00:00Z")
+    #expect(try sandbox.market.latestSnapshot(vsCurrency: "eur") != nil)
+  }
+
+  @Test func stalenessComparesWithMaxAge() {
+    let now = sandbox.now
+    #expect(MarketData.staleness(of: "2024-01-25T11:00:00Z", now: now, maxAge: 7200) == nil)
+    #expect(MarketData.staleness(of: "2024-01-25T09:00:00Z", now: now, maxAge: 7200) == 10_800)
+  }
+}
