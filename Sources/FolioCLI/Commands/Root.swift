@@ -8,8 +8,8 @@ enum Root {
       69 service unavailable, 70 internal error, 74 I/O error, 75 database busy.
       """,
     subcommands: [
-      Buy.spec, Sell.spec, Tx.spec, HoldingsCommand.spec, PortfolioGroup.spec, Locations.spec,
-      Import.spec, Export.spec, DB.spec,
+      Buy.spec, Sell.spec, Tx.spec, HoldingsCommand.spec, PortfolioGroup.spec, Coins.spec,
+      Market.spec, Locations.spec, Import.spec, Export.spec, DB.spec,
     ]
   )
 }

@@ -1,0 +1,125 @@
+import FolioService
+import FolioStorage
+import Foundation
+
+/// `folio coins history ID`: a coin's cached prices over time.
+struct CoinsHistory: FolioCommand {
+  static let spec = CommandSpec(
+    name: "history",
+    abstract: "Show a coin's cached prices over time, one line per snapshot.",
+    arguments: [ArgumentSpec(name: "coin", help: "A CoinGecko id (bitcoin) or a symbol (BTC).")],
+    options: [
+      .value(
+        "since", "time",
+        help: "Only snapshots since a date or time (2024-01-01) or for a duration back (30d)."),
+      OutputFormat.option([.text, .json, .csv]),
+      CurrencyOption.spec(),
+    ] + PriceFreshness.options,
+    make: { try Self($0) })
+
+  let coin: String
+  let since: String?
+  let format: OutputFormat
+  let vsCurrency: String
+  let freshness: PriceFreshness
+
+  init(_ values: ParsedValues) throws {
+    coin = values.argument(0)
+    since = try values.value(
+      "since", expected: "a date or time such as 2024-01-01, or a duration such as 30d"
+    ) { text in
+      MarketTime.parse(text) != nil || MarketTime.parseDuration(text) != nil ? text : nil
+    }
+    format = try OutputFormat.parse(values, allowed: [.text, .json, .csv])
+    vsCurrency = try CurrencyOption.parse(values)
+    freshness = try PriceFreshness(values)
+  }
+
+  /// `--since` as a time: a date or time as written, or now minus a duration.
+  private func sinceDate(_ now: Date) -> Date? {
+    guard let since else { return nil }
+    if let date = MarketTime.parse(since) { return date }
+    return MarketTime.parseDuration(since).map { now.addingTimeInterval(-$0) }
+  }
+
+  func run(_ context: Context) throws {
+    let service = MarketData(try context.existingStore())
+    let id = try service.resolveCoin(coin)
+    let start = sinceDate(context.now)
+    let history = try service.history(of: id, vsCurrency: vsCurrency, since: start)
+    if let latest = try service.latestSnapshot(vsCurrency: vsCurrency) {
+      try freshness.check(latest.fetchedAt, context)
+    }
+    switch format {
+    case .json: context.print(json(history, since: start).rendered())
+    case .csv: context.out.write(csv(history))
+    default: context.out.write(text(history, since: start, useColor: context.useColor))
+    }
+  }
+
+  private func text(_ history: CoinHistory, since: Date?, useColor: Bool) -> String {
+    let name = history.coin?.name ?? history.coinID
+    let symbol = (history.coin?.symbol ?? "").uppercased()
+    let sinceText = since.map { " since \(Timestamp.format($0))" } ?? ""
+    var output =
+      "\(name)\(symbol.isEmpty ? "" : " (\(symbol))") in \(history.vsCurrency.uppercased()): "
+      + "\(history.points.count) snapshot(s)\(sinceText)\n"
+    guard !history.points.isEmpty else {
+      return output + "no cached prices; run 'folio market refresh' to fetch some\n"
+    }
+    var table = StyledTable(headers: ["SNAPSHOT", "PRICE", "24H", "MARKET CAP", "SOURCE"])
+    table.rightAligned = [1, 2, 3]
+    for point in history.points {
+      let quote = point.quote
+      let currency = point.snapshot.vsCurrency
+      table.append(
+        [
+          point.snapshotAt, MarketFormat.price(quote.currentPrice, currency),
+          MarketFormat.percent(quote.change24hPercent),
+          quote.marketCap.map { MarketFormat.abbreviated($0, currency) } ?? "—",
+          MarketFormat.source(point.snapshot.source),
+        ], directions: [nil, nil, MarketFormat.direction(quote.change24hPercent)])
+    }
+    output += "\n" + table.rendered(useColor: useColor)
+    return output
+  }
+
+  private func json(_ history: CoinHistory, since: Date?) -> JSON {
+    .object([
+      ("id", .string(history.coinID)),
+      ("symbol", .string(history.coin?.symbol)),
+      ("name", .string(history.coin?.name)),
+      ("vs_currency", .string(history.vsCurrency)),
+      ("since", .string(since.map(Timestamp.format))),
+      (
+        "prices",
+        .array(
+          history.points.map { point in
+            .object([
+              ("snapshot_at", .string(point.snapshotAt)),
+              ("price", .decimal(point.price)),
+              ("price_change_percentage_24h", .decimal(point.change24hPercent)),
+              ("market_cap", .decimal(point.quote.marketCap)),
+              ("market_cap_rank", .int(point.quote.marketCapRank)),
+              ("source", .string(point.snapshot.source)),
+            ])
+          })
+      ),
+    ])
+  }
+
+  private func csv(_ history: CoinHistory) -> String {
+    var output = CSVWriter.line([
+      "snapshot_at", "id", "price", "price_change_percentage_24h", "market_cap", "vs_currency",
+      "source",
+    ])
+    for point in history.points {
+      output += CSVWriter.line([
+        point.snapshotAt, history.coinID, point.price.description,
+        point.change24hPercent?.description ?? "", point.quote.marketCap?.description ?? "",
+        history.vsCurrency, point.snapshot.source,
+      ])
+    }
+    return output
+  }
+}

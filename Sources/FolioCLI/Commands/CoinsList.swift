@@ -1,0 +1,149 @@
+import FolioService
+import FolioStorage
+
+/// `folio coins list`: the coins of the latest snapshot with the portfolio's holdings.
+struct CoinsList: FolioCommand {
+  static let spec = CommandSpec(
+    name: "list",
+    abstract: "List the coins of the latest snapshot, with holdings when held.",
+    discussion: """
+      Search keeps coins whose name, symbol or id contains the text, ignoring case.
+      Sorts: rank (rank 1 first), price (highest first), holdings (largest holding value
+      first) and their -reversed forms. Coins without the sorted value come last either way.
+      Held coins missing from the latest snapshot are listed with their newest older price,
+      marked '*'.
+      """,
+    options: [
+      .value("search", "text", help: "Keep coins whose name, symbol or id contains the text."),
+      .value(
+        "sort", "order",
+        help: "rank|rank-reversed|price|price-reversed|holdings|holdings-reversed."),
+      .value("limit", "n", help: "Show at most N coins."),
+      OutputFormat.option([.text, .json, .csv]),
+      CurrencyOption.spec(),
+    ] + PriceFreshness.options,
+    make: { try Self($0) })
+
+  let query: CoinListQuery
+  let format: OutputFormat
+  let freshness: PriceFreshness
+
+  init(_ values: ParsedValues) throws {
+    var query = CoinListQuery()
+    query.search = values.value("search")
+    query.sort =
+      try values.value(
+        "sort", expected: CoinSort.allCases.map(\.rawValue).joined(separator: ", "),
+        CoinSort.init(rawValue:)) ?? .rank
+    query.limit = try values.value("limit", expected: "a whole number of 1 or more") {
+      Int($0).flatMap { $0 >= 1 ? $0 : nil }
+    }
+    query.vsCurrency = try CurrencyOption.parse(values)
+    self.query = query
+    format = try OutputFormat.parse(values, allowed: [.text, .json, .csv])
+    freshness = try PriceFreshness(values)
+  }
+
+  func run(_ context: Context) throws {
+    var query = self.query
+    query.portfolio = context.selectedPortfolio
+    let list = try MarketData(context.existingStore()).coinList(query)
+    try freshness.check(list.snapshot.fetchedAt, context)
+    switch format {
+    case .json: context.print(json(list).rendered())
+    case .csv: context.out.write(csv(list))
+    default: context.out.write(text(list, useColor: context.useColor))
+    }
+  }
+
+  private func text(_ list: CoinList, useColor: Bool) -> String {
+    let currency = list.snapshot.vsCurrency
+    var output = MarketFormat.snapshotLine(list.snapshot) + "\n"
+    if list.hasHoldings { output += "Holdings of portfolio '\(list.portfolio)'\n" }
+    output += "\n"
+    var headers = ["#", "SYMBOL", "NAME", "PRICE", "24H", "MARKET CAP"]
+    if list.hasHoldings { headers += ["HOLDINGS", "VALUE"] }
+    var table = StyledTable(headers: headers)
+    table.rightAligned = [0, 3, 4, 5, 6, 7]
+    for row in list.rows {
+      let quote = row.quote.quote
+      let change = quote.change24hPercent
+      var cells = [
+        quote.marketCapRank.map(String.init) ?? "—", quote.symbol.uppercased(), quote.name,
+        MarketFormat.price(quote.currentPrice, currency) + (row.isFromOlderSnapshot ? "*" : ""),
+        MarketFormat.percent(change),
+        quote.marketCap.map { MarketFormat.abbreviated($0, currency) } ?? "—",
+      ]
+      if list.hasHoldings {
+        cells.append(row.holding.map(MarketFormat.quantity) ?? "")
+        cells.append(row.value.map { MarketFormat.amount($0, currency) } ?? "")
+      }
+      table.append(cells, directions: [nil, nil, nil, nil, MarketFormat.direction(change)])
+    }
+    if list.rows.isEmpty {
+      let filter = query.search.map { " match '\($0)'" } ?? ""
+      output += "no coins\(filter)\n"
+    } else {
+      output += table.rendered(useColor: useColor)
+    }
+    let older = list.rows.filter(\.isFromOlderSnapshot)
+    if !older.isEmpty {
+      output +=
+        "\n* from an older snapshot: "
+        + older.map { "\($0.quote.coinID) (\($0.quote.snapshotAt))" }.joined(separator: ", ")
+        + "\n"
+    }
+    if !list.heldWithoutPrice.isEmpty {
+      output +=
+        "held but never priced in \(currency.uppercased()): "
+        + list.heldWithoutPrice.joined(separator: ", ") + "\n"
+    }
+    return output
+  }
+
+  private func json(_ list: CoinList) -> JSON {
+    .object([
+      ("vs_currency", .string(list.snapshot.vsCurrency)),
+      ("snapshot_at", .string(list.snapshot.fetchedAt)),
+      ("source", .string(list.snapshot.source)),
+      ("portfolio", .string(list.portfolio)),
+      (
+        "coins",
+        .array(
+          list.rows.map { row in
+            let quote = row.quote.quote
+            return .object([
+              ("id", .string(quote.id)),
+              ("rank", .int(quote.marketCapRank)),
+              ("symbol", .string(quote.symbol)),
+              ("name", .string(quote.name)),
+              ("price", .decimal(quote.currentPrice)),
+              ("price_change_percentage_24h", .decimal(quote.change24hPercent)),
+              ("market_cap", .decimal(quote.marketCap)),
+              ("holding", .decimal(row.holding)),
+              ("value", .decimal(row.value)),
+              ("price_at", .string(row.quote.snapshotAt)),
+            ])
+          })
+      ),
+      ("held_without_price", .array(list.heldWithoutPrice.map { .string($0) })),
+    ])
+  }
+
+  private func csv(_ list: CoinList) -> String {
+    var output = CSVWriter.line([
+      "rank", "id", "symbol", "name", "price", "price_change_percentage_24h", "market_cap",
+      "holding", "value", "vs_currency", "price_at",
+    ])
+    for row in list.rows {
+      let quote = row.quote.quote
+      output += CSVWriter.line([
+        quote.marketCapRank.map(String.init) ?? "", quote.id, quote.symbol, quote.name,
+        quote.currentPrice.description, quote.change24hPercent?.description ?? "",
+        quote.marketCap?.description ?? "", row.holding?.description ?? "",
+        row.value?.description ?? "", list.snapshot.vsCurrency, row.quote.snapshotAt,
+      ])
+    }
+    return output
+  }
+}

@@ -1,0 +1,219 @@
+import FolioService
+import FolioStorage
+
+/// `folio coins show ID|SYMBOL`: one coin's overview, statistics, description, links and chart.
+struct CoinsShow: FolioCommand {
+  static let spec = CommandSpec(
+    name: "show",
+    abstract: "Show one coin: price, statistics, 7-day chart, description and links.",
+    discussion: """
+      With --refresh, fetches a new snapshot first (as 'folio market refresh' does, with this
+      coin included) and the coin's /coins/{id} details.
+      """,
+    arguments: [ArgumentSpec(name: "coin", help: "A CoinGecko id (bitcoin) or a symbol (BTC).")],
+    options: [
+      .flag("refresh", help: "Fetch current data and the coin's details from CoinGecko first."),
+      OutputFormat.option([.text, .json]),
+      CurrencyOption.spec(),
+    ] + PriceFreshness.options,
+    make: { try Self($0) })
+
+  let coin: String
+  let refresh: Bool
+  let format: OutputFormat
+  let vsCurrency: String
+  let freshness: PriceFreshness
+
+  init(_ values: ParsedValues) throws {
+    coin = values.argument(0)
+    refresh = values.flag("refresh")
+    format = try OutputFormat.parse(values, allowed: [.text, .json])
+    vsCurrency = try CurrencyOption.parse(values)
+    freshness = try PriceFreshness(values)
+  }
+
+  func run(_ context: Context) throws {
+    let service = MarketData(refresh ? try context.store() : try context.existingStore())
+    let id = try service.resolveCoin(coin)
+    if refresh {
+      let outcome = try MarketRefresh.refresh(
+        context, vsCurrency: vsCurrency, pages: 1, coins: [], detailFor: id)
+      context.warn(all: outcome.warnings)
+    }
+    let overview = try service.overview(of: id, vsCurrency: vsCurrency)
+    if let quote = overview.quote { try freshness.check(quote.snapshotAt, context) }
+    if format == .json {
+      context.print(json(overview).rendered())
+    } else {
+      context.out.write(text(overview, useColor: context.useColor))
+    }
+  }
+
+  // MARK: - Text
+
+  private func text(_ overview: CoinOverview, useColor: Bool) -> String {
+    let name = overview.coin?.name ?? overview.coinID
+    let symbol = (overview.coin?.symbol ?? "").uppercased()
+    var lines = ["\(name)\(symbol.isEmpty ? "" : " (\(symbol))")  ·  \(overview.coinID)"]
+    if let stored = overview.quote {
+      lines += quoteLines(stored, overview.detail?.detail, useColor: useColor)
+    } else {
+      lines.append(
+        "No price in \(vsCurrency.uppercased()) is cached; run "
+          + "'folio coins show \(overview.coinID) --refresh'.")
+      if let detail = overview.detail?.detail {
+        lines += ["", "Additional details"] + technicalLines(detail)
+      }
+    }
+    if let stored = overview.detail {
+      let detail = stored.detail
+      if let description = detail.description {
+        lines += ["", "About (details as of \(stored.fetchedAt))"]
+        lines += MarketFormat.wrap(description)
+      }
+      var links: [String] = []
+      if let homepage = detail.homepage { links.append("  Homepage   \(homepage)") }
+      if let subreddit = detail.subredditURL { links.append("  Subreddit  \(subreddit)") }
+      if !links.isEmpty { lines += ["", "Links"] + links }
+    } else {
+      lines += [
+        "",
+        "No details cached; run 'folio coins show \(overview.coinID) --refresh' to fetch them.",
+      ]
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  private func quoteLines(_ stored: StoredQuote, _ detail: CoinDetail?, useColor: Bool)
+    -> [String]
+  {
+    let quote = stored.quote
+    let currency = stored.snapshot.vsCurrency
+    func money(_ value: ExactDecimal?) -> String {
+      value.map { MarketFormat.price($0, currency) } ?? "—"
+    }
+    func big(_ value: ExactDecimal?) -> String {
+      value.map { MarketFormat.abbreviated($0, currency) } ?? "—"
+    }
+    func change(_ amount: String, _ percent: ExactDecimal?) -> String {
+      let text = "\(amount) (\(MarketFormat.percent(percent)))"
+      return MarketFormat.colored(text, up: MarketFormat.direction(percent), useColor)
+    }
+    var lines = [MarketFormat.snapshotLine(stored.snapshot), "", "Overview"]
+    lines.append(row("Current price", money(quote.currentPrice)))
+    lines.append(
+      row("Market cap", change(big(quote.marketCap), quote.marketCapChangePercentage24h)))
+    lines.append(row("Rank", quote.marketCapRank.map { "#\($0)" } ?? "—"))
+    lines.append(row("Volume", big(quote.totalVolume)))
+    lines += ["", "Additional details"]
+    lines.append(row("24h high", money(quote.high24h)))
+    lines.append(row("24h low", money(quote.low24h)))
+    lines.append(
+      row("24h price change", change(money(quote.priceChange24h), quote.change24hPercent)))
+    lines.append(
+      row(
+        "24h market cap change",
+        change(big(quote.marketCapChange24h), quote.marketCapChangePercentage24h)))
+    if let detail { lines += technicalLines(detail) }
+    lines += chartLines(stored, useColor: useColor)
+    return lines
+  }
+
+  private func technicalLines(_ detail: CoinDetail) -> [String] {
+    [
+      row("Block time", detail.blockTimeInMinutes.map { "\($0) min" } ?? "—"),
+      row("Hashing algorithm", detail.hashingAlgorithm ?? "—"),
+    ]
+  }
+
+  private func chartLines(_ stored: StoredQuote, useColor: Bool) -> [String] {
+    let points = stored.sparkline
+    let known = points.compactMap { $0 }
+    guard let first = known.first, let last = known.last, let low = known.min(),
+      let high = known.max()
+    else { return [] }
+    let currency = stored.snapshot.vsCurrency
+    let up = last >= first
+    let change = try? ((last - first) / first) * ExactDecimal.hundred
+    var lines = [
+      "",
+      "7 days  \(MarketFormat.price(first, currency)) → \(MarketFormat.price(last, currency)) "
+        + "(\(MarketFormat.colored(MarketFormat.percent(change), up: up, useColor)))",
+    ]
+    let rows = SparklineChart.rows(points.map { $0?.doubleValue })
+    let highLabel = MarketFormat.price(high, currency)
+    let lowLabel = MarketFormat.price(low, currency)
+    let width = max(highLabel.count, lowLabel.count)
+    for (index, chartRow) in rows.enumerated() {
+      var label = ""
+      if index == 0 { label = highLabel }
+      if index == rows.count - 1 { label = lowLabel }
+      let padded = String(repeating: " ", count: width - label.count) + label
+      lines.append("  \(padded) ┤" + MarketFormat.colored(chartRow, up: up, useColor))
+    }
+    return lines
+  }
+
+  private func row(_ label: String, _ value: String) -> String {
+    "  " + label + String(repeating: " ", count: max(1, 24 - label.count)) + value
+  }
+
+  // MARK: - JSON
+
+  private func json(_ overview: CoinOverview) -> JSON {
+    var pairs: [(String, JSON)] = [
+      ("id", .string(overview.coinID)),
+      ("symbol", .string(overview.coin?.symbol)),
+      ("name", .string(overview.coin?.name)),
+      ("image", .string(overview.coin?.imageURL)),
+      ("vs_currency", .string(vsCurrency)),
+    ]
+    if let stored = overview.quote {
+      let quote = stored.quote
+      pairs += [
+        ("snapshot_at", .string(stored.snapshotAt)),
+        ("source", .string(stored.snapshot.source)),
+        ("current_price", .decimal(quote.currentPrice)),
+        ("market_cap", .decimal(quote.marketCap)),
+        ("market_cap_rank", .int(quote.marketCapRank)),
+        ("fully_diluted_valuation", .decimal(quote.fullyDilutedValuation)),
+        ("total_volume", .decimal(quote.totalVolume)),
+        ("high_24h", .decimal(quote.high24h)),
+        ("low_24h", .decimal(quote.low24h)),
+        ("price_change_24h", .decimal(quote.priceChange24h)),
+        ("price_change_percentage_24h", .decimal(quote.change24hPercent)),
+        ("market_cap_change_24h", .decimal(quote.marketCapChange24h)),
+        ("market_cap_change_percentage_24h", .decimal(quote.marketCapChangePercentage24h)),
+        ("circulating_supply", .decimal(quote.circulatingSupply)),
+        ("total_supply", .decimal(quote.totalSupply)),
+        ("max_supply", .decimal(quote.maxSupply)),
+        ("ath", .decimal(quote.ath)),
+        ("ath_date", .string(quote.athDate)),
+        ("atl", .decimal(quote.atl)),
+        ("atl_date", .string(quote.atlDate)),
+        ("last_updated", .string(quote.lastUpdated)),
+        ("sparkline_7d", .array(stored.sparkline.map { JSON.decimal($0) })),
+      ]
+    } else {
+      pairs += [("snapshot_at", .null), ("current_price", .null)]
+    }
+    if let stored = overview.detail {
+      let detail = stored.detail
+      pairs.append(
+        (
+          "details",
+          .object([
+            ("fetched_at", .string(stored.fetchedAt)),
+            ("block_time_in_minutes", .decimal(detail.blockTimeInMinutes)),
+            ("hashing_algorithm", .string(detail.hashingAlgorithm)),
+            ("description", .string(detail.description)),
+            ("homepage", .string(detail.homepage)),
+            ("subreddit_url", .string(detail.subredditURL)),
+          ])
+        ))
+    } else {
+      pairs.append(("details", .null))
+    }
+    return .object(pairs)
+  }
+}

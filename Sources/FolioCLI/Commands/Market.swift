@@ -1,0 +1,13 @@
+/// `folio market`: the cache of CoinGecko market data.
+enum Market {
+  static let spec = CommandSpec(
+    name: "market",
+    abstract: "Import, refresh and prune cached CoinGecko market data.",
+    discussion: """
+      Folio keeps every snapshot it fetched or imported, so prices can be read offline and over
+      time. 'folio market refresh' needs the network; 'folio market import' reads saved
+      responses.
+      """,
+    subcommands: [MarketImport.spec, MarketRefresh.spec, MarketPrune.spec]
+  )
+}

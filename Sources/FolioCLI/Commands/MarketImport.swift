@@ -1,0 +1,62 @@
+import FolioService
+import Foundation
+
+/// `folio market import FILE...`: stores saved CoinGecko responses as snapshots.
+struct MarketImport: FolioCommand {
+  static let spec = CommandSpec(
+    name: "import",
+    abstract: "Import saved CoinGecko responses (/coins/markets, /global, /coins/{id}).",
+    discussion: """
+      Each file is recognised by its shape: a /coins/markets array, a /global object or a
+      /coins/{id} object. A coin with a null price is skipped with a warning. A file that is not
+      valid JSON or not one of those shapes stops the command (exit 65) before anything is
+      stored; a missing file exits 66. Each file is stored in one transaction.
+      The snapshot time is --at, else the data's own last_updated / updated_at, else now.
+      Importing a file again adds nothing.
+      """,
+    arguments: [ArgumentSpec(name: "file", help: "A saved response.", repeating: true)],
+    options: [
+      CurrencyOption.spec("The currency of /coins/markets files (default: usd)."),
+      .value("at", "time", help: "The snapshot time, such as 2024-01-24T00:30:00Z."),
+    ],
+    make: { try Self($0) })
+
+  let files: [String]
+  let vsCurrency: String
+  let at: Date?
+
+  init(_ values: ParsedValues) throws {
+    files = values.arguments
+    vsCurrency = try CurrencyOption.parse(values)
+    at = try values.value(
+      "at", expected: "a time such as 2024-01-24T00:30:00Z or 2024-01-24", MarketTime.parse)
+  }
+
+  func run(_ context: Context) throws {
+    let outcomes = try MarketData(context.store()).importFiles(
+      files, vsCurrency: vsCurrency, at: at, now: context.now)
+    for outcome in outcomes {
+      context.warn(all: outcome.warnings.map { "\(outcome.file): \($0)" })
+      context.print(Self.describe(outcome))
+    }
+  }
+
+  static func describe(_ outcome: ImportOutcome) -> String {
+    let target = "snapshot \(outcome.fetchedAt)"
+    if outcome.alreadyImported {
+      return "\(outcome.file): already imported (\(outcome.kind), \(target)); nothing added"
+    }
+    switch (outcome.vsCurrency, outcome.coinID) {
+    case (let currency?, _):
+      var text =
+        "\(outcome.file): \(outcome.added) coin(s) in \(currency.uppercased()) stored in \(target)"
+      if outcome.alreadyPresent > 0 { text += ", \(outcome.alreadyPresent) already there" }
+      if outcome.skipped > 0 { text += ", \(outcome.skipped) skipped" }
+      return text
+    case (nil, let coin?):
+      return "\(outcome.file): details of \(coin) stored (\(target))"
+    case (nil, nil):
+      return "\(outcome.file): /global stored (\(target))"
+    }
+  }
+}

@@ -1,0 +1,72 @@
+import FolioService
+import Foundation
+
+/// `folio market refresh`: fetches a new snapshot from CoinGecko.
+struct MarketRefresh: FolioCommand {
+  static let spec = CommandSpec(
+    name: "refresh",
+    abstract: "Fetch current prices from CoinGecko and store them as a new snapshot.",
+    discussion: """
+      Fetches /coins/markets pages of 250 coins (with the 7-day sparkline), every coin of the
+      portfolio, or named with --coins, that is not on those pages, and /global. Nothing is
+      stored unless every request succeeds, so a failed refresh leaves the previous snapshot
+      the latest. HTTP 429 and 5xx are retried with backoff (honouring Retry-After); after that
+      the command exits 69.
+      Environment: FOLIO_COINGECKO_URL, COINGECKO_API_KEY, COINGECKO_PRO_API_KEY (see README).
+      """,
+    options: [
+      CurrencyOption.spec(),
+      .value("pages", "n", help: "How many pages of 250 coins to fetch (default 1; 0 to 40)."),
+      .value("coins", "id,...", help: "More coins (ids or symbols) to fetch by id."),
+    ],
+    make: { try Self($0) })
+
+  let vsCurrency: String
+  let pages: Int
+  let coins: [String]
+
+  init(_ values: ParsedValues) throws {
+    vsCurrency = try CurrencyOption.parse(values)
+    pages =
+      try values.value("pages", expected: "a whole number from 0 to 40") { text in
+        Int(text).flatMap { (0...40).contains($0) ? $0 : nil }
+      } ?? 1
+    coins = (values.value("coins") ?? "").split(separator: ",").map {
+      $0.trimmingCharacters(in: .whitespaces)
+    }.filter { !$0.isEmpty }
+  }
+
+  func run(_ context: Context) throws {
+    let outcome = try Self.refresh(
+      context, vsCurrency: vsCurrency, pages: pages, coins: coins, detailFor: nil)
+    context.warn(all: outcome.warnings)
+    var parts = ["\(outcome.coinCount) coin(s) in \(outcome.vsCurrency.uppercased())"]
+    parts.append("\(outcome.pagesFetched) page(s)")
+    if !outcome.fetchedByID.isEmpty {
+      parts.append("\(outcome.fetchedByID.count) fetched by id")
+    }
+    if outcome.globalStored { parts.append("/global") }
+    context.print(
+      "stored snapshot \(outcome.fetchedAt) "
+        + "(\(MarketFormat.source(outcome.source))): " + parts.joined(separator: ", "))
+  }
+
+  /// Runs a refresh with the environment's CoinGecko settings; shared with `coins show --refresh`.
+  static func refresh(
+    _ context: Context, vsCurrency: String, pages: Int, coins: [String], detailFor: String?
+  ) throws -> RefreshOutcome {
+    let configuration = try CoinGeckoConfiguration.fromEnvironment(context.environment)
+    let service = MarketData(try context.store())
+    var request = RefreshRequest()
+    request.vsCurrency = vsCurrency
+    request.pages = pages
+    request.coins = try coins.map(service.resolveCoin)
+    request.portfolio = context.selectedPortfolio
+    request.detailFor = detailFor
+    let client = CoinGeckoClient(configuration: configuration)
+    let progress: (String) -> Void = { message in
+      if context.stderrIsTerminal { context.err.write("folio: \(message)…\n") }
+    }
+    return try service.refresh(request, client: client, now: context.now, progress: progress)
+  }
+}
