@@ -112,4 +112,22 @@ import Testing
     #expect(vs.code == 64)
     #expect(sandbox.run("market", "import").err.contains("missing argument <file>"))
   }
+
+  @Test func theBuiltBinaryImportsAndLists() throws {
+    let environment = ["FOLIO_DB": sandbox.database]
+    let imported = try Binary.run(
+      ["market", "import", Fixtures.path("coingecko/markets_usd.json")], environment: environment)
+    #expect(imported.code == 0)
+    let list = try Binary.run(
+      ["coins", "list", "--limit", "1", "--format", "csv", "--max-age", "100000d"],
+      environment: environment)
+    #expect(list.code == 0)
+    #expect(
+      list.out.hasSuffix(
+        "1,bitcoin,btc,Bitcoin,39935.3,0.63162,781515134887,,,usd,2024-01-24T00:28:58Z\n"))
+    let bad = sandbox.write("bad.json", "{")
+    let refused = try Binary.run(["market", "import", bad], environment: environment)
+    #expect(refused.code == 65)
+    #expect(refused.err.hasPrefix("folio: error: \(bad):1:2: not valid JSON"))
+  }
 }

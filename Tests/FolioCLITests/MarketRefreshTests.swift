@@ -1,0 +1,246 @@
+import FolioTestSupport
+import Foundation
+import Testing
+
+@testable import FolioCLI
+
+/// `folio market refresh` and `coins show --refresh` against a real HTTP server on 127.0.0.1.
+@Suite struct MarketRefreshTests {
+  let sandbox = Sandbox()
+  let server: LoopbackServer
+
+  init() throws { server = try LoopbackServer() }
+
+  /// Points folio at the loopback server with short retry waits.
+  var environment: [String: String] {
+    [
+      "FOLIO_COINGECKO_URL": server.baseURL, "FOLIO_HTTP_RETRIES": "2",
+      "FOLIO_HTTP_RETRY_BASE_MS": "1", "FOLIO_HTTP_RETRY_MAX_WAIT_MS": "500",
+      "FOLIO_HTTP_TIMEOUT_MS": "5000",
+    ]
+  }
+
+  func refresh(_ arguments: String..., environment extra: [String: String] = [:]) -> RunResult {
+    sandbox.run(
+      ["market", "refresh"] + arguments, environment: environment.merging(extra) { $1 })
+  }
+
+  /// A /coins/markets page of coins `coin-<n>` for `numbers`.
+  func page(_ numbers: ClosedRange<Int>) -> LoopbackServer.Response {
+    .json(
+      "["
+        + numbers.map {
+          #"{"id":"coin-\#($0)","symbol":"c\#($0)","name":"Coin \#($0)","current_price":\#($0).5,"market_cap_rank":\#($0)}"#
+        }.joined(separator: ",") + "]")
+  }
+
+  func serveFixtures() throws {
+    server.route("/coins/markets", try .fixture("coingecko/markets_usd.json"))
+    server.route("/global", try .fixture("coingecko/global_usd.json"))
+  }
+
+  @Test func storesTheFirstPageGlobalAndHeldCoinsMissingFromIt() throws {
+    try serveFixtures()
+    server.route(
+      "/coins/markets", query: ["ids": "kaspa"],
+      .json(
+        #"[{"id":"kaspa","symbol":"kas","name":"Kaspa","current_price":0.1286,"market_cap_rank":33}]"#
+      ))
+    _ = sandbox.run("db", "migrate")
+    try sandbox.hold("kaspa", "1500")
+    try sandbox.hold("bitcoin", "0.5")
+    let result = refresh()
+    #expect(result.code == 0, "\(result.err)")
+    #expect(result.err.isEmpty)
+    #expect(
+      result.out
+        == "stored snapshot 2024-11-30T12:00:00Z (fetched from 127.0.0.1): 21 coin(s) in USD, "
+        + "1 page(s), 1 fetched by id, /global\n")
+    #expect(
+      server.requests(to: "/coins/markets").map { $0.query["page"] ?? "ids" } == ["1", "ids"])
+    #expect(server.requests(to: "/coins/markets").last?.query["sparkline"] == "true")
+    #expect(try sandbox.sqlite("SELECT count(*) FROM market_quotes") == "21\n")
+    #expect(
+      try sandbox.sqlite("SELECT fetched_at, source, vs_currency FROM market_snapshots")
+        == "2024-11-30T12:00:00Z|\(server.baseURL)|usd\n")
+    #expect(try sandbox.sqlite("SELECT count(*) FROM global_totals") == "18\n")
+    let list = sandbox.run("coins", "list", "--sort", "holdings", "--limit", "2")
+    #expect(list.err.isEmpty)  // fresh: fetched at the sandbox's now
+    #expect(list.out.contains("Prices in USD as of 2024-11-30T12:00:00Z (fetched from 127.0.0.1)"))
+    #expect(list.out.contains("$19,967.65"))
+    #expect(list.out.contains("$192.90"))
+  }
+
+  @Test func fetchesFurtherPagesOnlyWhileTheyAreFull() throws {
+    server.route("/coins/markets", query: ["page": "1"], page(1...250))
+    server.route("/coins/markets", query: ["page": "2"], page(251...300))
+    server.route("/global", try .fixture("coingecko/global_usd.json"))
+    let result = refresh("--pages", "5")
+    #expect(result.code == 0, "\(result.err)")
+    #expect(result.out.contains(": 300 coin(s) in USD, 2 page(s), /global"))
+    #expect(server.requests(to: "/coins/markets").count == 2)
+    #expect(try sandbox.sqlite("SELECT count(*) FROM market_quotes") == "300\n")
+  }
+
+  @Test func namedCoinsAreResolvedAndFetchedById() throws {
+    try serveFixtures()
+    server.route(
+      "/coins/markets", query: ["ids": "kaspa,monero,tether"],
+      .json(
+        #"[{"id":"monero","symbol":"xmr","name":"Monero","current_price":160.2},"#
+          + #"{"id":"tether","symbol":"usdt","name":"Tether","current_price":1.0001}]"#))
+    let first = refresh()
+    #expect(first.code == 0)
+    sandbox.now = sandbox.now.addingTimeInterval(3600)
+    // USDT is a cached symbol (tether); monero and kaspa are not cached but look like ids.
+    let result = refresh("--pages", "0", "--coins", "kaspa, USDT ,monero")
+    #expect(result.code == 0, "\(result.err)")
+    #expect(
+      result.err == "folio: warning: CoinGecko returned no market data for 'kaspa' (asked for)\n")
+    #expect(server.requests(to: "/coins/markets").last?.query["ids"] == "kaspa,monero,tether")
+    #expect(result.out.contains(": 2 coin(s) in USD, 0 page(s), 2 fetched by id, /global"))
+    #expect(try sandbox.sqlite("SELECT count(*) FROM market_snapshots") == "2\n")
+  }
+
+  @Test func aFailurePartWayStoresNothing() throws {
+    try serveFixtures()
+    #expect(refresh().code == 0)
+    let before = try sandbox.dump()
+    server.route("/global", .json("{}", status: 500))
+    sandbox.now = sandbox.now.addingTimeInterval(7200)
+    let result = refresh()
+    #expect(result.code == 69)
+    #expect(result.out.isEmpty)
+    #expect(
+      result.err
+        == "folio: error: CoinGecko answered HTTP 500 for /global after 3 attempt(s); the service "
+        + "is having trouble, try again later (nothing was stored; the snapshot of "
+        + "2024-11-30T12:00:00Z is still the latest)\n")
+    #expect(try sandbox.dump() == before)
+    #expect(server.requests(to: "/global").count == 4)
+  }
+
+  @Test func rateLimitingIsRetriedThenReportedWithWhatToDo() throws {
+    try serveFixtures()
+    server.route(
+      "/global", .json("{}", status: 429), .json("{}", status: 429),
+      try .fixture("coingecko/global_usd.json"))
+    let retried = refresh()
+    #expect(retried.code == 0, "\(retried.err)")
+    #expect(server.requests(to: "/global").count == 3)
+
+    server.route("/global", .json("{}", status: 429, headers: ["Retry-After": "60"]))
+    let before = try sandbox.dump()
+    sandbox.now = sandbox.now.addingTimeInterval(60)
+    let start = Date()
+    let limited = refresh()
+    #expect(Date().timeIntervalSince(start) < 5)
+    #expect(limited.code == 69)
+    #expect(
+      limited.err.hasPrefix(
+        "folio: error: CoinGecko is rate-limiting requests (HTTP 429 for /global after 1 attempt(s)); "
+          + "CoinGecko asks to wait 60s; wait a minute and run the refresh again, or set "
+          + "COINGECKO_API_KEY"))
+    #expect(try sandbox.dump() == before)
+  }
+
+  @Test func slowTruncatedAndMalformedResponsesExit69() throws {
+    server.route("/global", try .fixture("coingecko/global_usd.json"))
+    server.route(
+      "/coins/markets",
+      LoopbackServer.Response(status: 200, body: Array("[]".utf8), delay: 10))
+    let start = Date()
+    let slow = refresh(environment: ["FOLIO_HTTP_TIMEOUT_MS": "300", "FOLIO_HTTP_RETRIES": "0"])
+    #expect(slow.code == 69)
+    #expect(
+      slow.err.contains("cannot reach CoinGecko for /coins/markets page 1: the request timed out"))
+    #expect(Date().timeIntervalSince(start) < 5)
+
+    let body = try Fixtures.bytes("coingecko/markets_usd.json")
+    server.route(
+      "/coins/markets", LoopbackServer.Response(status: 200, body: body, truncateTo: 500))
+    let truncated = refresh()
+    #expect(truncated.code == 69)
+    #expect(truncated.err.contains("cannot reach CoinGecko for /coins/markets page 1"))
+    #expect(truncated.err.contains("after 3 attempt(s)"))
+
+    server.route("/coins/markets", .json(#"[{"id": "bitcoin", "current_price": 1"#))
+    let malformed = refresh()
+    #expect(malformed.code == 69)
+    #expect(
+      malformed.err.contains(
+        "CoinGecko sent a response for /coins/markets page 1 that Folio cannot read (line 1, "
+          + "column 38: expected ',' or '}' after an object member, found the end of the input)"))
+    #expect(malformed.err.contains("(nothing was stored; the cache is still empty)"))
+    #expect(try sandbox.sqlite("SELECT count(*) FROM market_snapshots") == "0\n")
+  }
+
+  @Test func apiKeysAreSentInTheirHeaders() throws {
+    try serveFixtures()
+    #expect(refresh(environment: ["COINGECKO_API_KEY": "CG-demo"]).code == 0)
+    #expect(server.requests.allSatisfy { $0.headers["x-cg-demo-api-key"] == "CG-demo" })
+    #expect(
+      server.requests.allSatisfy { $0.headers["user-agent"]?.hasPrefix("Folio/0.1.0") == true })
+    let count = server.requests.count
+    sandbox.now = sandbox.now.addingTimeInterval(60)
+    #expect(refresh(environment: ["COINGECKO_PRO_API_KEY": "CG-pro"]).code == 0)
+    let pro = server.requests.dropFirst(count)
+    #expect(!pro.isEmpty)
+    #expect(
+      pro.allSatisfy {
+        $0.headers["x-cg-pro-api-key"] == "CG-pro" && $0.headers["x-cg-demo-api-key"] == nil
+      })
+  }
+
+  @Test func refusedBeforeAnyRequestForAnUnknownPortfolioOrBadSettings() {
+    let portfolio = sandbox.run(
+      ["market", "refresh", "--portfolio", "nope"], environment: environment)
+    #expect(portfolio.code == 65)
+    #expect(portfolio.err.contains("there is no portfolio named 'nope'"))
+    let badURL = refresh(environment: ["FOLIO_COINGECKO_URL": "not a url"])
+    #expect(badURL.code == 65)
+    #expect(
+      badURL.err.contains("FOLIO_COINGECKO_URL is 'not a url', expected an http or https URL"))
+    #expect(refresh("--pages", "41").code == 64)
+    #expect(server.requests.isEmpty)
+  }
+
+  @Test func coinsShowRefreshFetchesTheDetailToo() throws {
+    try serveFixtures()
+    server.route("/coins/bitcoin", try .fixture("coingecko/coin_bitcoin.json"))
+    let result = sandbox.run(["coins", "show", "bitcoin", "--refresh"], environment: environment)
+    #expect(result.code == 0, "\(result.err)")
+    #expect(result.err.isEmpty)
+    #expect(
+      result.out.contains("Prices in USD as of 2024-11-30T12:00:00Z (fetched from 127.0.0.1)"))
+    #expect(result.out.contains("  Hashing algorithm       SHA-256"))
+    #expect(result.out.contains("About (details as of 2024-11-30T12:00:00Z)"))
+    #expect(server.requests(to: "/coins/bitcoin").first?.query["localization"] == "false")
+    #expect(
+      try sandbox.sqlite("SELECT coin_id, source FROM coin_details")
+        == "bitcoin|\(server.baseURL)\n")
+
+    server.route("/coins/nocoin", .json(#"{"error":"coin not found"}"#, status: 404))
+    sandbox.now = sandbox.now.addingTimeInterval(60)
+    let unknown = sandbox.run(["coins", "show", "nocoin", "--refresh"], environment: environment)
+    #expect(unknown.code == 65)
+    #expect(unknown.err.contains("CoinGecko knows no coin with the id 'nocoin'"))
+  }
+
+  @Test func theBuiltBinaryRefreshesFromTheServer() throws {
+    try serveFixtures()
+    let result = try Binary.run(
+      ["market", "refresh"], environment: environment.merging(["FOLIO_DB": sandbox.database]) { $1 }
+    )
+    #expect(result.code == 0, "\(result.err)")
+    #expect(result.out.hasPrefix("stored snapshot "))
+    #expect(
+      result.out.hasSuffix("(fetched from 127.0.0.1): 20 coin(s) in USD, 1 page(s), /global\n"))
+    server.route("/global", .json("{}", status: 503))
+    let failed = try Binary.run(
+      ["market", "refresh"], environment: environment.merging(["FOLIO_DB": sandbox.database]) { $1 }
+    )
+    #expect(failed.code == 69)
+    #expect(failed.err.hasPrefix("folio: error: CoinGecko answered HTTP 503 for /global"))
+  }
+}
