@@ -182,7 +182,8 @@ struct StyledTable {
     }
     func line(_ cells: [String], _ styles: [Bool?]) -> String {
       cells.enumerated().map { index, cell in
-        let pad = String(repeating: " ", count: max(0, widths[index] - cell.count))
+        let width = index < widths.count ? widths[index] : cell.count
+        let pad = String(repeating: " ", count: max(0, width - cell.count))
         let styled = MarketFormat.colored(
           cell, up: index < styles.count ? styles[index] : nil, useColor)
         return rightAligned.contains(index) ? pad + styled : styled + pad

@@ -346,7 +346,12 @@ extension CoinGeckoDocument {
     global.marketCapChangePercentage24hUSD = try reader.decimal(
       "market_cap_change_percentage_24h_usd", notes: &notes)
     if let seconds = try reader.integer("updated_at") {
-      global.updatedAt = Timestamp.format(Date(timeIntervalSince1970: TimeInterval(seconds)))
+      // Unix seconds from 1970 to the end of 9999; anything else is not a time.
+      if (0...253_402_300_799).contains(seconds) {
+        global.updatedAt = Timestamp.format(Date(timeIntervalSince1970: TimeInterval(seconds)))
+      } else {
+        notes.warnings.append("data: updated_at \(seconds) is not a readable time; left empty")
+      }
     }
     global.activeCryptocurrencies = try reader.integer("active_cryptocurrencies")
     global.markets = try reader.integer("markets")

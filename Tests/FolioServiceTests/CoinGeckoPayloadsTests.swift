@@ -217,6 +217,13 @@ import Testing
     #expect(quote.marketCap == nil && quote.marketCapRank == nil && quote.sparkline7d == nil)
     let (global, _) = try read(#"{"data":{"total_market_cap":{}}}"#)
     #expect(global == .global(GlobalData()))
+    let (farFuture, farNotes) = try read(
+      #"{"data":{"total_market_cap":{},"updated_at":9223372036854775807}}"#)
+    #expect(farFuture == .global(GlobalData()))
+    #expect(
+      farNotes.warnings == [
+        "data: updated_at 9223372036854775807 is not a readable time; left empty"
+      ])
     let (detail, _) = try read(
       #"{"id":"x","description":{"en":""},"links":{"homepage":[""],"subreddit_url":""}}"#)
     #expect(detail == .coinDetail(CoinDetail(id: "x")))
