@@ -70,7 +70,8 @@ final class Ledger {
   /// Writes the lots still open and the position after the last booked trade.
   func finish(_ stream: inout PositionStream) throws {
     try stream.flushOpenLots(derived)
-    let last = try stream.last ?? latestTrade(portfolioID: stream.portfolio.id, coinID: stream.coinID)
+    let last =
+      try stream.last ?? latestTrade(portfolioID: stream.portfolio.id, coinID: stream.coinID)
     guard let last else {
       try derived.deletePosition(portfolioID: stream.portfolio.id, coinID: stream.coinID)
       return

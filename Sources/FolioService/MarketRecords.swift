@@ -70,7 +70,7 @@ public struct StoredCoinDetail: Equatable, Sendable {
 
 // MARK: - SQL
 
-/// The SQL of the market tables (migrations/0003_market_data.sql), next to the records above.
+/// The SQL of the market tables (migrations/0004_market_data.sql), next to the records above.
 enum MarketRecords {
   // MARK: Coins
 

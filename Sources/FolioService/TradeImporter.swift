@@ -141,7 +141,8 @@ public struct TradeImporter {
             try box.stream.apply(trade, ledger.derived)
           }
         } else if try ledger.canAppend(portfolio: target, coinID: trade.coinID, at: key) {
-          let box = StreamBox(try ledger.begin(portfolio: target, coinID: trade.coinID, from: key).0)
+          let box = StreamBox(
+            try ledger.begin(portfolio: target, coinID: trade.coinID, from: key).0)
           try box.stream.apply(trade, ledger.derived)
           streams[position] = box
         } else {

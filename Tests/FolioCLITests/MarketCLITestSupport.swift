@@ -16,14 +16,10 @@ extension Sandbox {
     #expect(result.code == 0, "\(result.err)")
   }
 
-  /// Records a current position the way the trades tables hold it.
+  /// Records a buy of `quantity` of `coin` at 1 in `portfolio`, so the coin is held.
   func hold(_ coin: String, _ quantity: String, portfolio: String = "main") throws {
-    _ = try sqlite(
-      """
-      INSERT INTO positions (portfolio_id, coin_id, quantity, cost_basis, realized_pnl,
-        last_trade_at, last_price, method)
-      SELECT id, '\(coin)', '\(quantity)', '0', '0', '2024-01-01T00:00:00Z', '1', 'fifo'
-      FROM portfolios WHERE name = '\(portfolio)'
-      """)
+    let result = run(
+      "--portfolio", portfolio, "buy", coin, quantity, "--price", "1", "--date", "2024-01-01")
+    #expect(result.code == 0, "\(result.err)")
   }
 }

@@ -36,14 +36,20 @@ final class ServiceSandbox {
     try market.importFiles(names.map(Fixtures.path), vsCurrency: vs, at: at, now: now)
   }
 
-  /// Records a current position the way the trades tables hold it.
+  /// Records a buy of `quantity` of `coin` at 1 in `portfolio`, so the coin is held; "0"
+  /// records a buy and a sell of one unit, a position that is no longer held.
   func hold(_ coin: String, _ quantity: String, portfolio: String = "main") throws {
-    try store.database.execute(
-      """
-      INSERT INTO positions (portfolio_id, coin_id, quantity, cost_basis, realized_pnl,
-        last_trade_at, last_price, method)
-      SELECT id, ?, ?, '0', '0', '2024-01-01T00:00:00Z', '1', 'fifo' FROM portfolios WHERE name = ?
-      """, [coin, quantity, portfolio])
+    let target = try PortfolioService(store).resolve(portfolio)
+    let closed = quantity == "0"
+    try TradeService(store).record(
+      TradeDraft(
+        side: .buy, coin: coin, quantity: closed ? "1" : quantity, price: "1", date: "2024-01-01"),
+      in: target, coinID: coin, now: now)
+    if closed {
+      try TradeService(store).record(
+        TradeDraft(side: .sell, coin: coin, quantity: "1", price: "1", date: "2024-01-02"),
+        in: target, coinID: coin, now: now)
+    }
   }
 
   func count(_ table: String) throws -> Int {
