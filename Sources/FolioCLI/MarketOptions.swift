@@ -58,13 +58,6 @@ enum CurrencyOption {
 }
 
 extension Context {
-  /// The selected portfolio: `--portfolio`, else `FOLIO_PORTFOLIO`, else 'main'.
-  var selectedPortfolio: String {
-    if let name = globals.portfolio, !name.isEmpty { return name }
-    if let name = environment["FOLIO_PORTFOLIO"], !name.isEmpty { return name }
-    return "main"
-  }
-
   /// Prints each warning as `folio: warning: …`.
   func warn(all warnings: [String]) {
     for warning in warnings { warn(warning) }

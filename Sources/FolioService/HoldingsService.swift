@@ -54,13 +54,14 @@ public struct HoldingsService {
 
   public init(_ store: Store) { self.store = store }
 
-  /// The holdings of `portfolio` with `method` (default: the portfolio's own); `price` gives
-  /// the price to value a coin at, falling back to its last trade price.
-  public func holdings(
-    _ portfolio: Portfolio, method: CostMethod? = nil,
-    price: (String) throws -> PriceQuote? = { _ in nil }
-  ) throws -> Holdings {
+  /// The holdings of `portfolio` with `method` (default: the portfolio's own), valued at the
+  /// latest cached market price in the portfolio's currency, else at the coin's last trade price.
+  public func holdings(_ portfolio: Portfolio, method: CostMethod? = nil) throws -> Holdings {
     try db.read {
+      let quotes = try MarketData(store).latestQuotes(vsCurrency: portfolio.currency)
+      func price(_ coin: String) -> PriceQuote? {
+        quotes[coin].map { PriceQuote(price: $0.price, asOf: $0.snapshotAt, source: "market") }
+      }
       let method = method ?? portfolio.method
       let positions =
         method == portfolio.method
@@ -75,7 +76,7 @@ public struct HoldingsService {
       var partial: [(Position, PriceQuote?, ExactDecimal?)] = []
       for position in positions {
         let quote =
-          try price(position.coinID)
+          price(position.coinID)
           ?? PriceQuote(
             price: position.lastPrice, asOf: position.lastTrade.executedAt, source: "last trade")
         let value: ExactDecimal? = try position.quantity * quote.price

@@ -89,6 +89,8 @@ public struct TradeImporter {
     var skipped = 0
     let stamp = Timestamp.format(now)
     let insert = try Trade.prepareInsert(db)
+    let market = MarketData(store)
+    var coins: [String: String] = [:]
     while let record = try reader.next() {
       if record.fields.count == 1 && record.fields[0].isEmpty { continue }
       rows += 1
@@ -118,8 +120,15 @@ public struct TradeImporter {
           side: side, coin: field("coin") ?? "", quantity: field("quantity") ?? "",
           price: field("price") ?? "", fee: field("fee").flatMap { $0.isEmpty ? nil : $0 },
           date: field("date") ?? "", note: field("note"), externalID: field("id"))
+        let coinID: String
+        if let known = coins[draft.coin] {
+          coinID = known
+        } else {
+          coinID = try TradeInput.coinID(market.resolveCoin(draft.coin))
+          coins[draft.coin] = coinID
+        }
         var trade = try TradeService.trade(
-          from: draft, portfolio: target, coinID: try TradeInput.coinID(draft.coin), stamp: stamp)
+          from: draft, portfolio: target, coinID: coinID, stamp: stamp)
         guard problemCount == 0 else { continue }
         guard let id = try trade.insert(using: insert, db) else {
           skipped += 1

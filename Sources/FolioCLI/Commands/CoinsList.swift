@@ -46,7 +46,7 @@ struct CoinsList: FolioCommand {
 
   func run(_ context: Context) throws {
     var query = self.query
-    query.portfolio = context.selectedPortfolio
+    query.portfolio = try context.portfolio().name
     let list = try MarketData(context.existingStore()).coinList(query)
     try freshness.check(list.snapshot.fetchedAt, context)
     switch format {

@@ -61,7 +61,7 @@ struct MarketRefresh: FolioCommand {
     request.vsCurrency = vsCurrency
     request.pages = pages
     request.coins = try coins.map(service.resolveCoin)
-    request.portfolio = context.selectedPortfolio
+    request.portfolio = try context.portfolio().name
     request.detailFor = detailFor
     let client = CoinGeckoClient(configuration: configuration)
     let progress: (String) -> Void = { message in

@@ -48,7 +48,7 @@ struct TradeCommand: FolioCommand {
   func run(_ context: Context) throws {
     let store = try context.store()
     let portfolio = try context.portfolio()
-    let coin = try TradeInput.coinID(draft.coin)
+    let coin = try TradeInput.coinID(MarketData(store).resolveCoin(draft.coin))
     var draft = draft
     draft.locationID = try location.map { try LocationBook(store).locationID(for: $0) }
     let trade = try TradeService(store).record(
