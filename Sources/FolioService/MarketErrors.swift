@@ -19,8 +19,6 @@ public enum MarketError: LocalizedError, ClassifiedError, Equatable {
   case ambiguousSymbol(String, candidates: [String])
   /// Text that is neither a known id or symbol nor shaped like a CoinGecko id (65).
   case invalidCoin(String)
-  /// The selected portfolio does not exist (65).
-  case unknownPortfolio(String, known: [String])
   /// The latest snapshot is older than `--max-age` and `--strict` was given (65).
   case staleData(snapshotAt: String, age: String, maxAge: String)
   /// A refresh failed; nothing was stored (the kind of the underlying failure).
@@ -58,9 +56,6 @@ public enum MarketError: LocalizedError, ClassifiedError, Equatable {
     case .invalidCoin(let text):
       return "'\(text)' is not a known coin symbol or a CoinGecko id (ids are lowercase letters, "
         + "digits and '-', such as 'bitcoin')"
-    case .unknownPortfolio(let name, let known):
-      return "there is no portfolio named '\(name)'"
-        + (known.isEmpty ? "" : "; the portfolios are: " + known.joined(separator: ", "))
     case .staleData(let snapshotAt, let age, let maxAge):
       return "the latest market snapshot (\(snapshotAt)) is \(age) old, older than --max-age "
         + "\(maxAge); run 'folio market refresh' or raise --max-age"

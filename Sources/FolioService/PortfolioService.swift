@@ -3,7 +3,7 @@ import Foundation
 
 /// Why a portfolio operation was refused.
 public enum PortfolioError: LocalizedError, ClassifiedError, Equatable {
-  case notFound(String)
+  case notFound(String, known: [String])
   case exists(String)
   case invalidName(String)
   case invalidCurrency(String)
@@ -15,8 +15,9 @@ public enum PortfolioError: LocalizedError, ClassifiedError, Equatable {
 
   public var errorDescription: String? {
     switch self {
-    case .notFound(let name):
-      return "no portfolio named '\(name)'; 'folio portfolio list' shows the existing ones"
+    case .notFound(let name, let known):
+      return "there is no portfolio named '\(name)'; the portfolios are: "
+        + known.joined(separator: ", ")
     case .exists(let name): return "a portfolio named '\(name)' already exists"
     case .invalidName(let name):
       return
@@ -58,7 +59,7 @@ public struct PortfolioService {
   public func resolve(_ name: String?) throws -> Portfolio {
     let wanted = try (name.flatMap { $0.isEmpty ? nil : $0 }) ?? defaultName()
     guard let portfolio = try Portfolio.named(wanted, db) else {
-      throw PortfolioError.notFound(wanted)
+      throw PortfolioError.notFound(wanted, known: try Portfolio.all(db).map(\.name))
     }
     return portfolio
   }

@@ -285,8 +285,8 @@ import Testing
 
   @Test func anUnknownPortfolioIsRefused() throws {
     try sandbox.importFixtures("coingecko/markets_usd.json")
-    let error = #expect(throws: MarketError.self) { try list(portfolio: "savings") }
-    #expect(error == .unknownPortfolio("savings", known: ["main"]))
+    let error = #expect(throws: PortfolioError.self) { try list(portfolio: "savings") }
+    #expect(error == .notFound("savings", known: ["main"]))
     #expect(error?.kind == .badData)
   }
 
