@@ -15,7 +15,8 @@ INSERT INTO portfolios (name, currency, method, created_at)
 VALUES ('main', 'usd', 'fifo', strftime('%Y-%m-%dT%H:%M:%SZ', 'now'));
 
 -- The journal: one row per buy or sell, as the user recorded it. The only source of truth;
--- every table below is derived from it and can be rebuilt.
+-- every table below is derived from it and can be rebuilt (`folio db rebuild`), so the
+-- derived tables carry no foreign keys: folio writes them only from the trades.
 CREATE TABLE trades (
   id INTEGER PRIMARY KEY,
   portfolio_id INTEGER NOT NULL REFERENCES portfolios (id),
@@ -49,7 +50,7 @@ CREATE UNIQUE INDEX trades_external_id ON trades (portfolio_id, external_id)
 -- Derived: one lot per buy. cost = quantity × price + fee. remaining and remaining_cost are
 -- what is left after the sells that consumed it (remaining_cost = cost − Σ consumed cost).
 CREATE TABLE lots (
-  trade_id INTEGER PRIMARY KEY REFERENCES trades (id),
+  trade_id INTEGER PRIMARY KEY,
   portfolio_id INTEGER NOT NULL,
   coin_id TEXT NOT NULL,
   acquired_at TEXT NOT NULL,
@@ -63,7 +64,7 @@ CREATE INDEX lots_open ON lots (portfolio_id, coin_id) WHERE remaining <> '0';
 
 -- Derived: which lots each sell consumed, how much, and the cost basis that left with it.
 CREATE TABLE lot_consumptions (
-  sell_trade_id INTEGER NOT NULL REFERENCES trades (id),
+  sell_trade_id INTEGER NOT NULL,
   lot_trade_id INTEGER NOT NULL,
   quantity TEXT NOT NULL,
   cost TEXT NOT NULL,
@@ -72,7 +73,7 @@ CREATE TABLE lot_consumptions (
 
 -- Derived: realized profit per sell. proceeds = quantity × price − fee.
 CREATE TABLE disposals (
-  trade_id INTEGER PRIMARY KEY REFERENCES trades (id),
+  trade_id INTEGER PRIMARY KEY,
   portfolio_id INTEGER NOT NULL,
   coin_id TEXT NOT NULL,
   disposed_at TEXT NOT NULL,

@@ -42,4 +42,4 @@ END;
 -- at it; `folio locations delete --force` sets their location_id to NULL first.
 ALTER TABLE trades ADD COLUMN location_id INTEGER REFERENCES locations (id);
 
-CREATE INDEX trades_by_location ON trades (location_id);
+CREATE INDEX trades_by_location ON trades (location_id) WHERE location_id IS NOT NULL;
