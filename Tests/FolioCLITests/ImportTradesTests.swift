@@ -1,0 +1,135 @@
+import Foundation
+import Testing
+
+@Suite struct ImportTradesTests {
+  let sandbox = Sandbox()
+  let header = "date,side,coin,quantity,price,fee,note\n"
+
+  @Test func importsAllOrNothingWithFileAndLine() throws {
+    let good = sandbox.write(
+      "good.csv",
+      header + "2024-01-01,buy,bitcoin,1,100,0,\n2024-01-02,sell,bitcoin,0.4,150,1,\"partial, with comma\"\n")
+    let result = sandbox.run("import", "trades", good)
+    #expect(result.code == 0, "\(result.err)")
+    #expect(result.out == "imported 2 trade(s) from 2 row(s); skipped 0 already present\n")
+    #expect(try sandbox.sqlite("SELECT note FROM trades WHERE id = 2") == "partial, with comma\n")
+
+    let before = try sandbox.dump()
+    var rows = header
+    for day in 1...25 { rows += "2024-02-\(String(format: "%02d", day)),buy,bitcoin,abc,1,0,\n" }
+    let bad = sandbox.write("bad.csv", rows + "2024-03-01,buy,ethereum,1,1,0,\n")
+    let refused = sandbox.run("import", "trades", bad)
+    #expect(refused.code == 65)
+    #expect(refused.err.hasPrefix("folio: error: nothing was imported: \(bad):2: quantity: 'abc'"))
+    #expect(refused.err.contains("\(bad):21: "))
+    #expect(!refused.err.contains("\(bad):22: "))
+    #expect(refused.err.contains("and 5 more problem(s)"))
+    #expect(refused.err.split(separator: "\n").count == 1)
+    #expect(try sandbox.dump() == before)
+  }
+
+  @Test func oversellInTheFileNamesItsLine() throws {
+    let file = sandbox.write(
+      "oversell.csv", header + "2024-01-01,buy,bitcoin,1,100,0,\n2024-01-02,sell,bitcoin,2,100,0,\n")
+    _ = sandbox.run("db", "migrate")
+    let before = try sandbox.dump()
+    let result = sandbox.run("import", "trades", file)
+    #expect(result.code == 65)
+    #expect(result.err.contains("\(file):3: "))
+    #expect(result.err.contains("short by 1"))
+    #expect(try sandbox.dump() == before)
+  }
+
+  @Test func outOfOrderRowsAndBackDatedImportMatchARebuild() throws {
+    #expect(sandbox.run("buy", "bitcoin", "2", "--price", "100", "--date", "2024-01-10").code == 0)
+    #expect(sandbox.run("sell", "bitcoin", "1.5", "--price", "200", "--date", "2024-02-01").code == 0)
+    let file = sandbox.write(
+      "late.csv",
+      header + "2024-03-01,buy,bitcoin,1,300,0,\n2024-01-05,buy,bitcoin,1,50,0,\n"
+        + "2024-01-20,sell,bitcoin,0.5,120,0,\n2024-02-15,buy,ethereum,3,10,0,\n"
+        + "2024-02-10,sell,ethereum,1,10,0,\n")
+    // ethereum sells on 02-10 before its buy on 02-15: refused, nothing written.
+    let refused = sandbox.run("import", "trades", file)
+    #expect(refused.code == 65)
+    #expect(refused.err.contains("\(file):6: "))
+    let fixed = sandbox.write(
+      "fixed.csv",
+      header + "2024-03-01,buy,bitcoin,1,300,0,\n2024-01-05,buy,bitcoin,1,50,0,\n"
+        + "2024-01-20,sell,bitcoin,0.5,120,0,\n2024-02-15,buy,ethereum,3,10,0,\n")
+    #expect(sandbox.run("import", "trades", fixed).code == 0)
+    let incremental = try sandbox.sqlite(
+      "SELECT * FROM lots ORDER BY trade_id; SELECT * FROM lot_consumptions ORDER BY 1, 2; SELECT * FROM disposals ORDER BY 1; SELECT * FROM positions ORDER BY 1, 2")
+    #expect(sandbox.run("portfolio", "set", "main", "--method", "fifo").code == 0)  // rebuilds
+    #expect(
+      try sandbox.sqlite(
+        "SELECT * FROM lots ORDER BY trade_id; SELECT * FROM lot_consumptions ORDER BY 1, 2; SELECT * FROM disposals ORDER BY 1; SELECT * FROM positions ORDER BY 1, 2")
+        == incremental)
+    // FIFO over 01-05 (1 @ 50), 01-10 (2 @ 100): the 01-20 sell of 0.5 costs 25, the 02-01
+    // sell of 1.5 takes 0.5 @ 50 and 1 @ 100 → 125.
+    #expect(try sandbox.sqlite("SELECT realized_pnl FROM disposals ORDER BY disposed_at") == "35\n175\n")
+  }
+
+  @Test func headerInAnyOrderWithBOMCRLFAndExtraColumns() throws {
+    #expect(sandbox.run("portfolio", "add", "other").code == 0)
+    let text =
+      "\u{FEFF}coin,quantity,price,side,date,id,portfolio\r\nbitcoin,1,10,buy,2024-01-01,a1,other\r\nbitcoin,1,10,BUY,2024-01-02T00:00:00Z,a2,\r\n"
+    let file = sandbox.write("odd.csv", text)
+    let result = sandbox.run("import", "trades", file)
+    #expect(result.code == 0, "\(result.err)")
+    #expect(
+      try sandbox.sqlite("SELECT p.name, t.external_id FROM trades t JOIN portfolios p ON p.id = t.portfolio_id ORDER BY t.id")
+        == "other|a1\nmain|a2\n")
+    let again = sandbox.run("import", "trades", file)
+    #expect(again.out == "imported 0 trade(s) from 2 row(s); skipped 2 already present\n")
+  }
+
+  @Test func badHeaders() throws {
+    let missing = sandbox.write("missing.csv", "date,side,coin,quantity\n")
+    let result = sandbox.run("import", "trades", missing)
+    #expect(result.code == 65)
+    #expect(result.err.contains("\(missing):1: missing column 'price'"))
+    let unknown = sandbox.write("unknown.csv", "date,side,coin,qty,price\n")
+    #expect(sandbox.run("import", "trades", unknown).err.contains("unknown column 'qty'"))
+    let empty = sandbox.write("empty.csv", "")
+    #expect(sandbox.run("import", "trades", empty).err.contains("the file is empty"))
+    let headerOnly = sandbox.write("header.csv", header)
+    #expect(sandbox.run("import", "trades", headerOnly).out.hasPrefix("imported 0 trade(s)"))
+    let short = sandbox.write("short.csv", header + "2024-01-01,buy,bitcoin\n")
+    #expect(sandbox.run("import", "trades", short).err.contains("\(short):2: expected 7 fields, found 3"))
+  }
+
+  @Test func missingFileAndStandardInput() throws {
+    let missing = sandbox.run("import", "trades", sandbox.file("nope.csv"))
+    #expect(missing.code == 66)
+    #expect(missing.err.contains("nope.csv: no such file"))
+    let piped = try Binary.run(
+      ["import", "trades", "-"], environment: ["FOLIO_DB": sandbox.database],
+      stdin: header + "2024-01-01,buy,bitcoin,1,1,0,\n")
+    #expect(piped.code == 0, "\(piped.err)")
+    #expect(try sandbox.sqlite("SELECT count(*) FROM trades") == "1\n")
+  }
+
+  @Test func dryRunWritesNothing() throws {
+    _ = sandbox.run("db", "migrate")
+    let before = try sandbox.dump()
+    let file = sandbox.write("dry.csv", header + "2024-01-01,buy,bitcoin,1,1,0,\n")
+    let result = sandbox.run("import", "trades", file, "--dry-run", "--format", "json")
+    #expect(result.code == 0)
+    #expect(result.out.contains("\"imported\": 1"))
+    #expect(result.out.contains("\"dry_run\": true"))
+    #expect(try sandbox.dump() == before)
+  }
+
+  @Test func exportImportExportIsByteIdentical() throws {
+    #expect(sandbox.run("buy", "bitcoin", "0.1", "--price", "100", "--date", "2024-01-01", "--note", "a \"quoted\", note").code == 0)
+    #expect(sandbox.run("buy", "bitcoin", "0.2", "--price", "200", "--fee", "0.5", "--id", "x-2", "--date", "2024-01-02").code == 0)
+    #expect(sandbox.run("sell", "bitcoin", "0.3", "--price", "300", "--date", "2024-01-03").code == 0)
+    let first = sandbox.file("first.csv")
+    #expect(sandbox.run("export", "trades", "--out", first).code == 0)
+    let other = Sandbox()
+    #expect(other.run("import", "trades", first).code == 0)
+    let second = other.run("export", "trades")
+    #expect(second.out == (try String(contentsOfFile: first, encoding: .utf8)))
+    #expect(second.out.hasPrefix("date,side,coin,quantity,price,fee,note,id\n"))
+  }
+}

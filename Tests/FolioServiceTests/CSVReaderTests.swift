@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+
+@testable import FolioService
+
+@Suite struct CSVReaderTests {
+  func records(_ text: String) throws -> [CSVRecord] {
+    try records(Data(text.utf8))
+  }
+
+  func records(_ data: Data) throws -> [CSVRecord] {
+    let path = NSTemporaryDirectory() + "csv-" + UUID().uuidString
+    FileManager.default.createFile(atPath: path, contents: data)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let handle = try #require(FileHandle(forReadingAtPath: path))
+    let reader = CSVReader(handle: handle, source: "t.csv")
+    var result: [CSVRecord] = []
+    while let record = try reader.next() { result.append(record) }
+    return result
+  }
+
+  @Test func quotedCommasQuotesAndLineBreaks() throws {
+    let rows = try records("a,b\n\"x, y\",\"say \"\"hi\"\"\"\n\"two\nlines\",z\nlast,row")
+    #expect(rows.map(\.fields) == [["a", "b"], ["x, y", "say \"hi\""], ["two\nlines", "z"], ["last", "row"]])
+    #expect(rows.map(\.line) == [1, 2, 3, 5])
+  }
+
+  @Test func byteOrderMarkAndCRLF() throws {
+    let rows = try records(Data([0xEF, 0xBB, 0xBF]) + Data("date,side\r\n1,2\r\n".utf8))
+    #expect(rows.map(\.fields) == [["date", "side"], ["1", "2"]])
+  }
+
+  @Test func emptyFieldsAndBlankLines() throws {
+    let rows = try records("a,,c\n\n,\n")
+    #expect(rows.map(\.fields) == [["a", "", "c"], [""], ["", ""]])
+  }
+
+  @Test func unterminatedQuoteNamesTheLine() {
+    #expect {
+      try records("a\n\"open,b\nc")
+    } throws: { error in
+      (error as? CSVError)?.errorDescription
+        == "t.csv:2: a quoted field is not closed before the end of the file"
+    }
+  }
+
+  @Test func textAfterClosingQuoteAndStrayQuote() {
+    #expect(throws: CSVError.self) { try records("\"a\"b\n") }
+    #expect(throws: CSVError.self) { try records("a\"b\n") }
+  }
+
+  @Test func invalidUTF8IsRefusedWithItsLine() {
+    #expect {
+      try records(Data("ok\n".utf8) + Data([0x61, 0xFF, 0x0A]))
+    } throws: { error in
+      (error as? CSVError)?.errorDescription == "t.csv:2: is not valid UTF-8 text"
+    }
+  }
+
+  @Test func largeInputStreamsAcrossBuffers() throws {
+    let line = "2024-01-01T00:00:00Z,buy,bitcoin,0.1,100,0,\"note, with comma\"\n"
+    let count = 40_000  // about 2.6 MB: crosses several 1 MiB reads
+    let rows = try records(String(repeating: line, count: count))
+    #expect(rows.count == count)
+    #expect(rows.last?.fields[6] == "note, with comma")
+    #expect(rows.last?.line == count)
+  }
+}
