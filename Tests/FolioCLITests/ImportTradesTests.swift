@@ -8,7 +8,9 @@ import Testing
   @Test func importsAllOrNothingWithFileAndLine() throws {
     let good = sandbox.write(
       "good.csv",
-      header + "2024-01-01,buy,bitcoin,1,100,0,\n2024-01-02,sell,bitcoin,0.4,150,1,\"partial, with comma\"\n")
+      header
+        + "2024-01-01,buy,bitcoin,1,100,0,\n2024-01-02,sell,bitcoin,0.4,150,1,\"partial, with comma\"\n"
+    )
     let result = sandbox.run("import", "trades", good)
     #expect(result.code == 0, "\(result.err)")
     #expect(result.out == "imported 2 trade(s) from 2 row(s); skipped 0 already present\n")
@@ -30,7 +32,8 @@ import Testing
 
   @Test func oversellInTheFileNamesItsLine() throws {
     let file = sandbox.write(
-      "oversell.csv", header + "2024-01-01,buy,bitcoin,1,100,0,\n2024-01-02,sell,bitcoin,2,100,0,\n")
+      "oversell.csv", header + "2024-01-01,buy,bitcoin,1,100,0,\n2024-01-02,sell,bitcoin,2,100,0,\n"
+    )
     _ = sandbox.run("db", "migrate")
     let before = try sandbox.dump()
     let result = sandbox.run("import", "trades", file)
@@ -42,7 +45,8 @@ import Testing
 
   @Test func outOfOrderRowsAndBackDatedImportMatchARebuild() throws {
     #expect(sandbox.run("buy", "bitcoin", "2", "--price", "100", "--date", "2024-01-10").code == 0)
-    #expect(sandbox.run("sell", "bitcoin", "1.5", "--price", "200", "--date", "2024-02-01").code == 0)
+    #expect(
+      sandbox.run("sell", "bitcoin", "1.5", "--price", "200", "--date", "2024-02-01").code == 0)
     let file = sandbox.write(
       "late.csv",
       header + "2024-03-01,buy,bitcoin,1,300,0,\n2024-01-05,buy,bitcoin,1,50,0,\n"
@@ -58,15 +62,18 @@ import Testing
         + "2024-01-20,sell,bitcoin,0.5,120,0,\n2024-02-15,buy,ethereum,3,10,0,\n")
     #expect(sandbox.run("import", "trades", fixed).code == 0)
     let incremental = try sandbox.sqlite(
-      "SELECT * FROM lots ORDER BY trade_id; SELECT * FROM lot_consumptions ORDER BY 1, 2; SELECT * FROM disposals ORDER BY 1; SELECT * FROM positions ORDER BY 1, 2")
+      "SELECT * FROM lots ORDER BY trade_id; SELECT * FROM lot_consumptions ORDER BY 1, 2; SELECT * FROM disposals ORDER BY 1; SELECT * FROM positions ORDER BY 1, 2"
+    )
     #expect(sandbox.run("portfolio", "set", "main", "--method", "fifo").code == 0)  // rebuilds
     #expect(
       try sandbox.sqlite(
-        "SELECT * FROM lots ORDER BY trade_id; SELECT * FROM lot_consumptions ORDER BY 1, 2; SELECT * FROM disposals ORDER BY 1; SELECT * FROM positions ORDER BY 1, 2")
+        "SELECT * FROM lots ORDER BY trade_id; SELECT * FROM lot_consumptions ORDER BY 1, 2; SELECT * FROM disposals ORDER BY 1; SELECT * FROM positions ORDER BY 1, 2"
+      )
         == incremental)
     // FIFO over 01-05 (1 @ 50), 01-10 (2 @ 100): the 01-20 sell of 0.5 costs 25, the 02-01
     // sell of 1.5 takes 0.5 @ 50 and 1 @ 100 → 125.
-    #expect(try sandbox.sqlite("SELECT realized_pnl FROM disposals ORDER BY disposed_at") == "35\n175\n")
+    #expect(
+      try sandbox.sqlite("SELECT realized_pnl FROM disposals ORDER BY disposed_at") == "35\n175\n")
   }
 
   @Test func headerInAnyOrderWithBOMCRLFAndExtraColumns() throws {
@@ -77,7 +84,9 @@ import Testing
     let result = sandbox.run("import", "trades", file)
     #expect(result.code == 0, "\(result.err)")
     #expect(
-      try sandbox.sqlite("SELECT p.name, t.external_id FROM trades t JOIN portfolios p ON p.id = t.portfolio_id ORDER BY t.id")
+      try sandbox.sqlite(
+        "SELECT p.name, t.external_id FROM trades t JOIN portfolios p ON p.id = t.portfolio_id ORDER BY t.id"
+      )
         == "other|a1\nmain|a2\n")
     let again = sandbox.run("import", "trades", file)
     #expect(again.out == "imported 0 trade(s) from 2 row(s); skipped 2 already present\n")
@@ -95,7 +104,8 @@ import Testing
     let headerOnly = sandbox.write("header.csv", header)
     #expect(sandbox.run("import", "trades", headerOnly).out.hasPrefix("imported 0 trade(s)"))
     let short = sandbox.write("short.csv", header + "2024-01-01,buy,bitcoin\n")
-    #expect(sandbox.run("import", "trades", short).err.contains("\(short):2: expected 7 fields, found 3"))
+    #expect(
+      sandbox.run("import", "trades", short).err.contains("\(short):2: expected 7 fields, found 3"))
   }
 
   @Test func missingFileAndStandardInput() throws {
@@ -121,9 +131,18 @@ import Testing
   }
 
   @Test func exportImportExportIsByteIdentical() throws {
-    #expect(sandbox.run("buy", "bitcoin", "0.1", "--price", "100", "--date", "2024-01-01", "--note", "a \"quoted\", note").code == 0)
-    #expect(sandbox.run("buy", "bitcoin", "0.2", "--price", "200", "--fee", "0.5", "--id", "x-2", "--date", "2024-01-02").code == 0)
-    #expect(sandbox.run("sell", "bitcoin", "0.3", "--price", "300", "--date", "2024-01-03").code == 0)
+    #expect(
+      sandbox.run(
+        "buy", "bitcoin", "0.1", "--price", "100", "--date", "2024-01-01", "--note",
+        "a \"quoted\", note"
+      ).code == 0)
+    #expect(
+      sandbox.run(
+        "buy", "bitcoin", "0.2", "--price", "200", "--fee", "0.5", "--id", "x-2", "--date",
+        "2024-01-02"
+      ).code == 0)
+    #expect(
+      sandbox.run("sell", "bitcoin", "0.3", "--price", "300", "--date", "2024-01-03").code == 0)
     let first = sandbox.file("first.csv")
     #expect(sandbox.run("export", "trades", "--out", first).code == 0)
     let other = Sandbox()

@@ -17,12 +17,18 @@ import Testing
   }
 
   func seed() {
-    #expect(sandbox.run("buy", "bitcoin", "0.5", "--price", "40000", "--date", "2024-01-01").out == "1\n")
     #expect(
-      sandbox.run("buy", "bitcoin", "0.25", "--price", "60000", "--fee", "15", "--date", "2024-02-01")
-        .out == "2\n")
-    #expect(sandbox.run("sell", "bitcoin", "0.6", "--price", "70000", "--date", "2024-03-01").out == "3\n")
-    #expect(sandbox.run("buy", "ethereum", "2", "--price", "3000", "--date", "2024-03-05").out == "4\n")
+      sandbox.run("buy", "bitcoin", "0.5", "--price", "40000", "--date", "2024-01-01").out == "1\n")
+    #expect(
+      sandbox.run(
+        "buy", "bitcoin", "0.25", "--price", "60000", "--fee", "15", "--date", "2024-02-01"
+      )
+      .out == "2\n")
+    #expect(
+      sandbox.run("sell", "bitcoin", "0.6", "--price", "70000", "--date", "2024-03-01").out == "3\n"
+    )
+    #expect(
+      sandbox.run("buy", "ethereum", "2", "--price", "3000", "--date", "2024-03-05").out == "4\n")
   }
 
   @Test func holdingsJSONCarriesExactFigures() throws {
@@ -42,7 +48,9 @@ import Testing
     #expect(bitcoin["unrealized_pnl"] as? String == "1491")
     let totals = try #require(json["totals"] as? [String: Any])
     #expect(totals["value"] as? String == "16500")
-    for key in ["coin", "quantity", "cost_basis", "price", "value", "unrealized_pnl", "realized_pnl"] {
+    for key in [
+      "coin", "quantity", "cost_basis", "price", "value", "unrealized_pnl", "realized_pnl",
+    ] {
       #expect(bitcoin[key] is String, "\(key)")
     }
   }
@@ -58,7 +66,8 @@ import Testing
 
   @Test func buyJSONAndTxShow() throws {
     let result = sandbox.run(
-      "buy", "bitcoin", "1", "--price", "100", "--fee", "1.5", "--date", "2024-01-01T10:00:00+01:00",
+      "buy", "bitcoin", "1", "--price", "100", "--fee", "1.5", "--date",
+      "2024-01-01T10:00:00+01:00",
       "--note", "first", "--id", "ext-1", "--format", "json")
     #expect(result.code == 0)
     #expect(result.out.contains("\"date\": \"2024-01-01T09:00:00Z\""))
@@ -76,11 +85,14 @@ import Testing
     try refused(
       ["sell", "bitcoin", "0.2", "--price", "1"], code: 65,
       "exceeds the 0.15 held at that time (short by 0.05)")
-    try refused(["buy", "bitcoin", "0", "--price", "1"], code: 65, "quantity: must be greater than zero")
-    try refused(["buy", "bitcoin", "-1", "--price", "1"], code: 65, "quantity")
-    try refused(["buy", "bitcoin", "NaN", "--price", "1"], code: 65, "'NaN' is not a valid decimal")
     try refused(
-      ["buy", "bitcoin", "1,000.25", "--price", "1"], code: 65, "thousands separators are not accepted")
+      ["buy", "bitcoin", "0", "--price", "1"], code: 65, "quantity: must be greater than zero")
+    try refused(["buy", "bitcoin", "-1", "--price", "1"], code: 65, "quantity")
+    try refused(
+      ["buy", "bitcoin", "NaN", "--price", "1"], code: 65, "'NaN' is not a valid decimal")
+    try refused(
+      ["buy", "bitcoin", "1,000.25", "--price", "1"], code: 65,
+      "thousands separators are not accepted")
     try refused(
       ["buy", "bitcoin", "0.0000000000000000001", "--price", "1"], code: 65,
       "more than 18 fractional digits")
@@ -100,17 +112,23 @@ import Testing
   @Test func editAndDeleteRecomputeLaterSells() throws {
     seed()
     #expect(sandbox.run("tx", "edit", "1", "--price", "30000").code == 0)
-    #expect(try sandbox.sqlite("SELECT realized_pnl FROM disposals WHERE trade_id = 3") == "20994\n")
+    #expect(
+      try sandbox.sqlite("SELECT realized_pnl FROM disposals WHERE trade_id = 3") == "20994\n")
     #expect(sandbox.run("tx", "delete", "4").code == 0)
-    #expect(try sandbox.sqlite("SELECT count(*) FROM positions WHERE coin_id = 'ethereum'") == "0\n")
+    #expect(
+      try sandbox.sqlite("SELECT count(*) FROM positions WHERE coin_id = 'ethereum'") == "0\n")
     #expect(sandbox.run("db", "check").code == 0)
   }
 
   @Test func txListFiltersAndFormats() throws {
     seed()
     let sells = sandbox.run("tx", "list", "--side", "sell", "--format", "csv")
-    #expect(sells.out == "id,date,side,coin,quantity,price,fee,note\n3,2024-03-01T00:00:00Z,sell,bitcoin,0.6,70000,0,\n")
-    let february = sandbox.run("tx", "list", "--since", "2024-02-01", "--until", "2024-03-01", "--format", "json")
+    #expect(
+      sells.out
+        == "id,date,side,coin,quantity,price,fee,note\n3,2024-03-01T00:00:00Z,sell,bitcoin,0.6,70000,0,\n"
+    )
+    let february = sandbox.run(
+      "tx", "list", "--since", "2024-02-01", "--until", "2024-03-01", "--format", "json")
     let ids = try #require(
       try JSONSerialization.jsonObject(with: Data(february.out.utf8)) as? [[String: Any]])
     #expect(ids.compactMap { $0["id"] as? Int } == [2, 3])
@@ -133,8 +151,10 @@ import Testing
     #expect(
       sandbox.run("--portfolio", "savings", "buy", "solana", "3", "--price", "100").code == 0)
     #expect(
-      sandbox.run(["buy", "solana", "1", "--price", "100"], environment: ["FOLIO_PORTFOLIO": "savings"])
-        .code == 0)
+      sandbox.run(
+        ["buy", "solana", "1", "--price", "100"], environment: ["FOLIO_PORTFOLIO": "savings"]
+      )
+      .code == 0)
     let list = sandbox.run("portfolio", "list", "--format", "json")
     #expect(list.out.contains("\"name\": \"savings\""))
     #expect(list.out.contains("\"trades\": 2"))

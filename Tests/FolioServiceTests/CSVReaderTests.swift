@@ -21,7 +21,10 @@ import Testing
 
   @Test func quotedCommasQuotesAndLineBreaks() throws {
     let rows = try records("a,b\n\"x, y\",\"say \"\"hi\"\"\"\n\"two\nlines\",z\nlast,row")
-    #expect(rows.map(\.fields) == [["a", "b"], ["x, y", "say \"hi\""], ["two\nlines", "z"], ["last", "row"]])
+    #expect(
+      rows.map(\.fields) == [
+        ["a", "b"], ["x, y", "say \"hi\""], ["two\nlines", "z"], ["last", "row"],
+      ])
     #expect(rows.map(\.line) == [1, 2, 3, 5])
   }
 

@@ -84,18 +84,31 @@ public struct Trade: Equatable, Sendable {
     INSERT INTO trades (portfolio_id, executed_at, side, coin_id, quantity, price, fee, note,
       external_id, created_at, location_id)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-    ON CONFLICT (portfolio_id, external_id) WHERE external_id IS NOT NULL DO NOTHING
     """
 
-  /// Prepares the INSERT that `insert(using:)` runs, for loops over many trades.
-  public static func prepareInsert(_ db: Database) throws -> Statement {
-    try db.prepare(insertSQL)
+  /// The insert for trades with an external id: a duplicate id is skipped, not an error.
+  static let insertOrSkipSQL =
+    insertSQL + """
+
+      ON CONFLICT (portfolio_id, external_id) WHERE external_id IS NOT NULL DO NOTHING
+      """
+
+  /// The two INSERTs that `insert(using:)` runs, prepared once for loops over many trades.
+  public struct InsertStatements {
+    let plain: Statement
+    let orSkip: Statement
   }
 
-  /// Inserts the trade with a statement from `prepareInsert` and returns its new id, or nil
+  /// Prepares the statements `insert(using:)` runs.
+  public static func prepareInsert(_ db: Database) throws -> InsertStatements {
+    InsertStatements(plain: try db.prepare(insertSQL), orSkip: try db.prepare(insertOrSkipSQL))
+  }
+
+  /// Inserts the trade with statements from `prepareInsert` and returns its new id, or nil
   /// when a trade with the same external id already exists in the portfolio (nothing is
   /// written then).
-  public func insert(using statement: Statement, _ db: Database) throws -> Int64? {
+  public func insert(using statements: InsertStatements, _ db: Database) throws -> Int64? {
+    let statement = externalID == nil ? statements.plain : statements.orSkip
     try statement.bind(portfolioID, at: 1)
     try statement.bind(executedAt, at: 2)
     try statement.bind(side.rawValue, at: 3)
@@ -114,7 +127,9 @@ public struct Trade: Equatable, Sendable {
   /// Inserts the trade and returns its new id, or nil when a trade with the same external id
   /// already exists in the portfolio (nothing is written then).
   public func insert(_ db: Database) throws -> Int64? {
-    try insert(using: db.cached(Trade.insertSQL), db)
+    try insert(
+      using: InsertStatements(
+        plain: db.cached(Trade.insertSQL), orSkip: db.cached(Trade.insertOrSkipSQL)), db)
   }
 
   /// Writes every field of the trade back to its row.
