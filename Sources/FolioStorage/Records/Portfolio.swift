@@ -75,12 +75,8 @@ public struct Portfolio: Equatable, Sendable {
 
   /// Deletes the portfolio with its trades and every row derived from them.
   public static func delete(id: Int64, _ db: Database) throws {
-    for table in ["lot_consumptions", "disposals", "lots", "positions"] {
-      let filter =
-        table == "lot_consumptions"
-        ? "sell_trade_id IN (SELECT id FROM trades WHERE portfolio_id = ?)" : "portfolio_id = ?"
-      try db.execute("DELETE FROM \(table) WHERE \(filter)", [id])
-    }
+    try DerivedTables(db).deleteAll(portfolioID: id)
+    try db.execute("DELETE FROM portfolio_daily WHERE portfolio_id = ?", [id])
     try db.execute("DELETE FROM trades WHERE portfolio_id = ?", [id])
     try db.execute("DELETE FROM portfolios WHERE id = ?", [id])
   }
