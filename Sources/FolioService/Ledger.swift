@@ -51,7 +51,8 @@ final class Ledger {
     } else if let stored, let key, stored.method == portfolio.method {
       book = try undo(stored, portfolio: portfolio, from: key)
     } else {
-      try deleteDerived(portfolioID: portfolio.id, coinID: coinID)
+      // No stored position means no derived rows: there is nothing to delete.
+      if stored != nil { try deleteDerived(portfolioID: portfolio.id, coinID: coinID) }
       book = PositionBook(method: portfolio.method)
       start = nil
     }
