@@ -154,3 +154,66 @@ enum Binary {
       err: String(decoding: errData, as: UTF8.self))
   }
 }
+
+extension Sandbox {
+  /// A database built through the CLI as a user would: two portfolios (main, fifo; cold, lifo),
+  /// two locations, buys and sells (one coin sold out), and two daily history rows.
+  func buildDemo() throws {
+    let steps: [[String]] = [
+      [
+        "locations", "add", "Colosseum", "--city", "Rome", "--lat", "41.8902", "--lon", "12.4922",
+        "--image", "rome-colosseum-1", "--image", "rome-colosseum-2",
+      ],
+      [
+        "locations", "add", "Eiffel Tower", "--city", "Paris", "--lat", "48.8584", "--lon",
+        "2.2945",
+      ],
+      ["portfolio", "add", "cold", "--method", "lifo"],
+      [
+        "buy", "bitcoin", "0.5", "--price", "30000", "--fee", "10", "--date", "2023-01-05",
+        "--location", "1",
+      ],
+      ["buy", "bitcoin", "0.25", "--price", "40000", "--date", "2023-06-01"],
+      ["buy", "ethereum", "2", "--price", "1800.5", "--fee", "2.5", "--date", "2023-03-01"],
+      [
+        "sell", "bitcoin", "0.3", "--price", "45000", "--fee", "5", "--date", "2024-02-01",
+        "--location", "Colosseum, Rome",
+      ],
+      ["buy", "solana", "10", "--price", "20", "--date", "2023-02-01"],
+      ["sell", "solana", "10", "--price", "25.5", "--date", "2024-01-10"],
+      ["buy", "bitcoin", "1", "--price", "20000", "--date", "2022-12-01", "--portfolio", "cold"],
+      [
+        "sell", "bitcoin", "0.4", "--price", "60000", "--date", "2024-03-01", "--portfolio", "cold",
+      ],
+    ]
+    for step in steps {
+      let result = run(step)
+      guard result.code == 0 else {
+        throw DemoError(message: "\(step.joined(separator: " ")): \(result.err)")
+      }
+    }
+    _ = try sqlite(
+      """
+      INSERT INTO portfolio_daily VALUES
+        (1, '2024-03-01', '23851', '19607.5', '4243.5', '4544', NULL, '2024-03-01T23:00:00Z'),
+        (1, '2024-03-02', '24000.5', '19607.5', '4393', '4544', NULL, '2024-03-02T23:00:00Z');
+      """)
+  }
+
+  /// The rows of `sql` as the real sqlite3 prints them with `-json`, or the failure.
+  func sqliteJSON(_ sql: String) throws -> [[String: Any]] {
+    let result = try Binary.runTool("/usr/bin/sqlite3", ["-bail", "-json", database, sql])
+    guard result.code == 0, result.err.isEmpty else {
+      throw DemoError(message: "sqlite3 failed (\(result.code)): \(result.err) for \(sql)")
+    }
+    // sqlite3 prints nothing at all for an empty result.
+    guard !result.out.isEmpty else { return [] }
+    return try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [[String: Any]] ?? []
+  }
+}
+
+/// A step of a test's setup failed.
+struct DemoError: Error, CustomStringConvertible {
+  let message: String
+  var description: String { message }
+}

@@ -73,7 +73,7 @@ public struct Portfolio: Equatable, Sendable {
     try db.execute("UPDATE portfolios SET method = ? WHERE id = ?", [method.rawValue, id])
   }
 
-  /// Deletes the portfolio with its trades and every row derived from them.
+  /// Deletes the portfolio with its trades, every row derived from them and its daily history.
   public static func delete(id: Int64, _ db: Database) throws {
     try DerivedTables(db).deleteAll(portfolioID: id)
     try db.execute("DELETE FROM portfolio_daily WHERE portfolio_id = ?", [id])

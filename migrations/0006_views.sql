@@ -1,0 +1,283 @@
+-- The database as an interface: stable views for people who query the file with sqlite3, and
+-- triggers that make SQLite itself refuse hand-typed rows
+-- that break the invariants it can see. docs/schema.md documents every table and view.
+--
+-- In every view a numeric column comes twice: the exact canonical decimal TEXT as stored
+-- (`quantity`) and a REAL twin for arithmetic in SQL (`quantity_real`). A figure the view has to
+-- compute (a product, a quotient) exists only as `<name>_real`: SQLite has no exact decimal
+-- arithmetic, and `folio holdings` gives those figures exactly.
+
+-- MARK: Guard rails for hand edits
+--
+-- The trades table already refuses a bad side, a non-positive quantity and malformed decimal
+-- text (CHECKs in 0002), and its foreign keys refuse an unknown portfolio or location whenever
+-- foreign keys are on (every folio connection, and `folio db shell`; the plain sqlite3 shell
+-- leaves them off unless told `PRAGMA foreign_keys = ON`). The triggers below close that gap for
+-- updates and deletes, and add rules a CHECK cannot express because they read other tables.
+--
+-- There is deliberately no trigger on INSERT into trades, lots, lot_consumptions, disposals or
+-- positions: any INSERT trigger makes SQLite keep a statement journal for every inserted row,
+-- which measured 40-90% slower inserts and would slow every bulk import. `folio db check`
+-- reports hand-inserted rows those triggers would have refused.
+
+CREATE TRIGGER trades_guard_update
+BEFORE UPDATE OF portfolio_id, coin_id, executed_at, created_at, location_id ON trades
+WHEN NOT EXISTS (SELECT 1 FROM portfolios WHERE id = NEW.portfolio_id)
+  OR NEW.coin_id GLOB '*[^a-z0-9._-]*'
+  OR strftime('%Y-%m-%dT%H:%M:%SZ', NEW.executed_at, '+0 days') IS NOT NEW.executed_at
+  OR NEW.created_at NOT GLOB '[0-9][0-9][0-9][0-9]-[01][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9]:[0-5][0-9]Z'
+  OR (NEW.location_id IS NOT NULL
+    AND NOT EXISTS (SELECT 1 FROM locations WHERE id = NEW.location_id))
+BEGIN
+  SELECT RAISE(ABORT, 'trades.portfolio_id names no portfolio (SELECT id, name FROM portfolios lists them)')
+  WHERE NOT EXISTS (SELECT 1 FROM portfolios WHERE id = NEW.portfolio_id);
+  SELECT RAISE(ABORT, 'trades.coin_id must be a CoinGecko id: lowercase letters, digits, ''-'', ''_'' or ''.''')
+  WHERE NEW.coin_id GLOB '*[^a-z0-9._-]*';
+  SELECT RAISE(ABORT, 'trades.executed_at must be a real UTC time written as 2024-03-01T12:00:00Z')
+  WHERE strftime('%Y-%m-%dT%H:%M:%SZ', NEW.executed_at, '+0 days') IS NOT NEW.executed_at;
+  SELECT RAISE(ABORT, 'trades.created_at must be a UTC time written as 2024-03-01T12:00:00Z')
+  WHERE NEW.created_at NOT GLOB '[0-9][0-9][0-9][0-9]-[01][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9]:[0-5][0-9]Z';
+  SELECT RAISE(ABORT, 'trades.location_id names no location (SELECT id, name, city FROM locations lists them)')
+  WHERE NEW.location_id IS NOT NULL
+    AND NOT EXISTS (SELECT 1 FROM locations WHERE id = NEW.location_id);
+END;
+
+-- A trade whose lot or disposal still exists cannot go: the derived rows would point at nothing.
+-- `folio tx delete` removes them together; by hand, delete the derived rows first and run
+-- `folio db rebuild`.
+CREATE TRIGGER trades_guard_delete BEFORE DELETE ON trades
+WHEN EXISTS (SELECT 1 FROM lots WHERE trade_id = OLD.id)
+  OR EXISTS (SELECT 1 FROM disposals WHERE trade_id = OLD.id)
+BEGIN
+  SELECT RAISE(ABORT, 'this trade has derived rows in lots or disposals; delete it with ''folio tx delete ID'', or delete those rows first and run ''folio db rebuild''');
+END;
+
+CREATE TRIGGER portfolios_guard_delete BEFORE DELETE ON portfolios
+WHEN EXISTS (SELECT 1 FROM trades WHERE portfolio_id = OLD.id)
+  OR EXISTS (SELECT 1 FROM positions WHERE portfolio_id = OLD.id)
+  OR EXISTS (SELECT 1 FROM portfolio_daily WHERE portfolio_id = OLD.id)
+BEGIN
+  SELECT RAISE(ABORT, 'this portfolio still has trades or derived rows; delete it with ''folio portfolio delete NAME --force''');
+END;
+
+CREATE TRIGGER portfolios_guard_id BEFORE UPDATE OF id ON portfolios
+WHEN NEW.id IS NOT OLD.id
+  AND (EXISTS (SELECT 1 FROM trades WHERE portfolio_id = OLD.id)
+    OR EXISTS (SELECT 1 FROM positions WHERE portfolio_id = OLD.id)
+    OR EXISTS (SELECT 1 FROM portfolio_daily WHERE portfolio_id = OLD.id))
+BEGIN
+  SELECT RAISE(ABORT, 'the id of a portfolio with trades or derived rows cannot change; rename it with ''folio portfolio rename''');
+END;
+
+CREATE TRIGGER locations_guard_delete BEFORE DELETE ON locations
+WHEN EXISTS (SELECT 1 FROM trades WHERE location_id = OLD.id)
+BEGIN
+  SELECT RAISE(ABORT, 'trades still point at this location; use ''folio locations delete ID --force'' to detach them');
+END;
+
+CREATE TRIGGER locations_guard_id BEFORE UPDATE OF id ON locations
+WHEN NEW.id IS NOT OLD.id
+  AND (EXISTS (SELECT 1 FROM trades WHERE location_id = OLD.id)
+    OR EXISTS (SELECT 1 FROM location_images WHERE location_id = OLD.id))
+BEGIN
+  SELECT RAISE(ABORT, 'the id of a location with trades or images cannot change');
+END;
+
+CREATE TRIGGER portfolio_daily_guard_insert BEFORE INSERT ON portfolio_daily
+WHEN NOT EXISTS (SELECT 1 FROM portfolios WHERE id = NEW.portfolio_id)
+BEGIN
+  SELECT RAISE(ABORT, 'portfolio_daily.portfolio_id names no portfolio (SELECT id, name FROM portfolios lists them)');
+END;
+
+CREATE TRIGGER portfolio_daily_guard_update BEFORE UPDATE OF portfolio_id ON portfolio_daily
+WHEN NOT EXISTS (SELECT 1 FROM portfolios WHERE id = NEW.portfolio_id)
+BEGIN
+  SELECT RAISE(ABORT, 'portfolio_daily.portfolio_id names no portfolio (SELECT id, name FROM portfolios lists them)');
+END;
+
+-- MARK: Views
+
+-- Every trade with its portfolio and location. `amount` is what a buy cost (quantity × price +
+-- fee, its lot's cost) or a sell brought in (quantity × price − fee, its disposal's proceeds).
+CREATE VIEW v_trades AS
+SELECT
+  t.id AS trade_id,
+  t.portfolio_id,
+  p.name AS portfolio,
+  p.currency,
+  t.executed_at,
+  substr(t.executed_at, 1, 10) AS day,
+  t.side,
+  t.coin_id,
+  t.quantity,
+  CAST(t.quantity AS REAL) AS quantity_real,
+  t.price,
+  CAST(t.price AS REAL) AS price_real,
+  t.fee,
+  CAST(t.fee AS REAL) AS fee_real,
+  coalesce(l.cost, d.proceeds) AS amount,
+  CAST(coalesce(l.cost, d.proceeds) AS REAL) AS amount_real,
+  t.note,
+  t.external_id,
+  t.location_id,
+  CASE WHEN loc.id IS NOT NULL THEN loc.name || ', ' || loc.city END AS location,
+  t.created_at
+FROM trades AS t
+JOIN portfolios AS p ON p.id = t.portfolio_id
+LEFT JOIN lots AS l ON l.trade_id = t.id
+LEFT JOIN disposals AS d ON d.trade_id = t.id
+LEFT JOIN locations AS loc ON loc.id = t.location_id;
+
+-- Per portfolio and coin: what is held, what it cost, what it is worth at the latest price.
+-- Every coin that has trades has a row, also when everything was sold (quantity '0').
+CREATE VIEW v_holdings AS
+WITH
+  -- The price each position is valued at, by portfolio and coin: today the price of the
+  -- position's latest trade. To value at market quotes, replace this SELECT (and only it)
+  -- with one that returns the same five columns.
+  latest_price (portfolio_id, coin_id, price, price_at, price_source) AS (
+    SELECT portfolio_id, coin_id, last_price, last_trade_at, 'last trade' FROM positions
+  ),
+  valued AS (
+    SELECT
+      s.portfolio_id,
+      f.name AS portfolio,
+      f.currency,
+      s.method,
+      s.coin_id,
+      s.quantity,
+      CAST(s.quantity AS REAL) AS quantity_real,
+      s.cost_basis,
+      CAST(s.cost_basis AS REAL) AS cost_basis_real,
+      CASE WHEN s.quantity <> '0'
+        THEN CAST(s.cost_basis AS REAL) / CAST(s.quantity AS REAL) END AS average_cost_real,
+      q.price,
+      CAST(q.price AS REAL) AS price_real,
+      q.price_at,
+      q.price_source,
+      CAST(s.quantity AS REAL) * CAST(q.price AS REAL) AS value_real,
+      s.realized_pnl,
+      CAST(s.realized_pnl AS REAL) AS realized_pnl_real,
+      s.last_trade_at
+    FROM positions AS s
+    JOIN portfolios AS f ON f.id = s.portfolio_id
+    LEFT JOIN latest_price AS q ON q.portfolio_id = s.portfolio_id AND q.coin_id = s.coin_id
+  )
+SELECT
+  portfolio_id,
+  portfolio,
+  currency,
+  method,
+  coin_id,
+  quantity,
+  quantity_real,
+  cost_basis,
+  cost_basis_real,
+  average_cost_real,
+  price,
+  price_real,
+  price_at,
+  price_source,
+  value_real,
+  value_real - cost_basis_real AS unrealized_pnl_real,
+  realized_pnl,
+  realized_pnl_real,
+  100.0 * value_real / nullif(sum(value_real) OVER (PARTITION BY portfolio_id), 0) AS share_real,
+  last_trade_at
+FROM valued;
+
+-- One row per buy: the lot it opened and what is left of it.
+CREATE VIEW v_lots AS
+SELECT
+  l.trade_id,
+  l.portfolio_id,
+  p.name AS portfolio,
+  p.currency,
+  l.coin_id,
+  l.acquired_at,
+  l.quantity,
+  CAST(l.quantity AS REAL) AS quantity_real,
+  t.price,
+  CAST(t.price AS REAL) AS price_real,
+  t.fee,
+  CAST(t.fee AS REAL) AS fee_real,
+  l.cost,
+  CAST(l.cost AS REAL) AS cost_real,
+  CAST(l.cost AS REAL) / CAST(l.quantity AS REAL) AS unit_cost_real,
+  l.remaining,
+  CAST(l.remaining AS REAL) AS remaining_real,
+  l.remaining_cost,
+  CAST(l.remaining_cost AS REAL) AS remaining_cost_real,
+  l.remaining <> '0' AS is_open
+FROM lots AS l
+JOIN portfolios AS p ON p.id = l.portfolio_id
+LEFT JOIN trades AS t ON t.id = l.trade_id;
+
+-- One row per sell: proceeds, the cost basis that left with the units, the realized profit and
+-- the cost-basis method that chose the lots.
+CREATE VIEW v_realized AS
+SELECT
+  d.trade_id,
+  d.portfolio_id,
+  p.name AS portfolio,
+  p.currency,
+  d.coin_id,
+  d.disposed_at,
+  substr(d.disposed_at, 1, 10) AS day,
+  d.quantity,
+  CAST(d.quantity AS REAL) AS quantity_real,
+  t.price,
+  CAST(t.price AS REAL) AS price_real,
+  t.fee,
+  CAST(t.fee AS REAL) AS fee_real,
+  d.proceeds,
+  CAST(d.proceeds AS REAL) AS proceeds_real,
+  d.cost_basis,
+  CAST(d.cost_basis AS REAL) AS cost_basis_real,
+  d.realized_pnl,
+  CAST(d.realized_pnl AS REAL) AS realized_pnl_real,
+  d.method
+FROM disposals AS d
+JOIN portfolios AS p ON p.id = d.portfolio_id
+LEFT JOIN trades AS t ON t.id = d.trade_id;
+
+-- The daily history of each portfolio, as the report saved it.
+CREATE VIEW v_portfolio_daily AS
+SELECT
+  d.portfolio_id,
+  p.name AS portfolio,
+  p.currency,
+  d.day,
+  d.value,
+  CAST(d.value AS REAL) AS value_real,
+  d.cost_basis,
+  CAST(d.cost_basis AS REAL) AS cost_basis_real,
+  d.unrealized_pnl,
+  CAST(d.unrealized_pnl AS REAL) AS unrealized_pnl_real,
+  d.realized_pnl,
+  CAST(d.realized_pnl AS REAL) AS realized_pnl_real,
+  d.snapshot_at,
+  d.saved_at
+FROM portfolio_daily AS d
+JOIN portfolios AS p ON p.id = d.portfolio_id;
+
+-- Every location with its images (a JSON array, in display order) and how many trades
+-- happened there. Coordinates are stored as REAL degrees, so they have no TEXT twin.
+CREATE VIEW v_locations AS
+SELECT
+  l.id AS location_id,
+  l.name,
+  l.city,
+  l.name || ', ' || l.city AS reference,
+  l.latitude,
+  l.longitude,
+  l.description,
+  l.link,
+  (SELECT json_group_array(name)
+    FROM (SELECT i.name FROM location_images AS i WHERE i.location_id = l.id ORDER BY i.position)
+  ) AS images,
+  (SELECT count(*) FROM location_images AS i WHERE i.location_id = l.id) AS image_count,
+  (SELECT count(*) FROM trades AS t WHERE t.location_id = l.id) AS trade_count,
+  l.created_at,
+  l.updated_at
+FROM locations AS l;
