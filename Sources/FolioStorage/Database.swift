@@ -164,6 +164,31 @@ public final class Database {
     try Statement(connection: handle, sql: sql)
   }
 
+  /// Prepares only the first statement of `sql` and returns it with the text after it
+  /// (see https://sqlite.org/c3ref/prepare.html). The statement is nil when `sql` holds only
+  /// whitespace and comments; whether `rest` holds another statement is the caller's question.
+  public func prepareFirst(_ sql: String) throws -> (statement: Statement?, rest: String) {
+    let bytes = Array(sql.utf8CString)
+    return try bytes.withUnsafeBufferPointer { buffer in
+      guard let base = buffer.baseAddress else { return (nil, "") }
+      let end = buffer.count - 1  // the NUL terminator
+      var statement: OpaquePointer?
+      var tail: UnsafePointer<CChar>?
+      let code = sqlite3_prepare_v2(handle, base, Int32(clamping: buffer.count), &statement, &tail)
+      guard code == SQLITE_OK else {
+        sqlite3_finalize(statement)
+        throw SQLiteError(connection: handle, code: code, sql: sql)
+      }
+      let consumed = min(max(tail.map { base.distance(to: $0) } ?? end, 0), end)
+      func text(_ range: Range<Int>) -> String {
+        String(decoding: buffer[range].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      }
+      let rest = text(consumed..<end)
+      guard let statement else { return (nil, rest) }
+      return (Statement(prepared: statement, connection: handle, sql: text(0..<consumed)), rest)
+    }
+  }
+
   /// Returns a prepared statement for `sql`, reusing the one prepared earlier on this connection.
   public func cached(_ sql: String) throws -> Statement {
     if let statement = statementCache[sql] {

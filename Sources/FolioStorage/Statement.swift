@@ -63,6 +63,13 @@ public final class Statement {
     self.sql = sql
   }
 
+  /// Takes ownership of a statement `sqlite3_prepare_v2` already compiled from `sql`.
+  init(prepared handle: OpaquePointer, connection: OpaquePointer, sql: String) {
+    self.handle = handle
+    self.connection = connection
+    self.sql = sql
+  }
+
   deinit {
     sqlite3_finalize(handle)
   }

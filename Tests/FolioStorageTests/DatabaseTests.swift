@@ -26,6 +26,25 @@ import Testing
     #expect(row.4 == .null)
   }
 
+  @Test func prepareFirstSplitsOffTheRestByBytesNotCharacters() throws {
+    let db = try open()
+    let first = try db.prepareFirst("SELECT 'héllo', 2; SELECT 3 -- more")
+    let statement = try #require(first.statement)
+    #expect(statement.sql == "SELECT 'héllo', 2;")
+    #expect(first.rest == " SELECT 3 -- more")
+    #expect(statement.columnCount == 2)
+    #expect(try statement.rows { $0.text(0) } == ["héllo"])
+    let second = try db.prepareFirst(first.rest)
+    #expect(second.statement?.sql == " SELECT 3 -- more")
+    #expect(second.rest.isEmpty)
+
+    let comments = try db.prepareFirst("  -- nothing\n /* here */ ")
+    #expect(comments.statement == nil)
+    #expect(try db.prepareFirst("").statement == nil)
+    let error = try #require(throws: SQLiteError.self) { try db.prepareFirst("SELEC 1") }
+    #expect(error.message == "near \"SELEC\": syntax error")
+  }
+
   @Test func configuresEveryConnection() throws {
     let db = try open()
     #expect(try db.scalarInt("PRAGMA foreign_keys") == 1)

@@ -320,6 +320,118 @@ public final class DerivedTables {
     try db.execute("DELETE FROM disposals WHERE trade_id = ?", [tradeID])
   }
 
+  // MARK: - As stored, for `folio db check`
+
+  /// The columns `storedLots` returns, in order.
+  public static let lotAuditColumns = [
+    "acquired_at", "quantity", "cost", "remaining", "remaining_cost",
+  ]
+  /// The columns `storedDisposals` returns, in order.
+  public static let disposalAuditColumns = [
+    "disposed_at", "quantity", "proceeds", "cost_basis", "realized_pnl", "method",
+  ]
+  /// The columns `storedConsumptions` returns, in order.
+  public static let consumptionAuditColumns = ["quantity", "cost"]
+  /// The columns `storedPosition` returns, in order.
+  public static let positionAuditColumns = [
+    "quantity", "cost_basis", "realized_pnl", "last_trade_at", "last_trade_id", "last_price",
+    "method",
+  ]
+
+  /// Every (portfolio, coin) that has a row in any derived table, whether or not the portfolio
+  /// or the trades still exist.
+  public func derivedPositionKeys() throws -> [(portfolioID: Int64, coinID: String)] {
+    try db.rows(
+      """
+      SELECT portfolio_id, coin_id FROM lots UNION SELECT portfolio_id, coin_id FROM disposals
+      UNION SELECT portfolio_id, coin_id FROM positions
+      """
+    ) { (portfolioID: $0.int(0) ?? 0, coinID: $0.text(1) ?? "") }
+  }
+
+  /// The position's lots exactly as stored, by buy trade id (columns: `lotAuditColumns`).
+  public func storedLots(portfolioID: Int64, coinID: String) throws -> [Int64: [String]] {
+    try keyed(
+      "SELECT trade_id, \(Self.lotAuditColumns.joined(separator: ", ")) FROM lots "
+        + "WHERE portfolio_id = ? AND coin_id = ?", [portfolioID, coinID])
+  }
+
+  /// The position's disposals exactly as stored, by sell trade id
+  /// (columns: `disposalAuditColumns`).
+  public func storedDisposals(portfolioID: Int64, coinID: String) throws -> [Int64: [String]] {
+    try keyed(
+      "SELECT trade_id, \(Self.disposalAuditColumns.joined(separator: ", ")) FROM disposals "
+        + "WHERE portfolio_id = ? AND coin_id = ?", [portfolioID, coinID])
+  }
+
+  /// The lot consumptions of the position's stored disposals exactly as stored, by
+  /// (sell trade id, lot trade id) (columns: `consumptionAuditColumns`).
+  public func storedConsumptions(portfolioID: Int64, coinID: String) throws
+    -> [ConsumptionKey: [String]]
+  {
+    var result: [ConsumptionKey: [String]] = [:]
+    try db.prepare(
+      """
+      SELECT c.sell_trade_id, c.lot_trade_id, c.quantity, c.cost FROM lot_consumptions AS c
+      JOIN disposals AS d ON d.trade_id = c.sell_trade_id
+      WHERE d.portfolio_id = ? AND d.coin_id = ?
+      """
+    ).forEachRow([portfolioID, coinID]) { row in
+      let key = ConsumptionKey(sellTradeID: row.int(0) ?? 0, lotTradeID: row.int(1) ?? 0)
+      result[key] = [row.text(2) ?? "NULL", row.text(3) ?? "NULL"]
+    }
+    return result
+  }
+
+  /// The position row exactly as stored (columns: `positionAuditColumns`), if any.
+  public func storedPosition(portfolioID: Int64, coinID: String) throws -> [String]? {
+    try db.row(
+      "SELECT \(Self.positionAuditColumns.joined(separator: ", ")) FROM positions "
+        + "WHERE portfolio_id = ? AND coin_id = ?", [portfolioID, coinID]
+    ) { row in (0..<row.count).map { row.text($0) ?? "NULL" } }
+  }
+
+  /// Lot consumptions whose sell has no disposal row: nothing else accounts for them.
+  public func orphanConsumptionCount() throws -> Int {
+    Int(
+      try db.scalarInt(
+        """
+        SELECT count(*) FROM lot_consumptions AS c
+        WHERE NOT EXISTS (SELECT 1 FROM disposals AS d WHERE d.trade_id = c.sell_trade_id)
+        """) ?? 0)
+  }
+
+  private func keyed(_ sql: String, _ values: [any SQLBindable]) throws -> [Int64: [String]] {
+    var result: [Int64: [String]] = [:]
+    try db.prepare(sql).forEachRow(values) { row in
+      result[row.int(0) ?? 0] = (1..<row.count).map { row.text($0) ?? "NULL" }
+    }
+    return result
+  }
+
+  /// How many rows each derived table holds: lots, lot_consumptions, disposals, positions.
+  public func rowCounts(portfolioID: Int64? = nil) throws -> DerivedRowCounts {
+    let filter = portfolioID == nil ? "" : " WHERE portfolio_id = ?"
+    let values: [any SQLBindable] = portfolioID.map { [$0] } ?? []
+    func count(_ sql: String) throws -> Int { Int(try db.scalarInt(sql, values) ?? 0) }
+    return DerivedRowCounts(
+      lots: try count("SELECT count(*) FROM lots" + filter),
+      consumptions: try count(
+        "SELECT count(*) FROM lot_consumptions AS c"
+          + (portfolioID == nil
+            ? ""
+            : " JOIN disposals AS d ON d.trade_id = c.sell_trade_id WHERE d.portfolio_id = ?")),
+      disposals: try count("SELECT count(*) FROM disposals" + filter),
+      positions: try count("SELECT count(*) FROM positions" + filter))
+  }
+
+  /// Removes every row of every derived table, of every portfolio (before a full rebuild).
+  public func deleteEverything() throws {
+    for table in ["lot_consumptions", "disposals", "lots", "positions"] {
+      try db.execute("DELETE FROM \(table)")
+    }
+  }
+
   /// Removes every derived row of the portfolio (before a full rebuild).
   public func deleteAll(portfolioID: Int64) throws {
     try db.execute(
@@ -329,4 +441,37 @@ public final class DerivedTables {
       try db.execute("DELETE FROM \(table) WHERE portfolio_id = ?", [portfolioID])
     }
   }
+}
+
+/// Identifies one lot consumption: a sell and the lot it took units from.
+public struct ConsumptionKey: Hashable, Comparable, Sendable {
+  public let sellTradeID: Int64
+  public let lotTradeID: Int64
+
+  public init(sellTradeID: Int64, lotTradeID: Int64) {
+    self.sellTradeID = sellTradeID
+    self.lotTradeID = lotTradeID
+  }
+
+  public static func < (lhs: ConsumptionKey, rhs: ConsumptionKey) -> Bool {
+    (lhs.sellTradeID, lhs.lotTradeID) < (rhs.sellTradeID, rhs.lotTradeID)
+  }
+}
+
+/// Row counts of the derived tables.
+public struct DerivedRowCounts: Equatable, Sendable {
+  public let lots: Int
+  public let consumptions: Int
+  public let disposals: Int
+  public let positions: Int
+
+  public init(lots: Int, consumptions: Int, disposals: Int, positions: Int) {
+    self.lots = lots
+    self.consumptions = consumptions
+    self.disposals = disposals
+    self.positions = positions
+  }
+
+  /// All rows together.
+  public var total: Int { lots + consumptions + disposals + positions }
 }

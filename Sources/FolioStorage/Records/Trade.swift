@@ -227,6 +227,37 @@ public struct Trade: Equatable, Sendable {
     }
   }
 
+  /// Trades whose row breaks a rule folio checks before it writes one but SQLite cannot check on
+  /// INSERT without slowing every import: a real UTC time, a CoinGecko-style coin id, a UTC
+  /// `created_at`. Such rows were typed in by hand; each comes with the first rule it breaks.
+  public static func breakingWriteRules(_ db: Database) throws -> [(id: Int64, problem: String)] {
+    let time = "'[0-9][0-9][0-9][0-9]-[01][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9]:[0-5][0-9]Z'"
+    let badCoin = "coin_id GLOB '*[^a-z0-9._-]*'"
+    let badTime = "strftime('%Y-%m-%dT%H:%M:%SZ', executed_at, '+0 days') IS NOT executed_at"
+    let badCreated = "created_at NOT GLOB \(time)"
+    return try db.rows(
+      """
+      SELECT id, CASE
+        WHEN \(badCoin) THEN 'coin_id ''' || coin_id
+          || ''' is not a CoinGecko id (lowercase letters, digits, ''-'', ''_'' or ''.'')'
+        WHEN \(badTime) THEN 'executed_at ''' || executed_at || ''' is not a real UTC time'
+        ELSE 'created_at ''' || created_at || ''' is not a UTC time such as 2024-03-01T12:00:00Z'
+      END
+      FROM trades WHERE \(badCoin) OR \(badTime) OR \(badCreated) ORDER BY id
+      """
+    ) { (id: $0.int(0) ?? 0, problem: $0.text(1) ?? "") }
+  }
+
+  /// The number of trades whose portfolio does not exist (possible only with foreign keys off).
+  public static func withoutPortfolioCount(_ db: Database) throws -> Int {
+    Int(
+      try db.scalarInt(
+        """
+        SELECT count(*) FROM trades AS t
+        WHERE NOT EXISTS (SELECT 1 FROM portfolios AS p WHERE p.id = t.portfolio_id)
+        """) ?? 0)
+  }
+
   /// The coins that have trades in the portfolio.
   public static func coins(portfolioID: Int64, _ db: Database) throws -> [String] {
     try db.rows(
