@@ -5,6 +5,8 @@ import Foundation
 /// Where a command writes text: the terminal's stdout/stderr, or a buffer in tests.
 protocol TextSink: AnyObject {
   func write(_ text: String)
+  /// Writes out anything buffered (before the process is replaced, for example).
+  func flush()
 }
 
 /// Buffered writes to a file descriptor (stdout or stderr), flushed at 64 KiB and at the end.
@@ -30,6 +32,7 @@ final class FileSink: TextSink {
 final class StringSink: TextSink {
   private(set) var text = ""
   func write(_ text: String) { self.text += text }
+  func flush() {}
 }
 
 /// What a running command may use: output streams, the environment, the clock and the store.
@@ -86,6 +89,22 @@ final class Context {
   func inspectedStore() throws -> Store {
     if let openStore { return openStore }
     return opened(try Store(readOnly: try location(), requireCurrentSchema: false))
+  }
+
+  /// The existing database opened read-only, so SQLite refuses every write on the connection.
+  /// A file with pending migrations is migrated first (as any command would), then reopened.
+  func readOnlyStore() throws -> Store {
+    let location = try location()
+    let inspected = try Store(readOnly: location, requireCurrentSchema: false)
+    guard try !inspected.isCurrent() else { return opened(inspected) }
+    _ = opened(try Store(location, mustExist: true, now: now))
+    openStore = nil
+    return opened(try Store(readOnly: location))
+  }
+
+  /// Closes the store opened for this command, if no one else holds it (before `exec`).
+  func releaseStore() {
+    openStore = nil
   }
 
   private func opened(_ store: Store) -> Store {

@@ -12,7 +12,7 @@ public struct DatabaseStatus: Sendable, Equatable {
   public let pending: [String]
 }
 
-/// Maintenance of the database file: status, integrity check, backup.
+/// Maintenance of the database file: status, integrity and ledger check, backup.
 public struct DatabaseAdmin {
   let store: Store
 
@@ -35,16 +35,32 @@ public struct DatabaseAdmin {
   }
 
   /// Runs `PRAGMA integrity_check` and `PRAGMA foreign_key_check`
-  /// (https://sqlite.org/pragma.html#pragma_integrity_check) and returns the findings;
-  /// an empty list means the file is sound.
-  public func check() throws -> [String] {
+  /// (https://sqlite.org/pragma.html#pragma_integrity_check), then checks what SQL cannot:
+  /// trades folio would have refused, positions that go negative, and derived tables that
+  /// differ from a recomputation from the trades (see `LedgerAudit`). The ledger part needs the
+  /// current schema; on an older file it is skipped and the report says so.
+  public func check() throws -> CheckReport {
     let database = store.database
     var findings = try database.rows("PRAGMA integrity_check") { $0.text(0) ?? "" }
-      .filter { $0 != "ok" }
+      .filter { $0 != "ok" }.map { CheckFinding(kind: .integrity, message: $0) }
     findings += try database.rows("PRAGMA foreign_key_check") { row in
-      "row \(row.int(1) ?? 0) of \(row.text(0) ?? "?") refers to a missing row of \(row.text(2) ?? "?")"
+      // WITHOUT ROWID tables report no rowid.
+      let which = row.int(1).map { "row \($0)" } ?? "a row"
+      return CheckFinding(
+        kind: .foreignKey,
+        message:
+          "\(which) of \(row.text(0) ?? "?") refers to a missing row of \(row.text(2) ?? "?")")
     }
-    return findings
+    let status = try Migrator().status(of: database)
+    guard status.pending.isEmpty else {
+      return CheckReport(
+        findings: findings, ledgerChecked: false, schemaVersion: status.version, tradesChecked: 0,
+        positionsChecked: 0)
+    }
+    let ledger = try LedgerAudit(store).findings()
+    return CheckReport(
+      findings: findings + ledger.findings, ledgerChecked: true, schemaVersion: status.version,
+      tradesChecked: ledger.trades, positionsChecked: ledger.positions)
   }
 
   /// Writes a consistent copy of the database to `destination` with the online backup API,

@@ -85,8 +85,10 @@ public enum StoreError: LocalizedError, ClassifiedError, Equatable {
     case .fileExists(let path):
       return "\(path) already exists; choose a new file name (nothing was overwritten)"
     case .checkFailed(let findings):
+      let more =
+        findings.count > 1 ? " (and \(findings.count - 1) more, all listed in the output)" : ""
       return "the database check found \(findings.count) problem(s): "
-        + findings.prefix(5).joined(separator: "; ")
+        + (findings.first ?? "") + more
     }
   }
 }

@@ -103,6 +103,11 @@ public final class Store {
     }
   }
 
+  /// True when the file's schema is the latest this folio knows (no pending migrations).
+  public func isCurrent() throws -> Bool {
+    try Migrator().status(of: database).pending.isEmpty
+  }
+
   /// Opens a connection, turning SQLite's "cannot open" and "not a database" into
   /// messages about the file.
   private static func open(_ location: StoreLocation, mode: Database.Mode) throws -> Database {

@@ -2,7 +2,10 @@
 enum DB {
   static let spec = CommandSpec(
     name: "db",
-    abstract: "Inspect, migrate, check and back up the database file.",
-    subcommands: [DBPath.spec, DBMigrate.spec, DBStatus.spec, DBCheck.spec, DBBackup.spec]
+    abstract: "Inspect, migrate, check, rebuild, back up or open the database file.",
+    subcommands: [
+      DBPath.spec, DBMigrate.spec, DBStatus.spec, DBCheck.spec, DBRebuild.spec, DBBackup.spec,
+      DBShell.spec,
+    ]
   )
 }

@@ -1,17 +1,63 @@
 import FolioService
 
-/// `folio db check`: SQLite's integrity and foreign-key checks.
+/// `folio db check`: SQLite's integrity and foreign-key checks, then what SQL cannot guard:
+/// trades folio would have refused, positions that go negative, out-of-date derived tables.
 struct DBCheck: FolioCommand {
   static let spec = CommandSpec(
     name: "check",
-    abstract: "Check the database's integrity; exit 65 with the findings if it is not sound.",
+    abstract: "Check the file and the derived tables; exit 65 naming each problem found.",
+    discussion: """
+      Runs PRAGMA integrity_check and foreign_key_check, then recomputes every position from the
+      trades in memory and compares the result with the stored lots, lot consumptions,
+      disposals and positions. Reads only: the file is neither changed nor migrated (on an
+      older schema the derived tables are not checked). 'folio db rebuild' repairs derived
+      tables that are out of date.
+      """,
+    options: [OutputFormat.option([.text, .json])],
     make: { try Self($0) })
 
-  init(_ values: ParsedValues) throws {}
+  let format: OutputFormat
+
+  init(_ values: ParsedValues) throws {
+    format = try OutputFormat.parse(values, allowed: [.text, .json])
+  }
 
   func run(_ context: Context) throws {
-    let findings = try DatabaseAdmin(context.inspectedStore()).check()
-    guard findings.isEmpty else { throw StoreError.checkFailed(findings) }
-    context.print("ok")
+    let report = try DatabaseAdmin(context.inspectedStore()).check()
+    if format == .json {
+      context.print(json(report).rendered())
+    } else {
+      for finding in report.findings { context.print(finding.message) }
+      if report.isSound {
+        context.print("ok")
+      }
+      if !report.ledgerChecked {
+        context.warn(
+          "the derived tables were not checked: the schema is at version "
+            + "\(report.schemaVersion); run 'folio db migrate' first")
+      }
+    }
+    guard report.isSound else { throw StoreError.checkFailed(report.findings.map(\.message)) }
+  }
+
+  func json(_ report: CheckReport) -> JSON {
+    .object([
+      ("ok", .bool(report.isSound)),
+      ("schema_version", .int(report.schemaVersion)),
+      ("ledger_checked", .bool(report.ledgerChecked)),
+      ("trades_checked", .int(report.tradesChecked)),
+      ("positions_checked", .int(report.positionsChecked)),
+      (
+        "findings",
+        .array(
+          report.findings.map {
+            .object([
+              ("kind", .string($0.kind.rawValue)), ("portfolio", .string($0.portfolio)),
+              ("coin", .string($0.coinID)), ("trade_id", .int($0.tradeID)),
+              ("message", .string($0.message)),
+            ])
+          })
+      ),
+    ])
   }
 }

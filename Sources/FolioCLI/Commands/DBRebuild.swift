@@ -1,0 +1,75 @@
+import FolioService
+import FolioStorage
+
+/// `folio db rebuild`: recomputes every derived table from the trades in one transaction.
+struct DBRebuild: FolioCommand {
+  static let spec = CommandSpec(
+    name: "rebuild",
+    abstract: "Recompute lots, lot consumptions, disposals and positions from the trades.",
+    discussion: """
+      Deletes every row of the derived tables and books the trades of every portfolio again,
+      in one transaction: after hand edits of the trades table, this brings the rest in line.
+      A sell that exceeds what was held at that time stops the rebuild (exit 65, nothing
+      changed). portfolio_daily is not touched: it records each day's prices.
+      """,
+    options: [OutputFormat.option([.text, .json])],
+    make: { try Self($0) })
+
+  let format: OutputFormat
+
+  init(_ values: ParsedValues) throws {
+    format = try OutputFormat.parse(values, allowed: [.text, .json])
+  }
+
+  func run(_ context: Context) throws {
+    let report = try LedgerAudit(context.store()).rebuild()
+    if format == .json {
+      context.print(json(report).rendered())
+      return
+    }
+    let trades = report.portfolios.reduce(0) { $0 + $1.trades }
+    context.print(
+      "rebuilt the derived tables of \(report.portfolios.count) portfolio(s) from \(trades) "
+        + "trade(s), replacing \(report.removed.total) derived row(s)")
+    var table = TextTable(
+      headers: ["PORTFOLIO", "TRADES", "POSITIONS", "LOTS", "DISPOSALS", "CONSUMPTIONS"],
+      rightAligned: Set(1...5))
+    for entry in report.portfolios {
+      table.rows.append([
+        entry.portfolio.name, String(entry.trades), String(entry.written.positions),
+        String(entry.written.lots), String(entry.written.disposals),
+        String(entry.written.consumptions),
+      ])
+    }
+    context.out.write(table.rendered())
+    if report.tradesWithoutPortfolio > 0 {
+      context.warn(
+        "\(report.tradesWithoutPortfolio) trade(s) belong to no portfolio and were left out; "
+          + "'folio db check' lists them")
+    }
+  }
+
+  func json(_ report: RebuildReport) -> JSON {
+    func counts(_ counts: DerivedRowCounts) -> JSON {
+      .object([
+        ("positions", .int(counts.positions)), ("lots", .int(counts.lots)),
+        ("disposals", .int(counts.disposals)), ("lot_consumptions", .int(counts.consumptions)),
+      ])
+    }
+    return .object([
+      ("removed", counts(report.removed)),
+      (
+        "portfolios",
+        .array(
+          report.portfolios.map {
+            .object([
+              ("portfolio", .string($0.portfolio.name)),
+              ("method", .string($0.portfolio.method.rawValue)),
+              ("trades", .int($0.trades)), ("written", counts($0.written)),
+            ])
+          })
+      ),
+      ("trades_without_portfolio", .int(report.tradesWithoutPortfolio)),
+    ])
+  }
+}

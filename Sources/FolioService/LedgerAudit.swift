@@ -1,0 +1,363 @@
+import FolioStorage
+import Foundation
+
+/// One problem `folio db check` found.
+public struct CheckFinding: Sendable, Equatable {
+  /// What kind of problem it is.
+  public enum Kind: String, Sendable {
+    /// `PRAGMA integrity_check` found damage in the file.
+    case integrity
+    /// A row refers to a row that does not exist (`PRAGMA foreign_key_check`).
+    case foreignKey = "foreign_key"
+    /// A trade breaks a rule folio checks before writing one (typed in by hand).
+    case trade
+    /// A sell takes a position below zero: the trades themselves are inconsistent.
+    case negativePosition = "negative_position"
+    /// The derived tables differ from a recomputation from the trades.
+    case outOfDate = "out_of_date"
+  }
+
+  public let kind: Kind
+  /// The portfolio concerned, when there is one.
+  public let portfolio: String?
+  /// The coin concerned, when there is one.
+  public let coinID: String?
+  /// The trade concerned, when there is one.
+  public let tradeID: Int64?
+  /// One sentence: what is wrong and what to do.
+  public let message: String
+
+  public init(
+    kind: Kind, portfolio: String? = nil, coinID: String? = nil, tradeID: Int64? = nil,
+    message: String
+  ) {
+    self.kind = kind
+    self.portfolio = portfolio
+    self.coinID = coinID
+    self.tradeID = tradeID
+    self.message = message
+  }
+}
+
+/// What `folio db check` found.
+public struct CheckReport: Sendable, Equatable {
+  /// Every problem, integrity and foreign keys first.
+  public let findings: [CheckFinding]
+  /// False when the trades and derived tables were not checked because the schema is older
+  /// than this folio's (`folio db migrate` brings it up to date).
+  public let ledgerChecked: Bool
+  /// The schema version of the file.
+  public let schemaVersion: Int
+  /// The trades read to recompute the derived tables.
+  public let tradesChecked: Int
+  /// The positions (portfolio and coin) recomputed and compared.
+  public let positionsChecked: Int
+
+  /// True when nothing is wrong.
+  public var isSound: Bool { findings.isEmpty }
+}
+
+/// What `folio db rebuild` did for one portfolio.
+public struct PortfolioRebuild: Sendable, Equatable {
+  public let portfolio: Portfolio
+  /// The trades booked.
+  public let trades: Int
+  /// The derived rows written.
+  public let written: DerivedRowCounts
+}
+
+/// What `folio db rebuild` did.
+public struct RebuildReport: Sendable, Equatable {
+  /// The derived rows there were before, all removed.
+  public let removed: DerivedRowCounts
+  /// Each portfolio, by name.
+  public let portfolios: [PortfolioRebuild]
+  /// Trades left out because their portfolio does not exist (`folio db check` names them).
+  public let tradesWithoutPortfolio: Int
+}
+
+/// A rebuild that could not be done; nothing was changed.
+public enum RebuildError: LocalizedError, ClassifiedError, Equatable {
+  /// A sell in the portfolio exceeds what was held: no derived table can describe that.
+  case negativePosition(portfolio: String, OversellError)
+
+  public var kind: FailureKind { .badData }
+
+  public var errorDescription: String? {
+    switch self {
+    case .negativePosition(let portfolio, let error):
+      return
+        "portfolio '\(portfolio)': \(error.sentence); fix or delete that trade "
+        + "('folio tx edit' or 'folio tx delete'), then rebuild again (nothing was changed)"
+    }
+  }
+}
+
+extension OversellError {
+  /// The problem without the closing "nothing was written".
+  var sentence: String {
+    let what = tradeID > 0 ? "sell #\(tradeID)" : "a sell"
+    return
+      "\(what) of \(quantity) \(coinID) on \(executedAt) exceeds the \(held) held at that time "
+      + "(short by \(shortfall)), so the position would go negative"
+  }
+}
+
+/// Checks what SQL cannot: recomputes every position from the trades with the booking engine
+/// (in memory, writing nothing) and compares the result with the stored lots, lot consumptions,
+/// disposals and positions; and rebuilds those tables from the trades.
+public struct LedgerAudit {
+  let store: Store
+  var db: Database { store.database }
+  /// How many findings about single trades are listed before they are summed up.
+  static let listedTradeFindings = 20
+
+  public init(_ store: Store) { self.store = store }
+
+  /// Every problem with the trades and the derived tables, in one read snapshot.
+  func findings() throws -> (findings: [CheckFinding], trades: Int, positions: Int) {
+    try db.read {
+      var findings = try tradeFindings()
+      let portfolios = try Portfolio.all(db)
+      let byID = Dictionary(uniqueKeysWithValues: portfolios.map { ($0.id, $0) })
+      let derived = try DerivedTables(db)
+      var keys = Set<PositionID>()
+      for portfolio in portfolios {
+        for coin in try Trade.coins(portfolioID: portfolio.id, db) {
+          keys.insert(PositionID(portfolioID: portfolio.id, coinID: coin))
+        }
+      }
+      for key in try derived.derivedPositionKeys() {
+        keys.insert(PositionID(portfolioID: key.portfolioID, coinID: key.coinID))
+      }
+      var trades = 0
+      for key in keys.sorted() {
+        guard let portfolio = byID[key.portfolioID] else {
+          findings.append(
+            CheckFinding(
+              kind: .outOfDate, coinID: key.coinID,
+              message:
+                "the derived tables hold rows of \(key.coinID) for portfolio id \(key.portfolioID), "
+                + "which does not exist; run 'folio db rebuild'"))
+          continue
+        }
+        let (count, finding) = try audit(portfolio, coinID: key.coinID, derived)
+        trades += count
+        if let finding { findings.append(finding) }
+      }
+      let orphans = try derived.orphanConsumptionCount()
+      if orphans > 0 {
+        findings.append(
+          CheckFinding(
+            kind: .outOfDate,
+            message:
+              "\(orphans) lot consumption(s) belong to no disposal (their sell was removed by "
+              + "hand); run 'folio db rebuild'"))
+      }
+      return (findings, trades, keys.count)
+    }
+  }
+
+  /// Trades that folio would not have written (a trade in no portfolio is a foreign-key
+  /// finding).
+  private func tradeFindings() throws -> [CheckFinding] {
+    var findings: [CheckFinding] = []
+    let broken = try Trade.breakingWriteRules(db)
+    for (id, problem) in broken.prefix(Self.listedTradeFindings) {
+      findings.append(
+        CheckFinding(
+          kind: .trade, tradeID: id,
+          message:
+            "trade #\(id): \(problem); fix the row ('folio db shell'), then run 'folio db rebuild'"
+        ))
+    }
+    if broken.count > Self.listedTradeFindings {
+      findings.append(
+        CheckFinding(
+          kind: .trade,
+          message:
+            "and \(broken.count - Self.listedTradeFindings) more trade(s) break the same rules"))
+    }
+    return findings
+  }
+
+  /// Recomputes one position and compares it with the stored rows; returns the number of
+  /// trades read and the finding, if the position is not as it should be.
+  private func audit(_ portfolio: Portfolio, coinID: String, _ derived: DerivedTables) throws
+    -> (Int, CheckFinding?)
+  {
+    var book = PositionBook(method: portfolio.method)
+    var lots: [Int64: Lot] = [:]
+    var disposals: [Int64: Disposal] = [:]
+    var consumptions: [ConsumptionKey: LotConsumption] = [:]
+    var last: Trade?
+    var count = 0
+    do {
+      try Trade.each(portfolioID: portfolio.id, coinID: coinID, from: nil, db) { trade in
+        count += 1
+        switch trade.side {
+        case .buy:
+          let lot = try book.buy(trade)
+          lots[lot.tradeID] = lot
+        case .sell:
+          let result = try book.sell(trade)
+          for closed in result.closedLots { lots[closed.lot.tradeID] = closed.lot }
+          for piece in result.consumptions {
+            consumptions[
+              ConsumptionKey(sellTradeID: piece.sellTradeID, lotTradeID: piece.lotTradeID)] =
+              piece
+          }
+          disposals[trade.id] = result.disposal
+        }
+        last = trade
+      }
+    } catch let error as OversellError {
+      return (
+        count,
+        CheckFinding(
+          kind: .negativePosition, portfolio: portfolio.name, coinID: coinID,
+          tradeID: error.tradeID,
+          message:
+            "portfolio '\(portfolio.name)': \(error.sentence); fix or delete that trade "
+            + "('folio tx edit' or 'folio tx delete'), then run 'folio db rebuild'")
+      )
+    } catch let error as DecimalError {
+      return (
+        count,
+        CheckFinding(
+          kind: .negativePosition, portfolio: portfolio.name, coinID: coinID,
+          message:
+            "portfolio '\(portfolio.name)', \(coinID): the trades cannot be booked "
+            + "(\(error.localizedDescription)); fix the trade that causes it")
+      )
+    }
+    for open in book.openLots { lots[open.lot.tradeID] = open.lot }
+
+    var differences = Differences()
+    differences.compare(
+      "lot", expected: lots.mapValues(Self.fields),
+      stored: try derived.storedLots(
+        portfolioID: portfolio.id, coinID: coinID),
+      columns: DerivedTables.lotAuditColumns, name: { "lot of trade #\($0)" })
+    differences.compare(
+      "disposal", expected: disposals.mapValues(Self.fields),
+      stored: try derived.storedDisposals(portfolioID: portfolio.id, coinID: coinID),
+      columns: DerivedTables.disposalAuditColumns, name: { "disposal of sell #\($0)" })
+    differences.compare(
+      "lot consumption", expected: consumptions.mapValues(Self.fields),
+      stored: try derived.storedConsumptions(portfolioID: portfolio.id, coinID: coinID),
+      columns: DerivedTables.consumptionAuditColumns,
+      name: { "consumption of lot #\($0.lotTradeID) by sell #\($0.sellTradeID)" })
+    let expectedPosition = last.map {
+      [
+        book.quantity.description, book.costBasis.description, book.realized.description,
+        $0.executedAt, String($0.id), $0.price.description, portfolio.method.rawValue,
+      ]
+    }
+    differences.compare(
+      "position", expected: expectedPosition.map { [0: $0] } ?? [:],
+      stored: try derived.storedPosition(portfolioID: portfolio.id, coinID: coinID).map {
+        [0: $0]
+      } ?? [:],
+      columns: DerivedTables.positionAuditColumns, name: { _ in "the position" })
+    guard let summary = differences.summary else { return (count, nil) }
+    return (
+      count,
+      CheckFinding(
+        kind: .outOfDate, portfolio: portfolio.name, coinID: coinID,
+        message:
+          "portfolio '\(portfolio.name)', \(coinID): the derived tables differ from the trades "
+          + "(\(summary)); run 'folio db rebuild'")
+    )
+  }
+
+  private static func fields(_ lot: Lot) -> [String] {
+    [
+      lot.acquiredAt, lot.quantity.description, lot.cost.description, lot.remaining.description,
+      lot.remainingCost.description,
+    ]
+  }
+
+  private static func fields(_ disposal: Disposal) -> [String] {
+    [
+      disposal.disposedAt, disposal.quantity.description, disposal.proceeds.description,
+      disposal.costBasis.description, disposal.realized.description, disposal.method.rawValue,
+    ]
+  }
+
+  private static func fields(_ consumption: LotConsumption) -> [String] {
+    [consumption.quantity.description, consumption.cost.description]
+  }
+
+  // MARK: - Rebuild
+
+  /// Deletes every row of the derived tables and books every portfolio's trades again, in one
+  /// write transaction: a history that cannot be booked (a sell exceeding what was held)
+  /// changes nothing.
+  public func rebuild() throws -> RebuildReport {
+    try db.write {
+      let derived = try DerivedTables(db)
+      let removed = try derived.rowCounts()
+      try derived.deleteEverything()
+      let ledger = try Ledger(db)
+      var results: [PortfolioRebuild] = []
+      for portfolio in try Portfolio.all(db) {
+        do {
+          try ledger.rebuild(portfolio: portfolio)
+        } catch let error as OversellError {
+          throw RebuildError.negativePosition(portfolio: portfolio.name, error)
+        }
+        results.append(
+          PortfolioRebuild(
+            portfolio: portfolio, trades: try Portfolio.tradeCount(id: portfolio.id, db),
+            written: try derived.rowCounts(portfolioID: portfolio.id)))
+      }
+      return RebuildReport(
+        removed: removed, portfolios: results,
+        tradesWithoutPortfolio: try Trade.withoutPortfolioCount(db))
+    }
+  }
+}
+
+/// Differences between recomputed and stored rows of one position, counted per table, with the
+/// first one described.
+private struct Differences {
+  private var counts: [(String, Int)] = []
+  private var first: String?
+
+  /// Compares rows by key; `columns` names the fields for the description of the first difference.
+  mutating func compare<Key: Hashable & Comparable>(
+    _ table: String, expected: [Key: [String]], stored: [Key: [String]], columns: [String],
+    name: (Key) -> String
+  ) {
+    var count = 0
+    for key in Set(expected.keys).union(stored.keys).sorted() {
+      let want = expected[key]
+      let have = stored[key]
+      guard want != have else { continue }
+      count += 1
+      guard first == nil else { continue }
+      if let want, let have {
+        let index = want.indices.first { $0 >= have.count || want[$0] != have[$0] } ?? 0
+        let column = index < columns.count ? columns[index] : "?"
+        let stored = index < have.count ? have[index] : "?"
+        let recomputed = index < want.count ? want[index] : "?"
+        first = "\(name(key)): \(column) is '\(stored)', the trades give '\(recomputed)'"
+      } else if want != nil {
+        first = "\(name(key)) is missing"
+      } else {
+        first = "\(name(key)) should not exist"
+      }
+    }
+    if count > 0 { counts.append((table, count)) }
+  }
+
+  /// "1 lot, 2 disposals; first difference: …", or nil when everything matched.
+  var summary: String? {
+    guard !counts.isEmpty else { return nil }
+    let parts = counts.map { table, count in
+      table == "position" ? "the position" : "\(count) \(table)\(count == 1 ? "" : "s")"
+    }
+    return parts.joined(separator: ", ") + (first.map { "; first difference: \($0)" } ?? "")
+  }
+}

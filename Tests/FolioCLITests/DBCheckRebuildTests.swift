@@ -1,0 +1,168 @@
+import Foundation
+import Testing
+
+@testable import FolioStorage
+
+/// `folio db check` finds what SQL cannot guard; `folio db rebuild` repairs the derived tables.
+@Suite struct DBCheckRebuildTests {
+  let sandbox = Sandbox()
+
+  func json(_ text: String) throws -> [String: Any] {
+    try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+  }
+
+  /// The derived tables in a stable order, as sqlite3 prints them.
+  func derived() throws -> String {
+    try sandbox.sqlite(
+      """
+      SELECT 'lot', * FROM lots ORDER BY trade_id;
+      SELECT 'use', * FROM lot_consumptions ORDER BY sell_trade_id, lot_trade_id;
+      SELECT 'sell', * FROM disposals ORDER BY trade_id;
+      SELECT 'pos', * FROM positions ORDER BY portfolio_id, coin_id;
+      """)
+  }
+
+  @Test func aSoundDatabasePassesInTextAndJSON() throws {
+    try sandbox.buildDemo()
+    let text = sandbox.run("db", "check")
+    #expect(text.code == 0, "\(text.err)")
+    #expect(text.out == "ok\n")
+    let result = sandbox.run("db", "check", "--format", "json")
+    #expect(result.code == 0)
+    let report = try json(result.out)
+    #expect(report["ok"] as? Bool == true)
+    #expect(report["ledger_checked"] as? Bool == true)
+    #expect(report["trades_checked"] as? Int == 8)
+    #expect(report["positions_checked"] as? Int == 4)
+    #expect((report["findings"] as? [Any])?.isEmpty == true)
+  }
+
+  @Test func aHandEditedTradeMakesTheDerivedTablesOutOfDateUntilRebuilt() throws {
+    try sandbox.buildDemo()
+    _ = try sandbox.sqlite("UPDATE trades SET price = '35000' WHERE id = 1")
+    let before = try sandbox.dump()
+    let check = sandbox.run("db", "check")
+    #expect(check.code == 65)
+    #expect(
+      check.out
+        == "portfolio 'main', bitcoin: the derived tables differ from the trades (1 lot, "
+        + "1 disposal, 1 lot consumption, the position; first difference: lot of trade #1: cost "
+        + "is '15010', the trades give '17510'); run 'folio db rebuild'\n")
+    #expect(
+      check.err
+        == "folio: error: the database check found 1 problem(s): " + check.out.dropLast() + "\n")
+    #expect(try sandbox.dump() == before)  // check only reads
+
+    let rebuild = sandbox.run("db", "rebuild")
+    #expect(rebuild.code == 0, "\(rebuild.err)")
+    #expect(
+      rebuild.out
+        == """
+        rebuilt the derived tables of 2 portfolio(s) from 8 trade(s), replacing 15 derived row(s)
+        PORTFOLIO  TRADES  POSITIONS  LOTS  DISPOSALS  CONSUMPTIONS
+        cold            2          1     1          1             1
+        main            6          3     4          2             2
+
+        """)
+    // 0.3 of the lot that now cost 0.5 × 35000 + 10 = 17510: 10506.
+    #expect(try sandbox.sqlite("SELECT cost_basis FROM disposals WHERE trade_id = 4") == "10506\n")
+    let after = sandbox.run("db", "check")
+    #expect(after.code == 0, "\(after.out)")
+  }
+
+  @Test func rebuildWritesExactlyWhatTheIncrementalBookingWrote() throws {
+    try sandbox.buildDemo()
+    let incremental = try derived()
+    let result = sandbox.run("db", "rebuild", "--format", "json")
+    #expect(result.code == 0)
+    #expect(try derived() == incremental)
+    let report = try json(result.out)
+    let removed = try #require(report["removed"] as? [String: Int])
+    #expect(removed == ["positions": 4, "lots": 5, "disposals": 3, "lot_consumptions": 3])
+    let portfolios = try #require(report["portfolios"] as? [[String: Any]])
+    #expect(portfolios.map { $0["portfolio"] as? String } == ["cold", "main"])
+    #expect(portfolios.map { $0["method"] as? String } == ["lifo", "fifo"])
+    #expect(portfolios.map { $0["trades"] as? Int } == [2, 6])
+    #expect(
+      portfolios.last?["written"] as? [String: Int]
+        == ["positions": 3, "lots": 4, "disposals": 2, "lot_consumptions": 2])
+    #expect(report["trades_without_portfolio"] as? Int == 0)
+  }
+
+  @Test func aSellThatOversellsIsNamedAndRebuildChangesNothing() throws {
+    try sandbox.buildDemo()
+    _ = try sandbox.sqlite("UPDATE trades SET quantity = '5' WHERE id = 8")
+    let check = sandbox.run("db", "check", "--format", "json")
+    #expect(check.code == 65)
+    let findings = try #require(try json(check.out)["findings"] as? [[String: Any]])
+    let negative = try #require(findings.first { $0["kind"] as? String == "negative_position" })
+    #expect(negative["portfolio"] as? String == "cold")
+    #expect(negative["coin"] as? String == "bitcoin")
+    #expect(negative["trade_id"] as? Int == 8)
+    #expect(
+      negative["message"] as? String
+        == "portfolio 'cold': sell #8 of 5 bitcoin on 2024-03-01T00:00:00Z exceeds the 1 held "
+        + "at that time (short by 4), so the position would go negative; fix or delete that "
+        + "trade ('folio tx edit' or 'folio tx delete'), then run 'folio db rebuild'")
+    #expect(check.err.contains("sell #8 of 5 bitcoin"))
+
+    let before = try sandbox.dump()
+    let rebuild = sandbox.run("db", "rebuild")
+    #expect(rebuild.code == 65)
+    #expect(rebuild.out.isEmpty)
+    #expect(
+      rebuild.err
+        == "folio: error: portfolio 'cold': sell #8 of 5 bitcoin on 2024-03-01T00:00:00Z exceeds "
+        + "the 1 held at that time (short by 4), so the position would go negative; fix or "
+        + "delete that trade ('folio tx edit' or 'folio tx delete'), then rebuild again "
+        + "(nothing was changed)\n")
+    #expect(try sandbox.dump() == before)
+  }
+
+  @Test func handTypedTradesFolioWouldRefuseAreListed() throws {
+    try sandbox.buildDemo()
+    _ = try sandbox.sqlite(
+      """
+      INSERT INTO trades (portfolio_id, executed_at, side, coin_id, quantity, price, fee, created_at)
+      VALUES (1, '2024-02-30T00:00:00Z', 'buy', 'bitcoin', '1', '1', '0', '2024-01-01T00:00:00Z'),
+             (1, '2024-01-01T00:00:00Z', 'buy', 'Bitcoin', '1', '1', '0', '2024-01-01T00:00:00Z'),
+             (7, '2024-01-01T00:00:00Z', 'buy', 'bitcoin', '1', '1', '0', '2024-01-01T00:00:00Z');
+      """)
+    let check = sandbox.run("db", "check")
+    #expect(check.code == 65)
+    let lines = check.out.split(separator: "\n").map(String.init)
+    #expect(lines.contains("row 11 of trades refers to a missing row of portfolios"))
+    #expect(
+      lines.contains(
+        "trade #9: executed_at '2024-02-30T00:00:00Z' is not a real UTC time; fix the row "
+          + "('folio db shell'), then run 'folio db rebuild'"))
+    #expect(
+      lines.contains(
+        "trade #10: coin_id 'Bitcoin' is not a CoinGecko id (lowercase letters, digits, '-', "
+          + "'_' or '.'); fix the row ('folio db shell'), then run 'folio db rebuild'"))
+    // The hand-typed buys were never booked, so their positions are out of date as well.
+    #expect(lines.contains { $0.hasPrefix("portfolio 'main', Bitcoin: the derived tables differ") })
+    #expect(check.err.contains("the database check found \(lines.count) problem(s): "))
+    #expect(check.err.contains("(and \(lines.count - 1) more, all listed in the output)"))
+
+    let rebuild = sandbox.run("db", "rebuild")
+    #expect(rebuild.code == 0)
+    #expect(
+      rebuild.err
+        == "folio: warning: 1 trade(s) belong to no portfolio and were left out; "
+        + "'folio db check' lists them\n")
+  }
+
+  @Test func anOlderSchemaIsCheckedButNotItsLedger() throws {
+    let db = try Database(path: sandbox.database)
+    try Migrator(migrations: Array(Migration.embedded.prefix(1))).migrate(db)
+    let result = sandbox.run("db", "check")
+    #expect(result.code == 0)
+    #expect(result.out == "ok\n")
+    #expect(
+      result.err
+        == "folio: warning: the derived tables were not checked: the schema is at version 1; "
+        + "run 'folio db migrate' first\n")
+    #expect(try sandbox.sqlite("PRAGMA user_version") == "1\n")
+  }
+}
