@@ -9,7 +9,7 @@ enum Root {
       """,
     subcommands: [
       Buy.spec, Sell.spec, Tx.spec, HoldingsCommand.spec, PortfolioGroup.spec, Coins.spec,
-      Market.spec, Locations.spec, Import.spec, Export.spec, DB.spec,
+      Market.spec, Locations.spec, Import.spec, Export.spec, SQLCommand.spec, DB.spec,
     ]
   )
 }
