@@ -39,12 +39,12 @@ enum MarketFormat {
         text.removeLast()
       }
     }
-    return grouped(text)
+    return Formatting.grouped(text)
   }
 
   /// An amount with two decimals and grouped thousands: `$19,967.65`.
   static func amount(_ value: ExactDecimal, _ currency: String) -> String {
-    money(plain: grouped(value.formatted(places: 2)), currency)
+    money(plain: Formatting.grouped(value.formatted(places: 2)), currency)
   }
 
   /// A large amount abbreviated as the app did: `$2.58Tr`, `$342.25Bn`, `$12.35M`, `$123.46K`.
@@ -55,7 +55,7 @@ enum MarketFormat {
     ]
     for (unit, suffix) in units where value.magnitude >= unit {
       guard let scaled = try? value / unit else { break }
-      return money(plain: grouped(scaled.formatted(places: 2)) + suffix, currency)
+      return money(plain: Formatting.grouped(scaled.formatted(places: 2)) + suffix, currency)
     }
     return amount(value, currency)
   }
@@ -66,29 +66,6 @@ enum MarketFormat {
     let text = value.formatted(places: 2)
     if text.hasPrefix("-") || text == "0.00" { return text + "%" }
     return "+" + text + "%"
-  }
-
-  /// A quantity as it is stored: canonical decimal with grouped thousands.
-  static func quantity(_ value: ExactDecimal) -> String {
-    grouped(value.description)
-  }
-
-  /// `1234567.5` → `1,234,567.5`.
-  static func grouped(_ text: String) -> String {
-    var sign = ""
-    var body = Substring(text)
-    if body.hasPrefix("-") {
-      sign = "-"
-      body = body.dropFirst()
-    }
-    let parts = body.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-    let whole = Array(parts.first ?? "")
-    var groupedWhole = ""
-    for (index, character) in whole.enumerated() {
-      if index > 0 && (whole.count - index) % 3 == 0 { groupedWhole.append(",") }
-      groupedWhole.append(character)
-    }
-    return sign + groupedWhole + (parts.count > 1 ? "." + parts[1] : "")
   }
 
   private static let symbols = ["usd": "$", "eur": "€", "gbp": "£", "jpy": "¥"]

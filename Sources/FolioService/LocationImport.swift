@@ -235,15 +235,11 @@ private struct ElementReader {
     return try number(node, field: key)
   }
 
-  /// A coordinate given as a JSON number or a decimal string, as plain decimal text.
+  /// A coordinate given as a JSON number or a decimal string, as written (the location
+  /// checks parse it exactly, exponent included).
   private func number(_ node: LocationJSONNode, field: String) throws -> String {
     switch node.value {
-    case .number(let text):
-      guard let plain = LocationJSONParser.plainDecimal(text) else {
-        throw fail(node, "\(field) '\(text)' is out of range")
-      }
-      return plain
-    case .string(let text): return text
+    case .number(let text), .string(let text): return text
     default: throw fail(node, "\(field) must be a number, found \(node.kindName)")
     }
   }

@@ -70,13 +70,4 @@ import Testing
     #expect(try LocationJSONParser.parse("\u{FEFF}[]").value == .array([]))
   }
 
-  @Test func numbersWithExponentsBecomePlainDecimals() {
-    #expect(LocationJSONParser.plainDecimal("41.8902") == "41.8902")
-    #expect(LocationJSONParser.plainDecimal("1.5e-3") == "0.0015")
-    #expect(LocationJSONParser.plainDecimal("-4.18902E1") == "-41.8902")
-    #expect(LocationJSONParser.plainDecimal("12e2") == "1200")
-    #expect(LocationJSONParser.plainDecimal("0.0e5") == "0")
-    #expect(LocationJSONParser.plainDecimal("0.5e1") == "5")
-    #expect(LocationJSONParser.plainDecimal("1e999999") == nil)
-  }
 }

@@ -75,7 +75,7 @@ struct CoinsList: FolioCommand {
         quote.marketCap.map { MarketFormat.abbreviated($0, currency) } ?? "—",
       ]
       if list.hasHoldings {
-        cells.append(row.holding.map(MarketFormat.quantity) ?? "")
+        cells.append(row.holding.map(Formatting.quantity) ?? "")
         cells.append(row.value.map { MarketFormat.amount($0, currency) } ?? "")
       }
       table.append(cells, directions: [nil, nil, nil, nil, MarketFormat.direction(change)])
