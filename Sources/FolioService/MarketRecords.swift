@@ -225,6 +225,56 @@ enum MarketRecords {
     ) { MarketSnapshotRef(row: $0) }
   }
 
+  /// The newest snapshot of `vsCurrency` fetched before `before` (a UTC ISO-8601 time).
+  static func latestSnapshot(_ database: Database, vsCurrency: String, before: String) throws
+    -> MarketSnapshotRef?
+  {
+    try database.row(
+      """
+      SELECT \(MarketSnapshotRef.columns) FROM market_snapshots s
+      WHERE s.vs_currency = ? AND s.fetched_at < ?
+      ORDER BY s.fetched_at DESC, s.id DESC LIMIT 1
+      """, [vsCurrency, before]
+    ) { MarketSnapshotRef(row: $0) }
+  }
+
+  /// The newest quote of each of `coinIDs` in `vsCurrency`, from whichever snapshot fetched
+  /// before `before` (nil: at any time) holds it; coins without one are absent.
+  static func latestQuotes(
+    _ database: Database, coinIDs: [String], vsCurrency: String, before: String?
+  ) throws -> [String: StoredQuote] {
+    var result: [String: StoredQuote] = [:]
+    for id in Set(coinIDs) {
+      let quote = try database.row(
+        storedQuoteSelect
+          + """
+           WHERE q.coin_id = ?1 AND s.vs_currency = ?2 AND (?3 IS NULL OR s.fetched_at < ?3)
+          ORDER BY s.fetched_at DESC, s.id DESC LIMIT 1
+          """, [id, vsCurrency, before], storedQuote)
+      if let quote { result[id] = quote }
+    }
+    return result
+  }
+
+  /// The newest price of each of `coinIDs` in `vsCurrency` from snapshots fetched before
+  /// `before`: `latestQuotes` without the other columns, for reading many days quickly.
+  static func latestPrices(
+    _ database: Database, coinIDs: [String], vsCurrency: String, before: String
+  ) throws -> [String: ExactDecimal] {
+    var result: [String: ExactDecimal] = [:]
+    for id in Set(coinIDs) {
+      let price = try database.row(
+        """
+        SELECT q.current_price FROM market_quotes q JOIN market_snapshots s ON s.id = q.snapshot_id
+        WHERE q.coin_id = ? AND s.vs_currency = ? AND s.fetched_at < ?
+        ORDER BY s.fetched_at DESC, s.id DESC LIMIT 1
+        """, [id, vsCurrency, before]
+      ) { try $0.decimal(0) }
+      if let price = price ?? nil { result[id] = price }
+    }
+    return result
+  }
+
   /// Every quote of one snapshot, by rank (unranked last), then id.
   static func quotes(_ database: Database, snapshotID: Int64) throws -> [StoredQuote] {
     try database.rows(
@@ -323,16 +373,17 @@ enum MarketRecords {
     return true
   }
 
-  /// The newest /global snapshot.
-  static func latestGlobal(_ database: Database) throws -> GlobalSnapshot? {
+  /// The newest /global snapshot, or with `before` the newest one fetched before that time.
+  static func latestGlobal(_ database: Database, before: String? = nil) throws -> GlobalSnapshot? {
     guard
       let head = try database.row(
         """
         SELECT id, fetched_at, source, updated_at, market_cap_change_percentage_24h_usd,
           active_cryptocurrencies, markets
-        FROM global_snapshots ORDER BY fetched_at DESC, id DESC LIMIT 1
+        FROM global_snapshots WHERE ?1 IS NULL OR fetched_at < ?1
+        ORDER BY fetched_at DESC, id DESC LIMIT 1
         """,
-        [],
+        [before],
         { row throws in
           (
             id: row.int(0) ?? 0, fetchedAt: row.text(1) ?? "", source: row.text(2) ?? "",

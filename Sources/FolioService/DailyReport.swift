@@ -1,0 +1,478 @@
+import FolioStorage
+import Foundation
+
+// MARK: - The report model
+
+/// One held coin in a daily report.
+public struct ReportHolding: Equatable, Sendable {
+  public let coinID: String
+  /// The coin's symbol and name from the market data, when known.
+  public let symbol: String?
+  public let name: String?
+  public let quantity: ExactDecimal
+  /// Cost basis of the units held (buy fees included).
+  public let costBasis: ExactDecimal
+  /// The market price as of the report; nil when no quote was cached (the coin is unpriced).
+  public let price: ExactDecimal?
+  /// The time of the snapshot the price comes from.
+  public let priceAt: String?
+  /// quantity × price; nil without a price.
+  public let value: ExactDecimal?
+  /// The 24h price change in percent, from the quote.
+  public let change24h: ExactDecimal?
+  /// The 7-day hourly prices of the quote, oldest first (empty when it had none).
+  public let sparkline: [ExactDecimal?]
+  /// value ÷ the portfolio value × 100; nil without a price or when the total is zero.
+  public let share: ExactDecimal?
+  /// value − cost basis; nil without a price.
+  public let unrealized: ExactDecimal?
+  /// The realized profit of every sell of this coin up to the report.
+  public let realized: ExactDecimal
+
+  /// The symbol in capitals, else the coin id.
+  public var label: String { symbol.map { $0.uppercased() } ?? coinID }
+}
+
+/// Realized profit over the periods a report shows, each ending with the report's day.
+public struct RealizedSummary: Equatable, Sendable {
+  public let day: ExactDecimal
+  public let monthToDate: ExactDecimal
+  public let yearToDate: ExactDecimal
+  public let allTime: ExactDecimal
+}
+
+/// A trade executed on the report's day.
+public struct ReportTrade: Equatable, Sendable {
+  public let trade: Trade
+  /// For a sell: its realized profit (by the report's method).
+  public let realized: ExactDecimal?
+  /// `Name, City` of the location where it happened, if recorded.
+  public let location: String?
+}
+
+/// A held coin's 24h move.
+public struct Mover: Equatable, Sendable {
+  public let coinID: String
+  public let label: String
+  public let change24h: ExactDecimal
+  /// How much the holding's value changed in 24h; nil when it cannot be derived.
+  public let valueChange: ExactDecimal?
+}
+
+/// One day of the value-over-time series.
+public struct HistoryPoint: Equatable, Sendable {
+  public let day: String
+  public let value: ExactDecimal?
+  /// True when the day has a saved row. The report's own day always shows the report's figure.
+  public let isSaved: Bool
+}
+
+/// The figures `report --save` stores for a day, one row of `portfolio_daily`.
+public struct DailyFigures: Equatable, Sendable {
+  public let day: String
+  /// The value of the priced holdings; nil when holdings exist but none has a price.
+  public let value: ExactDecimal?
+  public let costBasis: ExactDecimal
+  public let unrealized: ExactDecimal?
+  /// Realized profit of every sell up to the end of the day.
+  public let realized: ExactDecimal
+  /// The market snapshot the prices came from; nil when no price was used.
+  public let snapshotAt: String?
+}
+
+/// A portfolio's daily report, as of the end of one UTC day.
+public struct DailyReport: Equatable, Sendable {
+  public let portfolio: Portfolio
+  /// The cost-basis method the figures were computed with.
+  public let method: CostMethod
+  /// The day reported on, `YYYY-MM-DD` (UTC).
+  public let day: String
+  /// When the report was made (UTC ISO-8601).
+  public let generatedAt: String
+  /// The newest market snapshot of the portfolio's currency taken by the end of the day.
+  public let snapshot: MarketSnapshotRef?
+  /// The snapshot's age when it is older than `maxAge` (at the end of the day, or now for
+  /// today); nil when it is fresh or there is none.
+  public let staleAge: TimeInterval?
+  public let maxAge: TimeInterval
+  public let statistics: PortfolioStatistics
+  /// Held coins (quantity above zero), largest value first; unpriced coins last.
+  public let holdings: [ReportHolding]
+  /// Cost basis of everything held.
+  public let totalCostBasis: ExactDecimal
+  /// Unrealized profit of the priced holdings; nil when holdings exist but none is priced.
+  public let totalUnrealized: ExactDecimal?
+  public let realized: RealizedSummary
+  /// The trades executed on the day, in time order.
+  public let trades: [ReportTrade]
+  /// The held coins with the largest 24h moves (at most five), largest first.
+  public let movers: [Mover]
+  /// The saved values of the last `historyDays` days up to the day (the day itself from this
+  /// report), oldest first; days without a saved row are absent.
+  public let history: [HistoryPoint]
+  public let historyDays: Int
+  /// The figures `--save` stores.
+  public let figures: DailyFigures
+}
+
+/// Why a report, history or backfill was refused.
+public enum ReportError: LocalizedError, ClassifiedError, Equatable {
+  case futureDay(String, today: String)
+  case emptyRange(since: String, until: String)
+  case saveWithOtherMethod(method: String, portfolioMethod: String)
+
+  public var kind: FailureKind { .badData }
+
+  public var errorDescription: String? {
+    switch self {
+    case .futureDay(let day, let today):
+      return "\(day) is in the future (today is \(today) in UTC); give a day up to today"
+    case .emptyRange(let since, let until):
+      return "--since \(since) is after --until \(until); give the earlier day first"
+    case .saveWithOtherMethod(let method, let portfolioMethod):
+      return "--save stores figures computed with the portfolio's own method "
+        + "(\(portfolioMethod)), not \(method); drop --method or change the portfolio's "
+        + "method with 'folio portfolio set NAME --method M'"
+    }
+  }
+}
+
+/// What `report backfill` did.
+public struct BackfillOutcome: Equatable, Sendable {
+  public let since: String
+  public let until: String
+  /// The days computed and saved, oldest first.
+  public let saved: [String]
+  /// Days in the range that were already saved and left as they were.
+  public let alreadySaved: Int
+}
+
+// MARK: - Replaying trades
+
+/// A portfolio's trades booked in time order in memory, so positions and realized profit can
+/// be read as of any moment without touching the stored derived tables (and with any method).
+struct PortfolioReplay {
+  let method: CostMethod
+  private let trades: [Trade]
+  private var next = 0
+  private(set) var books: [String: PositionBook] = [:]
+  /// Realized profit of each sell booked so far, by trade id.
+  private(set) var realizedBySell: [Int64: ExactDecimal] = [:]
+  /// (disposed at, realized) of each sell booked so far, in time order.
+  private(set) var disposals: [(at: String, realized: ExactDecimal)] = []
+
+  /// `trades` must be in time order (executed_at, id).
+  init(method: CostMethod, trades: [Trade]) {
+    self.method = method
+    self.trades = trades
+  }
+
+  /// Books every remaining trade executed before `bound` (UTC ISO-8601).
+  mutating func advance(before bound: String) throws {
+    while next < trades.count, trades[next].executedAt < bound {
+      let trade = trades[next]
+      var book = books[trade.coinID] ?? PositionBook(method: method)
+      switch trade.side {
+      case .buy: _ = try book.buy(trade)
+      case .sell:
+        let disposal = try book.sell(trade).disposal
+        realizedBySell[trade.id] = disposal.realized
+        disposals.append((trade.executedAt, disposal.realized))
+      }
+      books[trade.coinID] = book
+      next += 1
+    }
+  }
+
+  /// Realized profit of the sells booked so far that were executed at or after `start`.
+  func realized(since start: String) throws -> ExactDecimal {
+    var total = ExactDecimal.zero
+    for disposal in disposals.reversed() {
+      guard disposal.at >= start else { break }
+      total = try total + disposal.realized
+    }
+    return total
+  }
+
+  /// Realized profit of every sell booked so far.
+  func realizedTotal() throws -> ExactDecimal { try realized(since: "") }
+
+  /// The coins held (quantity above zero), by id.
+  var held: [(coinID: String, book: PositionBook)] {
+    books.keys.sorted().compactMap { coin in
+      guard let book = books[coin], book.quantity.isPositive else { return nil }
+      return (coin, book)
+    }
+  }
+}
+
+// MARK: - Service
+
+/// Daily reports, the saved daily history and its backfill.
+public struct ReportService {
+  let store: Store
+  var database: Database { store.database }
+
+  public init(_ store: Store) { self.store = store }
+
+  /// The default number of days of the value-over-time series in a report.
+  public static let historyDays = 30
+
+  /// The report of `portfolio` as of the end of `day` (UTC): holdings from the trades executed
+  /// before the next day, prices from the newest quotes taken before then, computed with
+  /// `method` (default: the portfolio's). A day after today is refused (65).
+  public func report(
+    _ portfolio: Portfolio, day: CalendarDay, method: CostMethod? = nil,
+    maxAge: TimeInterval = 86_400, now: Date, historyDays: Int = ReportService.historyDays
+  ) throws -> DailyReport {
+    try Self.checkNotFuture(day, now: now)
+    return try database.read {
+      try build(
+        portfolio, day: day, method: method ?? portfolio.method, maxAge: maxAge, now: now,
+        historyDays: max(1, historyDays))
+    }
+  }
+
+  /// Saves the report's figures as the day's row of the daily history, replacing a row saved
+  /// earlier for the same day. Refused (65) for a report computed with another method than
+  /// the portfolio's.
+  public func save(_ report: DailyReport, now: Date) throws {
+    guard report.method == report.portfolio.method else {
+      throw ReportError.saveWithOtherMethod(
+        method: report.method.rawValue, portfolioMethod: report.portfolio.method.rawValue)
+    }
+    try database.write {
+      try record(report.figures, portfolio: report.portfolio, now: now).save(database)
+    }
+  }
+
+  /// The saved days of `portfolio` from `since` through `until` (nil bounds are open),
+  /// oldest first.
+  public func history(_ portfolio: Portfolio, since: CalendarDay?, until: CalendarDay?) throws
+    -> [DailyRecord]
+  {
+    if let since, let until, since > until {
+      throw ReportError.emptyRange(since: since.description, until: until.description)
+    }
+    return try DailyRecord.list(
+      portfolioID: portfolio.id, from: since?.description, through: until?.description, database)
+  }
+
+  /// Computes and saves every day from `since` through `until` (default: today) that has no
+  /// saved row yet (every day with `replace`), each as `report --date DAY --save` would, from
+  /// the trades and whatever snapshots were taken by the end of that day. One transaction.
+  public func backfill(
+    _ portfolio: Portfolio, since: CalendarDay, until: CalendarDay? = nil, replace: Bool = false,
+    now: Date
+  ) throws -> BackfillOutcome {
+    let today = CalendarDay(containing: now)
+    let until = until ?? today
+    try Self.checkNotFuture(until, now: now)
+    guard since <= until else {
+      throw ReportError.emptyRange(since: since.description, until: until.description)
+    }
+    return try database.write {
+      try backfillDays(portfolio, since: since, until: until, replace: replace, now: now)
+    }
+  }
+
+  // MARK: Internals (callers hold a transaction)
+
+  static func checkNotFuture(_ day: CalendarDay, now: Date) throws {
+    let today = CalendarDay(containing: now)
+    guard day <= today else {
+      throw ReportError.futureDay(day.description, today: today.description)
+    }
+  }
+
+  func record(_ figures: DailyFigures, portfolio: Portfolio, now: Date) -> DailyRecord {
+    DailyRecord(
+      portfolioID: portfolio.id, day: figures.day, value: figures.value,
+      costBasis: figures.costBasis, unrealized: figures.unrealized, realized: figures.realized,
+      snapshotAt: figures.snapshotAt, savedAt: Timestamp.format(now))
+  }
+
+  /// The trades of the portfolio executed before `bound`, in time order.
+  func trades(_ portfolio: Portfolio, before bound: String) throws -> [Trade] {
+    var trades: [Trade] = []
+    try Trade.each(portfolioID: portfolio.id, filter: Trade.Filter(until: bound), database) {
+      trades.append($0)
+    }
+    return trades
+  }
+
+  /// Saves the missing days of [since, until]; must run inside a write transaction.
+  func backfillDays(
+    _ portfolio: Portfolio, since: CalendarDay, until: CalendarDay, replace: Bool, now: Date
+  ) throws -> BackfillOutcome {
+    let existing = Set(
+      try DailyRecord.list(
+        portfolioID: portfolio.id, from: since.description, through: until.description, database
+      ).map(\.day))
+    var replay = PortfolioReplay(
+      method: portfolio.method, trades: try trades(portfolio, before: until.next.start))
+    var saved: [String] = []
+    var day = since
+    while day <= until {
+      let bound = day.next.start
+      try replay.advance(before: bound)
+      if replace || !existing.contains(day.description) {
+        let prices = try MarketRecords.latestPrices(
+          database, coinIDs: replay.held.map(\.coinID), vsCurrency: portfolio.currency,
+          before: bound)
+        let snapshot = try MarketRecords.latestSnapshot(
+          database, vsCurrency: portfolio.currency, before: bound)
+        let figures = try Self.figures(
+          day: day, replay: replay, prices: prices, snapshot: snapshot)
+        try record(figures, portfolio: portfolio, now: now).save(database)
+        saved.append(day.description)
+      }
+      day = day.next
+    }
+    return BackfillOutcome(
+      since: since.description, until: until.description, saved: saved,
+      alreadySaved: replace ? 0 : existing.count)
+  }
+
+  /// The day's history figures from the replayed positions and the market prices.
+  static func figures(
+    day: CalendarDay, replay: PortfolioReplay, prices: [String: ExactDecimal],
+    snapshot: MarketSnapshotRef?
+  ) throws -> DailyFigures {
+    var value: ExactDecimal?
+    var unrealized: ExactDecimal?
+    var cost = ExactDecimal.zero
+    let held = replay.held
+    for (coin, book) in held {
+      cost = try cost + book.costBasis
+      guard let price = prices[coin] else { continue }
+      let coinValue = try book.quantity * price
+      value = try (value ?? .zero) + coinValue
+      unrealized = try (unrealized ?? .zero) + (coinValue - book.costBasis)
+    }
+    if held.isEmpty {
+      value = .zero
+      unrealized = .zero
+    }
+    return DailyFigures(
+      day: day.description, value: value, costBasis: cost, unrealized: unrealized,
+      realized: try replay.realizedTotal(),
+      snapshotAt: prices.isEmpty ? nil : snapshot?.fetchedAt)
+  }
+
+  private func build(
+    _ portfolio: Portfolio, day: CalendarDay, method: CostMethod, maxAge: TimeInterval,
+    now: Date, historyDays: Int
+  ) throws -> DailyReport {
+    let bound = day.next.start
+    let allTrades = try trades(portfolio, before: bound)
+    var replay = PortfolioReplay(method: method, trades: allTrades)
+    try replay.advance(before: bound)
+    let held = replay.held
+    let quotes = try MarketRecords.latestQuotes(
+      database, coinIDs: held.map(\.coinID), vsCurrency: portfolio.currency, before: bound)
+    let snapshot = try MarketRecords.latestSnapshot(
+      database, vsCurrency: portfolio.currency, before: bound)
+    let global = try MarketRecords.latestGlobal(database, before: bound)
+    let statistics = Statistics.statistics(
+      held: held.map {
+        HeldQuote(
+          coinID: $0.coinID, quantity: $0.book.quantity, price: quotes[$0.coinID]?.price,
+          change24h: quotes[$0.coinID]?.change24hPercent)
+      }, global: global, currency: portfolio.currency,
+      missingGlobal: "no /global snapshot was taken by the end of \(day)")
+    let figures = try Self.figures(
+      day: day, replay: replay, prices: quotes.mapValues(\.price), snapshot: snapshot)
+
+    // Holdings, largest value first, unpriced last.
+    var holdings: [ReportHolding] = []
+    var realizedByCoin: [String: ExactDecimal] = [:]
+    for trade in allTrades where trade.side == .sell {
+      realizedByCoin[trade.coinID] =
+        try (realizedByCoin[trade.coinID] ?? .zero) + (replay.realizedBySell[trade.id] ?? .zero)
+    }
+    let total = figures.value ?? .zero
+    for (coin, book) in held {
+      let quote = quotes[coin]
+      let record = quote == nil ? try MarketRecords.coin(database, id: coin) : nil
+      let value = try quote.map { try book.quantity * $0.price }
+      holdings.append(
+        ReportHolding(
+          coinID: coin, symbol: quote?.quote.symbol ?? record?.symbol,
+          name: quote?.quote.name ?? record?.name, quantity: book.quantity,
+          costBasis: book.costBasis, price: quote?.price, priceAt: quote?.snapshotAt, value: value,
+          change24h: quote?.change24hPercent, sparkline: quote?.sparkline ?? [],
+          share: try value.flatMap {
+            total.isPositive ? try ExactDecimal.scaled($0, by: .hundred, dividedBy: total) : nil
+          },
+          unrealized: try value.map { try $0 - book.costBasis },
+          realized: realizedByCoin[coin] ?? .zero))
+    }
+    holdings.sort { a, b in
+      switch (a.value, b.value) {
+      case (let x?, let y?): return x != y ? x > y : a.coinID < b.coinID
+      case (.some, nil): return true
+      case (nil, .some): return false
+      case (nil, nil): return a.coinID < b.coinID
+      }
+    }
+
+    // The day's trades, with locations.
+    let book = LocationBook(store)
+    var dayTrades: [ReportTrade] = []
+    for trade in allTrades where trade.executedAt >= day.start {
+      let location = try trade.locationID.map { try book.load($0).reference }
+      dayTrades.append(
+        ReportTrade(trade: trade, realized: replay.realizedBySell[trade.id], location: location))
+    }
+
+    // Top movers: the largest 24h moves among priced holdings.
+    let movers = holdings.compactMap { holding -> Mover? in
+      guard let change = holding.change24h, let value = holding.value else { return nil }
+      var valueChange: ExactDecimal?
+      if let factor = try? ExactDecimal.hundred + change, factor.isPositive,
+        let previous = try? ExactDecimal.scaled(value, by: .hundred, dividedBy: factor)
+      {
+        valueChange = try? value - previous
+      }
+      return Mover(
+        coinID: holding.coinID, label: holding.label, change24h: change, valueChange: valueChange)
+    }
+    .sorted { a, b in
+      a.change24h.magnitude != b.change24h.magnitude
+        ? a.change24h.magnitude > b.change24h.magnitude : a.coinID < b.coinID
+    }
+
+    // Value over time: saved rows of the window, the day itself from this report.
+    let first = day.adding(days: -(historyDays - 1))
+    var history = try DailyRecord.list(
+      portfolioID: portfolio.id, from: first.description, through: day.description, database
+    ).filter { $0.day != day.description }.map {
+      HistoryPoint(day: $0.day, value: $0.value, isSaved: true)
+    }
+    let savedToday = try DailyRecord.list(
+      portfolioID: portfolio.id, from: day.description, through: day.description, database)
+    history.append(
+      HistoryPoint(day: day.description, value: figures.value, isSaved: !savedToday.isEmpty))
+
+    // Freshness, judged at the end of the day (or now, for today).
+    var staleAge: TimeInterval?
+    if let snapshot {
+      let reference = min(now, day.next.startDate)
+      staleAge = MarketData.staleness(of: snapshot.fetchedAt, now: reference, maxAge: maxAge)
+    }
+
+    return DailyReport(
+      portfolio: portfolio, method: method, day: day.description,
+      generatedAt: Timestamp.format(now), snapshot: snapshot, staleAge: staleAge, maxAge: maxAge,
+      statistics: statistics, holdings: holdings, totalCostBasis: figures.costBasis,
+      totalUnrealized: figures.unrealized,
+      realized: RealizedSummary(
+        day: try replay.realized(since: day.start),
+        monthToDate: try replay.realized(since: day.firstOfMonth.start),
+        yearToDate: try replay.realized(since: day.firstOfYear.start),
+        allTime: figures.realized),
+      trades: dayTrades, movers: Array(movers.prefix(5)), history: history,
+      historyDays: historyDays, figures: figures)
+  }
+}

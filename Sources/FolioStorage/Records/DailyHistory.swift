@@ -1,0 +1,72 @@
+/// One saved day of a portfolio (a row of `portfolio_daily`): its figures as of the end of
+/// that day, written by `folio report --save` or `folio report backfill`.
+public struct DailyRecord: Equatable, Sendable {
+  public let portfolioID: Int64
+  /// The day reported on, `YYYY-MM-DD` (UTC).
+  public let day: String
+  /// The value of the priced holdings; nil when no held coin had a price.
+  public let value: ExactDecimal?
+  public let costBasis: ExactDecimal?
+  /// Value minus the cost basis of the priced holdings; nil when nothing was priced.
+  public let unrealized: ExactDecimal?
+  /// Realized profit of every sell up to the end of the day.
+  public let realized: ExactDecimal?
+  /// The time of the market snapshot the prices came from; nil when none was used.
+  public let snapshotAt: String?
+  public let savedAt: String
+
+  public init(
+    portfolioID: Int64, day: String, value: ExactDecimal?, costBasis: ExactDecimal?,
+    unrealized: ExactDecimal?, realized: ExactDecimal?, snapshotAt: String?, savedAt: String
+  ) {
+    self.portfolioID = portfolioID
+    self.day = day
+    self.value = value
+    self.costBasis = costBasis
+    self.unrealized = unrealized
+    self.realized = realized
+    self.snapshotAt = snapshotAt
+    self.savedAt = savedAt
+  }
+
+  static let columns =
+    "portfolio_id, day, value, cost_basis, unrealized_pnl, realized_pnl, snapshot_at, saved_at"
+
+  init(row: Row) throws {
+    portfolioID = row.int(0) ?? 0
+    day = row.text(1) ?? ""
+    value = try row.decimal(2)
+    costBasis = try row.decimal(3)
+    unrealized = try row.decimal(4)
+    realized = try row.decimal(5)
+    snapshotAt = row.text(6)
+    savedAt = row.text(7) ?? ""
+  }
+
+  /// Writes the row, replacing the one saved earlier for the same portfolio and day
+  /// (an upsert, so saving a day twice leaves one row).
+  public func save(_ db: Database) throws {
+    try db.execute(
+      """
+      INSERT INTO portfolio_daily (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+      ON CONFLICT (portfolio_id, day) DO UPDATE SET value = excluded.value,
+        cost_basis = excluded.cost_basis, unrealized_pnl = excluded.unrealized_pnl,
+        realized_pnl = excluded.realized_pnl, snapshot_at = excluded.snapshot_at,
+        saved_at = excluded.saved_at
+      """,
+      [portfolioID, day, value, costBasis, unrealized, realized, snapshotAt, savedAt])
+  }
+
+  /// The saved days of the portfolio from `from` through `through` (inclusive `YYYY-MM-DD`
+  /// bounds; nil is open), oldest first.
+  public static func list(portfolioID: Int64, from: String?, through: String?, _ db: Database)
+    throws -> [DailyRecord]
+  {
+    try db.rows(
+      """
+      SELECT \(columns) FROM portfolio_daily
+      WHERE portfolio_id = ?1 AND (?2 IS NULL OR day >= ?2) AND (?3 IS NULL OR day <= ?3)
+      ORDER BY day
+      """, [portfolioID, from, through], DailyRecord.init(row:))
+  }
+}
