@@ -23,7 +23,13 @@ let package = Package(
       dependencies: ["CSQLite"],
       plugins: ["EmbedMigrations"]
     ),
-    .target(name: "FolioService", dependencies: ["FolioStorage"]),
+    .executableTarget(name: "EmbedFixturesTool"),
+    .plugin(
+      name: "EmbedFixtures",
+      capability: .buildTool(),
+      dependencies: ["EmbedFixturesTool"]
+    ),
+    .target(name: "FolioService", dependencies: ["FolioStorage"], plugins: ["EmbedFixtures"]),
     .target(name: "FolioCLI", dependencies: ["FolioService"]),
     .executableTarget(name: "folio", dependencies: ["FolioCLI"]),
     // Helpers shared by the test targets: a loopback HTTP server and the Fixtures/ folder.

@@ -69,6 +69,11 @@ extension LocationBook {
     guard let data = FileManager.default.contents(atPath: path) else {
       throw LocationError.fileError(path: path, reason: "cannot be read (permission denied?)")
     }
+    return try readEntries(data: data, path: path)
+  }
+
+  /// Parses and checks every element of a file's bytes; `path` names it in messages.
+  static func readEntries(data: Data, path: String) throws -> [ImportEntry] {
     guard let text = String(data: data, encoding: .utf8) else {
       throw LocationError.malformedFile(path: path, line: 1, message: "the file is not UTF-8 text")
     }

@@ -234,7 +234,7 @@ public struct MarketData {
     }
   }
 
-  private func writeMarkets(
+  func writeMarkets(
     _ quotes: [MarketQuote], vsCurrency: String, fetchedAt: String, source: String
   ) throws -> (added: Int, present: Int) {
     guard !quotes.isEmpty else { return (0, 0) }
@@ -255,7 +255,7 @@ public struct MarketData {
     return (added, present)
   }
 
-  private func writeDetail(_ detail: CoinDetail, fetchedAt: String, source: String) throws
+  func writeDetail(_ detail: CoinDetail, fetchedAt: String, source: String) throws
     -> Bool
   {
     if let symbol = detail.symbol, let name = detail.name {

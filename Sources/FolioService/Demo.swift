@@ -1,0 +1,273 @@
+import FolioStorage
+import Foundation
+
+/// What `folio demo` put in its database.
+public struct DemoOutcome: Equatable, Sendable {
+  /// The portfolios, by name, with their trade counts.
+  public let portfolios: [(name: String, trades: Int)]
+  public let locations: Int
+  /// Market snapshots (one a day) and /global snapshots.
+  public let marketSnapshots: Int
+  public let globalSnapshots: Int
+  /// Rows of the daily history saved for all portfolios together.
+  public let historyRows: Int
+  /// The first day of the history.
+  public let firstDay: String
+
+  public static func == (lhs: DemoOutcome, rhs: DemoOutcome) -> Bool {
+    lhs.portfolios.map(\.name) == rhs.portfolios.map(\.name)
+      && lhs.portfolios.map(\.trades) == rhs.portfolios.map(\.trades)
+      && lhs.locations == rhs.locations && lhs.marketSnapshots == rhs.marketSnapshots
+      && lhs.globalSnapshots == rhs.globalSnapshots && lhs.historyRows == rhs.historyRows
+      && lhs.firstDay == rhs.firstDay
+  }
+}
+
+/// Why the demo could not be built.
+public enum DemoError: LocalizedError, ClassifiedError, Equatable {
+  /// The database already holds data; the demo only fills a new one.
+  case notEmpty(String)
+  /// A fixture embedded in the binary is missing or unreadable (a build problem).
+  case brokenFixture(String, reason: String)
+
+  public var kind: FailureKind {
+    switch self {
+    case .notEmpty: return .badData
+    case .brokenFixture: return .internalFailure
+    }
+  }
+
+  public var errorDescription: String? {
+    switch self {
+    case .notEmpty(let what):
+      return "the demo only fills a new database, and this one already holds \(what); "
+        + "run 'folio demo' without --db, or give a new file"
+    case .brokenFixture(let name, let reason):
+      return "the demo fixture \(name) built into this folio cannot be used: \(reason)"
+    }
+  }
+}
+
+/// Builds the demo database from the fixtures built into the binary (see the EmbedFixtures
+/// plugin): the five locations, a made-up daily market history ending with today's fixture
+/// prices, three months of trades in two portfolios (sells, fees, locations, a back-dated
+/// trade) and the saved daily history of both. Deterministic apart from the clock.
+public struct DemoBuilder {
+  let store: Store
+  var database: Database { store.database }
+
+  public init(_ store: Store) { self.store = store }
+
+  /// How many days the market history and the trades go back.
+  public static let days = 90
+
+  /// The second portfolio's name.
+  public static let savingsPortfolio = "savings"
+
+  /// One trade of the demo: `daysBack` days before today at `time` (UTC), or now when `time`
+  /// is nil; the price is the made-up market price of that day.
+  struct Entry {
+    let portfolio: String
+    let daysBack: Int
+    let time: String?
+    let side: TradeSide
+    let coin: String
+    let quantity: String
+    let fee: String
+    var location: String? = nil
+    var note: String? = nil
+  }
+
+  /// The trades, in the order they are recorded: the last one is back-dated.
+  static let entries: [Entry] = {
+    var entries: [Entry] = [
+      Entry(
+        portfolio: "main", daysBack: 88, time: "09:12", side: .buy, coin: "bitcoin",
+        quantity: "0.35", fee: "9.8", location: "Colosseum, Rome",
+        note: "first buy, on holiday in Rome"),
+      Entry(
+        portfolio: "main", daysBack: 84, time: "14:30", side: .buy, coin: "ethereum",
+        quantity: "4", fee: "5.2"),
+      Entry(
+        portfolio: "main", daysBack: 78, time: "10:05", side: .buy, coin: "solana",
+        quantity: "60", fee: "2.1"),
+      Entry(
+        portfolio: "main", daysBack: 72, time: "16:45", side: .buy, coin: "chainlink",
+        quantity: "300", fee: "3", location: "Eiffel Tower, Paris"),
+      Entry(
+        portfolio: "main", daysBack: 68, time: "11:20", side: .buy, coin: "bitcoin",
+        quantity: "0.15", fee: "4.5"),
+      Entry(
+        portfolio: "main", daysBack: 57, time: "13:00", side: .sell, coin: "ethereum",
+        quantity: "1.5", fee: "3.9", note: "rebalance"),
+      Entry(
+        portfolio: "main", daysBack: 51, time: "09:40", side: .buy, coin: "cardano",
+        quantity: "5000", fee: "1.5"),
+      Entry(
+        portfolio: "main", daysBack: 41, time: "15:15", side: .sell, coin: "solana",
+        quantity: "20", fee: "1.2", note: "took some profit"),
+      Entry(
+        portfolio: "main", daysBack: 35, time: "10:30", side: .buy, coin: "ethereum",
+        quantity: "1", fee: "2.6", location: "Louvre Museum, Paris"),
+      Entry(
+        portfolio: "main", daysBack: 25, time: "17:05", side: .sell, coin: "bitcoin",
+        quantity: "0.1", fee: "6"),
+      Entry(
+        portfolio: "main", daysBack: 18, time: "12:10", side: .buy, coin: "dogecoin",
+        quantity: "25000", fee: "1"),
+      Entry(
+        portfolio: "main", daysBack: 10, time: "08:55", side: .sell, coin: "chainlink",
+        quantity: "100", fee: "1.4"),
+      Entry(
+        portfolio: "main", daysBack: 4, time: "19:20", side: .buy, coin: "polkadot",
+        quantity: "250", fee: "0.8", location: "Trevi Fountain, Rome"),
+      Entry(
+        portfolio: "main", daysBack: 0, time: nil, side: .buy, coin: "solana", quantity: "5",
+        fee: "0.4"),
+    ]
+    // The savings plan: bitcoin and ether every two weeks, cash parked in tether for a while.
+    for daysBack in stride(from: 89, through: 5, by: -14) {
+      entries.append(
+        Entry(
+          portfolio: savingsPortfolio, daysBack: daysBack, time: "08:00", side: .buy,
+          coin: "bitcoin", quantity: "0.01", fee: "0.99", note: "savings plan"))
+      entries.append(
+        Entry(
+          portfolio: savingsPortfolio, daysBack: daysBack, time: "08:01", side: .buy,
+          coin: "ethereum", quantity: "0.15", fee: "0.99", note: "savings plan"))
+    }
+    entries += [
+      Entry(
+        portfolio: savingsPortfolio, daysBack: 52, time: "18:30", side: .buy, coin: "tether",
+        quantity: "3000", fee: "0", note: "cash parked in USDT"),
+      Entry(
+        portfolio: savingsPortfolio, daysBack: 32, time: "09:15", side: .sell, coin: "ethereum",
+        quantity: "0.2", fee: "0.5"),
+      Entry(
+        portfolio: savingsPortfolio, daysBack: 21, time: "16:00", side: .sell, coin: "tether",
+        quantity: "1200", fee: "1", note: "moved to the bank"),
+      // Recorded last but executed long ago: the ledger rebooks everything after it.
+      Entry(
+        portfolio: "main", daysBack: 75, time: "13:45", side: .buy, coin: "ethereum",
+        quantity: "0.5", fee: "1.1", location: "Pantheon, Rome",
+        note: "back-dated: the receipt turned up later"),
+    ]
+    return entries
+  }()
+
+  /// Fills the (new, empty) database. Everything is written in one transaction.
+  public func build(now: Date) throws -> DemoOutcome {
+    let stamp = Timestamp.format(now)
+    let markets = try Self.document("coingecko/markets_usd.json")
+    let global = try Self.document("coingecko/global_usd.json")
+    guard case .markets(let page) = markets, case .global(let globalData) = global else {
+      throw DemoError.brokenFixture("coingecko/*.json", reason: "unexpected shape")
+    }
+    let details = try ["coingecko/coin_bitcoin.json", "coingecko/coin_ethereum.json"].map {
+      name -> CoinDetail in
+      guard case .coinDetail(let detail) = try Self.document(name) else {
+        throw DemoError.brokenFixture(name, reason: "not a /coins/{id} response")
+      }
+      return detail
+    }
+    let locations = try LocationBook.readEntries(
+      data: Data(try Self.fixture("locations.json")), path: "locations.json")
+    let history = try DemoMarket(
+      base: page.quotes, global: globalData, days: Self.days, now: now)
+    let today = CalendarDay(containing: now)
+    let firstDay = today.adding(days: -Self.days)
+
+    return try database.write {
+      try refuseUnlessEmpty()
+      // Locations.
+      let book = LocationBook(store)
+      for entry in locations { _ = try book.insert(entry.valid, input: entry.input, now: now) }
+      // Market history, oldest first; today's /global is the fixture's own.
+      let market = MarketData(store)
+      for k in stride(from: Self.days, through: 0, by: -1) {
+        let at = Timestamp.format(history.time(k))
+        let source = k == 0 ? "import:demo/markets_usd.json" : "import:demo/made-up-history"
+        _ = try market.writeMarkets(
+          try history.quotes(daysBack: k), vsCurrency: "usd", fetchedAt: at, source: source)
+        var data = k == 0 ? globalData : try history.global(daysBack: k)
+        if k == 0 { data.updatedAt = at }
+        _ = try MarketRecords.insertGlobal(
+          database, data, fetchedAt: at,
+          source: k == 0 ? "import:demo/global_usd.json" : "import:demo/made-up-history")
+      }
+      for detail in details {
+        _ = try market.writeDetail(
+          detail, fetchedAt: stamp, source: "import:demo/coin_\(detail.id).json")
+      }
+      // Portfolios and trades.
+      let main = try PortfolioService(store).resolve(nil)
+      let savings = try Portfolio.insert(
+        name: Self.savingsPortfolio, currency: "usd", method: .average, createdAt: stamp,
+        database)
+      let portfolios = [main.name: main, savings.name: savings]
+      let ledger = try Ledger(database)
+      var counts: [String: Int] = [:]
+      for entry in Self.entries {
+        guard let portfolio = portfolios[entry.portfolio],
+          let price = history.price(entry.coin, daysBack: entry.daysBack)
+        else { throw DemoError.brokenFixture("coingecko/markets_usd.json", reason: entry.coin) }
+        let day = today.adding(days: -entry.daysBack)
+        let trade = Trade(
+          portfolioID: portfolio.id,
+          executedAt: entry.time.map { "\(day)T\($0):00Z" } ?? stamp, side: entry.side,
+          coinID: entry.coin, quantity: try ExactDecimal(parsing: entry.quantity),
+          price: price, fee: try ExactDecimal(parsing: entry.fee), note: entry.note,
+          locationID: try entry.location.map { try book.locationID(for: $0) }, createdAt: stamp)
+        _ = try trade.insert(database)
+        try ledger.recompute(
+          portfolio: portfolio, coinID: trade.coinID,
+          from: TradeKey(executedAt: trade.executedAt, id: 0))
+        counts[portfolio.name, default: 0] += 1
+      }
+      // The saved daily history of both portfolios.
+      var historyRows = 0
+      for portfolio in [main, savings] {
+        historyRows += try ReportService(store).backfillDays(
+          portfolio, since: firstDay, until: today, replace: false, now: now
+        ).saved.count
+      }
+      return DemoOutcome(
+        portfolios: [main, savings].map { ($0.name, counts[$0.name] ?? 0) },
+        locations: locations.count, marketSnapshots: Self.days + 1,
+        globalSnapshots: Self.days + 1, historyRows: historyRows,
+        firstDay: firstDay.description)
+    }
+  }
+
+  /// Refuses a database that already holds trades, locations or market data.
+  private func refuseUnlessEmpty() throws {
+    for (table, what) in [
+      ("trades", "trades"), ("locations", "locations"), ("market_snapshots", "market data"),
+    ] where (try database.scalarInt("SELECT count(*) FROM \(table)") ?? 0) > 0 {
+      throw DemoError.notEmpty(what)
+    }
+  }
+
+  /// The bytes of an embedded fixture.
+  static func fixture(_ name: String) throws -> [UInt8] {
+    guard let file = embeddedFixtureFiles.first(where: { $0.name == name }) else {
+      throw DemoError.brokenFixture(name, reason: "it is not built in")
+    }
+    guard let data = Data(base64Encoded: file.base64) else {
+      throw DemoError.brokenFixture(name, reason: "its embedded bytes are damaged")
+    }
+    return [UInt8](data)
+  }
+
+  /// An embedded CoinGecko fixture, parsed.
+  static func document(_ name: String) throws -> CoinGeckoDocument {
+    do {
+      var notes = PayloadNotes()
+      return try CoinGeckoDocument.read(JSONParser.parse(try fixture(name)), notes: &notes)
+    } catch let error as DemoError {
+      throw error
+    } catch {
+      throw DemoError.brokenFixture(name, reason: String(describing: error))
+    }
+  }
+}
