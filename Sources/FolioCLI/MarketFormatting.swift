@@ -47,17 +47,30 @@ enum MarketFormat {
     money(plain: Formatting.grouped(value.formatted(places: 2)), currency)
   }
 
-  /// A large amount abbreviated as the app did: `$2.58Tr`, `$342.25Bn`, `$12.35M`, `$123.46K`.
+  /// A large amount abbreviated as the app did: `$2.58Tr`, `$342.25Bn`, `$12.35M`, `$123.46K`
+  /// (two decimals, rounded half-to-even; a value that rounds up to 1,000 of a unit takes the
+  /// next unit: 999,999 is `$1.00M`, not `$1,000.00K`). Below 1,000 the amount is written out.
   static func abbreviated(_ value: ExactDecimal, _ currency: String) -> String {
+    money(plain: abbreviatedDigits(value), currency)
+  }
+
+  /// The digits of `abbreviated` without the currency: `2.58Tr`, `12.35M`, `999.50`.
+  static func abbreviatedDigits(_ value: ExactDecimal) -> String {
     let units: [(ExactDecimal, String)] = [
       (ExactDecimal(1_000_000_000_000), "Tr"), (ExactDecimal(1_000_000_000), "Bn"),
-      (ExactDecimal(1_000_000), "M"), (ExactDecimal(1_000), "K"),
+      (ExactDecimal(1_000_000), "M"), (ExactDecimal(1_000), "K"), (ExactDecimal.one, ""),
     ]
-    for (unit, suffix) in units where value.magnitude >= unit {
-      guard let scaled = try? value / unit else { break }
-      return money(plain: Formatting.grouped(scaled.formatted(places: 2)) + suffix, currency)
+    for (index, (unit, suffix)) in units.enumerated()
+    where value.magnitude >= unit || unit == .one {
+      guard let scaled = try? (value / unit).rounded(places: 2) else { break }
+      if index > 0, scaled.magnitude >= ExactDecimal(1000),
+        let bigger = try? (value / units[index - 1].0).rounded(places: 2)
+      {
+        return Formatting.grouped(bigger.formatted(places: 2)) + units[index - 1].1
+      }
+      return Formatting.grouped(scaled.formatted(places: 2)) + suffix
     }
-    return amount(value, currency)
+    return grouped(value.formatted(places: 2))
   }
 
   /// A percentage with its sign and two decimals: `+0.63%`, `-3.48%`; nil is `—`.

@@ -9,7 +9,8 @@ enum Root {
       """,
     subcommands: [
       Buy.spec, Sell.spec, Tx.spec, HoldingsCommand.spec, PortfolioGroup.spec, Coins.spec,
-      Market.spec, Locations.spec, Import.spec, Export.spec, SQLCommand.spec, DB.spec,
+      Market.spec, Stats.spec, Report.spec, Locations.spec, Import.spec, Export.spec,
+      SQLCommand.spec, DB.spec, Demo.spec,
     ]
   )
 }

@@ -1,0 +1,68 @@
+import FolioService
+import FolioStorage
+import Foundation
+
+/// `folio demo`: builds a demo database and prints today's report from it.
+struct Demo: FolioCommand {
+  static let spec = CommandSpec(
+    name: "demo",
+    abstract: "Build a demo database from the built-in fixtures and print today's report.",
+    discussion: """
+      Creates a new database (with --db, that file, which must not exist yet; else a fresh
+      file in the system temporary folder, never $FOLIO_DB or your own database) holding the
+      five sample locations, 120 days of made-up daily market snapshots ending with the
+      fixture prices (taken now), four months of trades in two portfolios ('main', fifo, and
+      'savings', average cost) with fees, sells, locations and a back-dated trade, and the
+      saved daily history of both. Then prints today's report of 'main'. Works offline and
+      from any folder: the fixtures are built into the binary. Exit codes: 0 ok, 74 the file
+      exists or cannot be created.
+      """,
+    make: { _ in Self() })
+
+  func run(_ context: Context) throws {
+    let path =
+      context.globals.database
+      ?? NSTemporaryDirectory() + "/folio-demo-\(Timestamp.compact(context.now))-"
+      + "\(ProcessInfo.processInfo.processIdentifier).sqlite3"
+    let clean = (path as NSString).standardizingPath
+    guard !FileManager.default.fileExists(atPath: clean) else {
+      throw StoreError.fileExists(clean)
+    }
+    let store = try Store(StoreLocation(path: clean), now: context.now)
+    let outcome = try DemoBuilder(store).build(now: context.now)
+    let main = try PortfolioService(store).resolve(nil)
+    let report = try ReportService(store).report(
+      main, day: CalendarDay(containing: context.now), now: context.now)
+    context.print("Demo database: \(clean)")
+    let portfolios = outcome.portfolios.map { "'\($0.name)' (\($0.trades) trades)" }
+    context.print(
+      "It holds \(outcome.locations) locations, \(outcome.marketSnapshots) daily market "
+        + "snapshots since \(outcome.firstDay), portfolios "
+        + portfolios.joined(separator: " and ")
+        + " and \(outcome.historyRows) saved days of history.")
+    context.print()
+    context.out.write(ReportText.render(report, useColor: context.useColor))
+    let db = Self.quoted(clean)
+    context.print()
+    context.print("Try next:")
+    for line in [
+      "folio --db \(db) report --format html --out report.html",
+      "folio --db \(db) --portfolio savings report --format md",
+      "folio --db \(db) report history",
+      "folio --db \(db) stats",
+      "folio --db \(db) coins list --limit 10",
+      "folio --db \(db) tx list",
+      "folio --db \(db) locations near 41.9 12.5",
+    ] {
+      context.print("  " + line)
+    }
+  }
+
+  /// `path` quoted for a POSIX shell when it holds anything but safe characters.
+  static func quoted(_ path: String) -> String {
+    let safe = path.unicodeScalars.allSatisfy {
+      CharacterSet.alphanumerics.contains($0) || "/._-+:@%".unicodeScalars.contains($0)
+    }
+    return safe ? path : "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "'"
+  }
+}

@@ -1,0 +1,99 @@
+import FolioService
+import FolioStorage
+import Foundation
+
+/// `folio report`: the daily report of a portfolio; its subcommands read and fill the saved
+/// daily history.
+struct Report: FolioCommand {
+  static let formats: [OutputFormat] = [.text, .md, .json, .csv, .html]
+
+  static let spec = CommandSpec(
+    name: "report",
+    abstract: "Print the daily report: statistics, holdings, profit, trades, value over time.",
+    discussion: """
+      The report is as of the end of --date (UTC; default today): holdings from the trades
+      executed by then, prices from the newest snapshot taken by then. It shows the snapshot
+      time (warning when it is older than --max-age), the four statistics, holdings with their
+      24h change and 7-day sparkline, realized profit for the day, month, year and all time,
+      the day's trades, the top movers and the value over the last 30 days from the saved
+      history. --save stores the day's value, cost basis, unrealized and realized profit and
+      the snapshot used; saving the same day again replaces the row, so it is safe in cron.
+      Formats: text, md (GitHub tables), json, csv (one row per holding) and html (one
+      self-contained page with charts). Exit codes: 0 ok, 64 usage, 65 a future --date,
+      --save with another --method, or --strict with an old snapshot, 66 no database,
+      74 --out cannot be written.
+      """,
+    options: [
+      .value("date", "yyyy-mm-dd", help: "Report as of the end of this UTC day (default: today)."),
+      OutputFormat.option(formats),
+      .value("out", "file", help: "Write the report to this file (replacing it), not stdout."),
+      .flag("save", help: "Store the day's figures in the daily history (replacing that day)."),
+      .value("method", "fifo|lifo|hifo|average", help: "Compute with this method instead."),
+    ] + PriceFreshness.options,
+    subcommands: [ReportHistory.spec, ReportBackfill.spec],
+    make: { try Self($0) })
+
+  let day: CalendarDay?
+  let format: OutputFormat
+  let out: String?
+  let save: Bool
+  let method: CostMethod?
+  let freshness: PriceFreshness
+
+  init(_ values: ParsedValues) throws {
+    day = try values.value("date", expected: "a day such as 2024-11-30", CalendarDay.init)
+    format = try OutputFormat.parse(values, allowed: Self.formats)
+    out = values.value("out")
+    save = values.flag("save")
+    method = try values.value("method", expected: "fifo, lifo, hifo or average") {
+      CostMethod(rawValue: $0)
+    }
+    freshness = try PriceFreshness(values)
+  }
+
+  func run(_ context: Context) throws {
+    let store = try context.existingStore()
+    let portfolio = try context.portfolio()
+    if save, let method, method != portfolio.method {
+      throw ReportError.saveWithOtherMethod(
+        method: method.rawValue, portfolioMethod: portfolio.method.rawValue)
+    }
+    let service = ReportService(store)
+    let report = try service.report(
+      portfolio, day: day ?? CalendarDay(containing: context.now), method: method,
+      maxAge: freshness.maxAge, now: context.now)
+    if let warning = ReportFormat.staleWarning(report) {
+      if freshness.strict {
+        throw MarketError.staleData(
+          snapshotAt: report.snapshot?.fetchedAt ?? "",
+          age: MarketTime.formatDuration(report.staleAge ?? 0, units: 2),
+          maxAge: MarketTime.formatDuration(freshness.maxAge))
+      }
+      if out != nil || format != .text { context.warn(warning) }
+    }
+    let text = Self.render(report, format: format, saved: save, useColor: context.useColor)
+    if let out {
+      try OutputFileError.write(text, to: out)
+      if save { try service.save(report, now: context.now) }
+      context.print(
+        "wrote the \(format.rawValue) report of \(report.day) to \(out)"
+          + (save ? "; saved the day's figures" : ""))
+    } else {
+      if save { try service.save(report, now: context.now) }
+      context.out.write(text)
+    }
+  }
+
+  /// The report in `format`.
+  static func render(_ report: DailyReport, format: OutputFormat, saved: Bool, useColor: Bool)
+    -> String
+  {
+    switch format {
+    case .md: return ReportMarkdown.render(report)
+    case .json: return ReportData.json(report, saved: saved).rendered() + "\n"
+    case .csv: return ReportData.csv(report)
+    case .html: return ReportHTML.render(report)
+    case .text: return ReportText.render(report, useColor: useColor)
+    }
+  }
+}

@@ -1,0 +1,129 @@
+import FolioService
+import FolioStorage
+import Foundation
+
+/// `folio report history`: the saved daily values with a terminal chart.
+struct ReportHistory: FolioCommand {
+  static let spec = CommandSpec(
+    name: "history",
+    abstract: "Show the saved daily history: value over time with a chart.",
+    discussion: """
+      Lists the days saved by 'folio report --save' or 'folio report backfill', oldest first,
+      with the value, its change from the previous saved day, cost basis, unrealized and
+      realized profit and the snapshot the prices came from. Days are UTC; --since and --until
+      are inclusive. Exit codes: 0 ok (also when nothing is saved), 64 usage, 65 --since after
+      --until, 66 no database.
+      """,
+    options: [
+      .value("since", "yyyy-mm-dd", help: "The first day to show."),
+      .value("until", "yyyy-mm-dd", help: "The last day to show."),
+      OutputFormat.option([.text, .json, .csv]),
+    ],
+    make: { try Self($0) })
+
+  let since: CalendarDay?
+  let until: CalendarDay?
+  let format: OutputFormat
+
+  init(_ values: ParsedValues) throws {
+    since = try values.value("since", expected: "a day such as 2024-11-01", CalendarDay.init)
+    until = try values.value("until", expected: "a day such as 2024-11-30", CalendarDay.init)
+    format = try OutputFormat.parse(values, allowed: [.text, .json, .csv])
+  }
+
+  func run(_ context: Context) throws {
+    let store = try context.existingStore()
+    let portfolio = try context.portfolio()
+    let rows = try ReportService(store).history(portfolio, since: since, until: until)
+    switch format {
+    case .json: context.print(json(rows, portfolio).rendered())
+    case .csv: context.out.write(csv(rows, portfolio))
+    default: context.out.write(text(rows, portfolio, useColor: context.useColor))
+    }
+  }
+
+  func text(_ rows: [DailyRecord], _ portfolio: Portfolio, useColor: Bool) -> String {
+    let currency = portfolio.currency
+    var output =
+      "Daily history of portfolio '\(portfolio.name)' (\(currency.uppercased())): "
+      + "\(rows.count) saved day(s)\n"
+    guard let first = rows.first, let last = rows.last else {
+      return output
+        + "nothing saved yet; run 'folio report --save' daily (for example from cron) or "
+        + "'folio report backfill --since DAY'\n"
+    }
+    // One chart column per calendar day, so gaps show as gaps.
+    if let start = CalendarDay(first.day), let end = CalendarDay(last.day) {
+      let byDay = Dictionary(rows.map { ($0.day, $0.value) }, uniquingKeysWith: { _, new in new })
+      let values = (0...max(0, Int(end.ordinal - start.ordinal))).map {
+        byDay[start.adding(days: $0).description] ?? nil
+      }
+      let chart = ReportFormat.chartLines(values, currency: currency, height: 8, width: 72)
+      if !chart.isEmpty {
+        output += "\n" + chart.map { $0 + "\n" }.joined()
+        output += "first \(first.day), last \(last.day)\n"
+      }
+    }
+    output += "\n"
+    var table = StyledTable(
+      headers: ["DAY", "VALUE", "CHANGE", "COST BASIS", "UNREALIZED", "REALIZED", "SNAPSHOT"])
+    table.rightAligned = [1, 2, 3, 4, 5]
+    var previous: ExactDecimal?
+    for row in rows {
+      var change: ExactDecimal?
+      if let value = row.value, let before = previous, before.isPositive {
+        change = try? ExactDecimal.scaled(value - before, by: .hundred, dividedBy: before)
+      }
+      table.append(
+        [
+          row.day, ReportFormat.amount(row.value, currency),
+          change.map { MarketFormat.percent($0) } ?? "",
+          ReportFormat.amount(row.costBasis, currency),
+          ReportFormat.signed(row.unrealized, currency),
+          ReportFormat.signed(row.realized, currency),
+          row.snapshotAt ?? "none",
+        ],
+        directions: [
+          nil, nil, MarketFormat.direction(change), nil, MarketFormat.direction(row.unrealized),
+          MarketFormat.direction(row.realized),
+        ])
+      if row.value != nil { previous = row.value }
+    }
+    return output + table.rendered(useColor: useColor)
+  }
+
+  func json(_ rows: [DailyRecord], _ portfolio: Portfolio) -> JSON {
+    .object([
+      ("portfolio", .string(portfolio.name)),
+      ("currency", .string(portfolio.currency)),
+      (
+        "days",
+        .array(
+          rows.map { row in
+            .object([
+              ("day", .string(row.day)), ("value", .decimal(row.value)),
+              ("cost_basis", .decimal(row.costBasis)),
+              ("unrealized_pnl", .decimal(row.unrealized)),
+              ("realized_pnl", .decimal(row.realized)), ("snapshot_at", .string(row.snapshotAt)),
+              ("saved_at", .string(row.savedAt)),
+            ])
+          })
+      ),
+    ])
+  }
+
+  func csv(_ rows: [DailyRecord], _ portfolio: Portfolio) -> String {
+    var output = CSVWriter.line([
+      "day", "portfolio", "currency", "value", "cost_basis", "unrealized_pnl", "realized_pnl",
+      "snapshot_at", "saved_at",
+    ])
+    for row in rows {
+      output += CSVWriter.line([
+        row.day, portfolio.name, portfolio.currency, row.value?.description ?? "",
+        row.costBasis?.description ?? "", row.unrealized?.description ?? "",
+        row.realized?.description ?? "", row.snapshotAt ?? "", row.savedAt,
+      ])
+    }
+    return output
+  }
+}

@@ -1,0 +1,87 @@
+import FolioService
+import FolioStorage
+
+/// `folio stats`: Market Cap, 24h Volume, BTC Dominance and Portfolio Value.
+struct Stats: FolioCommand {
+  static let spec = CommandSpec(
+    name: "stats",
+    abstract: "Show Market Cap, 24h Volume, BTC Dominance and Portfolio Value with 24h changes.",
+    discussion: """
+      The market figures come from the latest /global snapshot, the portfolio's from its
+      holdings at the latest cached price of each coin in the portfolio's currency. Portfolio
+      24h change = (Σ value − Σ value / (1 + pct24h / 100)) / Σ previous × 100. A figure that
+      cannot be computed (no snapshot, an empty portfolio, a held coin without a price, a coin
+      at −100%) reads n/a and the reason is printed; held coins without a price are listed as
+      unpriced and not counted in the value. Market cap and volume are abbreviated
+      ($1.61Tr, $62.10Bn, $12.35M, $123.46K).
+      """,
+    options: [OutputFormat.option([.text, .json])] + PriceFreshness.options,
+    make: { try Self($0) })
+
+  let format: OutputFormat
+  let freshness: PriceFreshness
+
+  init(_ values: ParsedValues) throws {
+    format = try OutputFormat.parse(values, allowed: [.text, .json])
+    freshness = try PriceFreshness(values)
+  }
+
+  func run(_ context: Context) throws {
+    let store = try context.existingStore()
+    let report = try MarketData(store).statistics(of: context.portfolio())
+    if let snapshot = report.snapshot { try freshness.check(snapshot.fetchedAt, context) }
+    if format == .json {
+      context.print(Self.json(report).rendered())
+    } else {
+      context.out.write(Self.text(report, useColor: context.useColor))
+    }
+  }
+
+  static func text(_ report: StatisticsReport, useColor: Bool) -> String {
+    let statistics = report.statistics
+    var output =
+      "Statistics of portfolio '\(report.portfolio.name)' "
+      + "(\(report.portfolio.currency.uppercased()))\n"
+    if let snapshot = report.snapshot { output += MarketFormat.snapshotLine(snapshot) + "\n" }
+    if let at = statistics.globalAt { output += "Market totals as of \(at) (/global)\n" }
+    output += "\n"
+    var table = StyledTable(headers: ["STATISTIC", "VALUE", "24H"])
+    table.rightAligned = [1, 2]
+    for statistic in ReportFormat.statistics(statistics) {
+      table.append(
+        [statistic.label, statistic.figure, statistic.change ?? ""],
+        directions: [nil, nil, statistic.direction])
+    }
+    output += table.rendered(useColor: useColor)
+    let notes = ReportFormat.notes(statistics)
+    if !notes.isEmpty { output += "\n" + notes.map { $0 + "\n" }.joined() }
+    return output
+  }
+
+  /// A figure as `{"value": "…", "unavailable": null}` or `{"value": null, "unavailable": "…"}`.
+  static func json(_ measure: Measure) -> JSON {
+    .object([("value", .decimal(measure.value)), ("unavailable", .string(measure.reason))])
+  }
+
+  static func json(_ statistics: PortfolioStatistics) -> JSON {
+    .object([
+      ("market_cap", json(statistics.marketCap)),
+      ("market_cap_change_24h_percent", json(statistics.marketCapChange24h)),
+      ("volume_24h", json(statistics.volume24h)),
+      ("btc_dominance_percent", json(statistics.btcDominance)),
+      ("portfolio_value", json(statistics.portfolioValue)),
+      ("portfolio_change_24h_percent", json(statistics.portfolioChange24h)),
+      ("unpriced", .array(statistics.unpriced.map { .string($0) })),
+      ("global_at", .string(statistics.globalAt)),
+    ])
+  }
+
+  static func json(_ report: StatisticsReport) -> JSON {
+    .object([
+      ("portfolio", .string(report.portfolio.name)),
+      ("currency", .string(report.portfolio.currency)),
+      ("snapshot_at", .string(report.snapshot?.fetchedAt)),
+      ("statistics", json(report.statistics)),
+    ])
+  }
+}

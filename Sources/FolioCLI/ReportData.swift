@@ -1,0 +1,120 @@
+import FolioService
+import FolioStorage
+
+/// The daily report for scripts: JSON (every figure as an exact decimal string) and CSV (one
+/// row per holding).
+enum ReportData {
+  static func json(_ report: DailyReport, saved: Bool) -> JSON {
+    .object([
+      ("portfolio", .string(report.portfolio.name)),
+      ("currency", .string(report.portfolio.currency)),
+      ("method", .string(report.method.rawValue)),
+      ("day", .string(report.day)),
+      ("generated_at", .string(report.generatedAt)),
+      (
+        "snapshot",
+        report.snapshot.map { snapshot in
+          .object([("at", .string(snapshot.fetchedAt)), ("source", .string(snapshot.source))])
+        } ?? .null
+      ),
+      (
+        "stale",
+        report.staleAge.map { age in
+          .object([
+            ("age_seconds", .int(Int64(age.rounded(.down)))),
+            ("max_age_seconds", .int(Int64(report.maxAge.rounded(.down)))),
+            ("warning", .string(ReportFormat.staleWarning(report))),
+          ])
+        } ?? .null
+      ),
+      ("statistics", Stats.json(report.statistics)),
+      (
+        "holdings",
+        .array(
+          report.holdings.map { holding in
+            .object([
+              ("coin", .string(holding.coinID)), ("symbol", .string(holding.symbol)),
+              ("name", .string(holding.name)), ("quantity", .decimal(holding.quantity)),
+              ("price", .decimal(holding.price)), ("price_at", .string(holding.priceAt)),
+              ("value", .decimal(holding.value)),
+              ("change_24h_percent", .decimal(holding.change24h)),
+              ("share_percent", .decimal(holding.share)),
+              ("cost_basis", .decimal(holding.costBasis)),
+              ("unrealized_pnl", .decimal(holding.unrealized)),
+              ("realized_pnl", .decimal(holding.realized)),
+              ("sparkline_7d", .array(holding.sparkline.map { .decimal($0) })),
+            ])
+          })
+      ),
+      (
+        "totals",
+        .object([
+          ("value", .decimal(report.statistics.portfolioValue.value)),
+          ("cost_basis", .decimal(report.totalCostBasis)),
+          ("unrealized_pnl", .decimal(report.totalUnrealized)),
+        ])
+      ),
+      (
+        "realized_pnl",
+        .object([
+          ("day", .decimal(report.realized.day)),
+          ("month_to_date", .decimal(report.realized.monthToDate)),
+          ("year_to_date", .decimal(report.realized.yearToDate)),
+          ("all_time", .decimal(report.realized.allTime)),
+        ])
+      ),
+      (
+        "trades",
+        .array(
+          report.trades.map { entry in
+            guard case .object(var pairs) = TradeRendering.json(entry.trade) else { return .null }
+            pairs.append(("realized_pnl", .decimal(entry.realized)))
+            pairs.append(("location", .string(entry.location)))
+            return .object(pairs)
+          })
+      ),
+      (
+        "top_movers",
+        .array(
+          report.movers.map { mover in
+            .object([
+              ("coin", .string(mover.coinID)), ("change_24h_percent", .decimal(mover.change24h)),
+              ("value_change", .decimal(mover.valueChange)),
+            ])
+          })
+      ),
+      (
+        "history",
+        .array(
+          report.history.map { point in
+            .object([
+              ("day", .string(point.day)), ("value", .decimal(point.value)),
+              ("saved", .bool(point.isSaved || (saved && point.day == report.day))),
+            ])
+          })
+      ),
+      ("saved", .bool(saved)),
+    ])
+  }
+
+  static let csvHeader = [
+    "day", "portfolio", "currency", "coin", "symbol", "name", "quantity", "price", "price_at",
+    "value", "change_24h_percent", "share_percent", "cost_basis", "unrealized_pnl",
+    "realized_pnl",
+  ]
+
+  static func csv(_ report: DailyReport) -> String {
+    var output = CSVWriter.line(csvHeader)
+    for holding in report.holdings {
+      output += CSVWriter.line([
+        report.day, report.portfolio.name, report.portfolio.currency, holding.coinID,
+        holding.symbol ?? "", holding.name ?? "", holding.quantity.description,
+        holding.price?.description ?? "", holding.priceAt ?? "", holding.value?.description ?? "",
+        holding.change24h?.description ?? "", holding.share?.description ?? "",
+        holding.costBasis.description, holding.unrealized?.description ?? "",
+        holding.realized.description,
+      ])
+    }
+    return output
+  }
+}
