@@ -36,7 +36,9 @@ let package = Package(
     .target(name: "FolioTestSupport", path: "Tests/FolioTestSupport"),
     .testTarget(name: "FolioStorageTests", dependencies: ["FolioStorage"]),
     .testTarget(name: "FolioServiceTests", dependencies: ["FolioService", "FolioTestSupport"]),
-    .testTarget(name: "FolioCLITests", dependencies: ["FolioCLI", "folio", "FolioTestSupport"]),
+    .testTarget(
+      name: "FolioCLITests", dependencies: ["FolioCLI", "folio", "FolioTestSupport"],
+      exclude: ["Golden"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -177,19 +177,49 @@ enum ReportFormat {
     }
   }
 
-  /// A terminal chart of the daily values with the top and bottom values as labels.
+  /// A terminal chart of daily values, one column per day (days are averaged into columns
+  /// when there are more than `width`), with the highest and lowest value as labels. A day
+  /// without a value stays blank rather than being drawn as a guess. Empty when fewer than
+  /// two days have a value.
   static func chartLines(
     _ values: [ExactDecimal?], currency: String, height: Int = 5, width: Int = 60
   ) -> [String] {
-    let rows = SparklineChart.rows(values.map { $0?.doubleValue }, width: width, height: height)
     let known = values.compactMap { $0 }
-    guard !rows.isEmpty, let high = known.max(), let low = known.min() else { return [] }
+    guard known.count >= 2, let high = known.max(), let low = known.min(), height > 0 else {
+      return []
+    }
+    let columns = min(max(width, 1), values.count)
+    var levels: [Int?] = []
+    let span = high.doubleValue - low.doubleValue
+    let steps = height * 8
+    for column in 0..<columns {
+      let start = column * values.count / columns
+      let end = max(start + 1, (column + 1) * values.count / columns)
+      let bucket = values[start..<end].compactMap { $0?.doubleValue }
+      guard !bucket.isEmpty else {
+        levels.append(nil)
+        continue
+      }
+      let average = bucket.reduce(0, +) / Double(bucket.count)
+      // The lowest value still draws a one-eighth block, so it is not mistaken for a gap.
+      levels.append(
+        span > 0
+          ? max(1, Int(((average - low.doubleValue) / span * Double(steps - 1)).rounded()) + 1)
+          : steps / 2)
+    }
+    let blocks: [Character] = [" ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
     let top = MarketFormat.amount(high, currency)
     let bottom = MarketFormat.amount(low, currency)
-    let width = max(top.count, bottom.count)
-    return rows.enumerated().map { index, row in
-      let label = index == 0 ? top : index == rows.count - 1 ? bottom : ""
-      return String(repeating: " ", count: width - label.count) + label + " ┤" + row
+    let labelWidth = max(top.count, bottom.count)
+    return (0..<height).reversed().map { row in
+      let floor = row * 8
+      let cells = String(
+        levels.map { level in
+          level.map { blocks[max(0, min(8, $0 - floor))] } ?? " "
+        }
+      ).trimmingTrailingSpaces()
+      let label = row == height - 1 ? top : row == 0 ? bottom : ""
+      return String(repeating: " ", count: labelWidth - label.count) + label + " ┤" + cells
     }
   }
 

@@ -157,6 +157,8 @@ public struct DemoBuilder {
 
   /// Fills the (new, empty) database. Everything is written in one transaction.
   public func build(now: Date) throws -> DemoOutcome {
+    // Checked again inside the transaction; this spares the work on a database in use.
+    try database.read { try refuseUnlessEmpty() }
     let stamp = Timestamp.format(now)
     let markets = try Self.document("coingecko/markets_usd.json")
     let global = try Self.document("coingecko/global_usd.json")
@@ -173,7 +175,8 @@ public struct DemoBuilder {
     let locations = try LocationBook.readEntries(
       data: Data(try Self.fixture("locations.json")), path: "locations.json")
     let history = try DemoMarket(
-      base: page.quotes, global: globalData, days: Self.days, now: now)
+      base: page.quotes, global: globalData, days: Self.days, now: now,
+      sparklineCoins: Set(Self.entries.map(\.coin)))
     let today = CalendarDay(containing: now)
     let firstDay = today.adding(days: -Self.days)
 

@@ -13,17 +13,24 @@ struct DemoMarket {
   let global: GlobalData
   /// How many days back the history goes.
   let days: Int
-  /// Snapshots up to this many days back carry a 7-day sparkline.
+  /// Snapshots up to this many days back carry a 7-day sparkline: today's for every coin,
+  /// older ones for `sparklineCoins` (the coins the demo's reports show).
   static let sparklineDays = 31
+  let sparklineCoins: Set<String>
   /// Today's snapshot time; day k (k ≥ 1 days back) is anchored at 12:00 UTC.
   let now: Date
   /// Unrounded price path per coin id: index k is k days back.
   private var paths: [String: [ExactDecimal]] = [:]
+  /// Each path divided by today's price.
+  private var factors: [String: [ExactDecimal]] = [:]
   /// The snapshot time of each day (index k is k days back), in seconds since 1970.
   private let anchors: [Int64]
 
-  init(base: [MarketQuote], global: GlobalData, days: Int, now: Date) throws {
+  init(
+    base: [MarketQuote], global: GlobalData, days: Int, now: Date, sparklineCoins: Set<String>
+  ) throws {
     self.base = base
+    self.sparklineCoins = sparklineCoins
     self.global = global
     self.days = days
     let start = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
@@ -46,6 +53,9 @@ struct DemoMarket {
         ratio = try ExactDecimal.one + ExactDecimal(step) / ExactDecimal(10_000)
       }
       paths[quote.id] = path
+      factors[quote.id] = try path.map {
+        quote.currentPrice.isPositive ? try $0 / quote.currentPrice : .one
+      }
     }
   }
 
@@ -77,9 +87,9 @@ struct DemoMarket {
   }
 
   /// The unrounded ratio of day k's price to today's.
-  private func factor(_ coinID: String, _ k: Int) throws -> ExactDecimal {
-    guard let path = paths[coinID], k < path.count, path[0].isPositive else { return .one }
-    return try path[k] / path[0]
+  private func factor(_ coinID: String, _ k: Int) -> ExactDecimal {
+    guard let factors = factors[coinID], k < factors.count else { return .one }
+    return factors[k]
   }
 
   /// `value` rounded half-to-even to `digits` significant digits.
@@ -106,8 +116,8 @@ struct DemoMarket {
       var quote = original
       guard let today = price(quote.id, daysBack: k), let before = price(quote.id, daysBack: k + 1)
       else { return quote }
-      let scale = try factor(quote.id, k)
-      let scaleBefore = try factor(quote.id, k + 1)
+      let scale = factor(quote.id, k)
+      let scaleBefore = factor(quote.id, k + 1)
       quote.currentPrice = today
       let change =
         k == 0 && original.change24hPercent != nil
@@ -144,7 +154,7 @@ struct DemoMarket {
       }
       // Hourly prices for the last month's snapshots only: enough for every report of the
       // 30-day window, and writing them is most of the demo's work.
-      if k <= Self.sparklineDays {
+      if k == 0 || (k <= Self.sparklineDays && sparklineCoins.contains(quote.id)) {
         let hourly = sparkline(quote.id, symbol: quote.symbol, daysBack: k, price: today)
         quote.sparkline7d = hourly
         let lastDay = hourly.suffix(24).compactMap { $0 }
@@ -199,7 +209,7 @@ struct DemoMarket {
       var sum = total0
       for quote in base {
         guard let cap = quote.marketCap else { continue }
-        sum = try sum + (try cap * (try factor(quote.id, k) - .one))
+        sum = try sum + (try cap * (factor(quote.id, k) - .one))
       }
       return sum
     }
@@ -225,7 +235,7 @@ struct DemoMarket {
         MarketCapShare(
           symbol: share.symbol,
           percentage: try ExactDecimal.scaled(
-            try cap * (try factor(quote.id, k)), by: .hundred, dividedBy: today
+            try cap * (factor(quote.id, k)), by: .hundred, dividedBy: today
           ).rounded(places: 6)))
     }
     data.marketCapPercentages = shares
