@@ -5,7 +5,8 @@ enum Help {
   static func usage(path: [String], spec: CommandSpec) -> String {
     var parts = path
     if !spec.subcommands.isEmpty {
-      parts.append("<subcommand>")
+      // A group that also runs by itself (`folio report`) takes its subcommand optionally.
+      parts.append(spec.make == nil ? "<subcommand>" : "[<subcommand>]")
     } else {
       parts += spec.arguments.map(\.synopsis)
     }

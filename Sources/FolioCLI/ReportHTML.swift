@@ -219,7 +219,7 @@ enum ReportHTML {
     th:first-child, td:first-child, .text { text-align: left; }
     td:first-child, th:first-child { position: sticky; left: 0; background: var(--panel); }
     tr.total td { font-weight: 650; border-bottom: none; }
-    .name { font-size: 13px; }
+    .name { display: block; font-size: 12px; white-space: normal; max-width: 160px; }
     .chart { width: 100%; height: 190px; display: block; }
     .chart .area { fill: var(--fill); }
     .chart .line { fill: none; stroke: var(--accent); stroke-width: 2.5;

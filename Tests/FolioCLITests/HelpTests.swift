@@ -34,6 +34,12 @@ import Testing
     #expect(text.hasSuffix("  See 'folio help db <subcommand>' for detailed help.\n"))
   }
 
+  @Test func aGroupThatAlsoRunsByItselfTakesItsSubcommandOptionally() {
+    let text = Help.text(path: ["folio", "report"], spec: Report.spec)
+    #expect(text.contains("\nUSAGE: folio report [<subcommand>] [<options>]\n"))
+    #expect(text.contains("\nSUBCOMMANDS:\n  history  "))
+  }
+
   @Test func rootHelpOffersTheVersionAndListsExitCodes() {
     let text = Help.text(path: ["folio"], spec: Root.spec)
     #expect(text.hasPrefix("OVERVIEW: \(Root.spec.abstract)\n"))
