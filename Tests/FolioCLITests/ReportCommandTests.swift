@@ -125,6 +125,23 @@ import Testing
       try sandbox.sqlite("SELECT count(*) FROM portfolio_daily WHERE day = '2024-11-30'") == "1\n")
   }
 
+  @Test func colourGoesToATerminalButNeverIntoAFile() throws {
+    func run(_ arguments: [String]) -> String {
+      let out = StringSink()
+      let code = FolioCLI.run(
+        arguments, out: out, err: StringSink(), environment: ["FOLIO_DB": sandbox.database],
+        now: sandbox.now, stdoutIsTerminal: true)
+      #expect(code == 0)
+      return out.text
+    }
+    #expect(run(["report"]).contains("\u{1B}[32m+2.10%\u{1B}[0m"))
+    let path = sandbox.file("report.txt")
+    _ = run(["report", "--out", path])
+    let written = try String(contentsOfFile: path, encoding: .utf8)
+    #expect(!written.contains("\u{1B}"))
+    #expect(written == sandbox.run("report").out)
+  }
+
   @Test func anUnwritableOutFileExits74AndSavesNothing() throws {
     let before = try sandbox.dump()
     let path = sandbox.file("no-such-folder/report.html")

@@ -28,11 +28,21 @@ struct Demo: FolioCommand {
     guard !FileManager.default.fileExists(atPath: clean) else {
       throw StoreError.fileExists(clean)
     }
-    let store = try Store(StoreLocation(path: clean), now: context.now)
-    let outcome = try DemoBuilder(store).build(now: context.now)
-    let main = try PortfolioService(store).resolve(nil)
-    let report = try ReportService(store).report(
-      main, day: CalendarDay(containing: context.now), now: context.now)
+    let outcome: DemoOutcome
+    let report: DailyReport
+    do {
+      let store = try Store(StoreLocation(path: clean), now: context.now)
+      outcome = try DemoBuilder(store).build(now: context.now)
+      let main = try PortfolioService(store).resolve(nil)
+      report = try ReportService(store).report(
+        main, day: CalendarDay(containing: context.now), now: context.now)
+    } catch {
+      // The file is the demo's own: a failed demo leaves nothing behind.
+      for suffix in ["", "-wal", "-shm", "-journal"] {
+        try? FileManager.default.removeItem(atPath: clean + suffix)
+      }
+      throw error
+    }
     context.print("Demo database: \(clean)")
     let portfolios = outcome.portfolios.map { "'\($0.name)' (\($0.trades) trades)" }
     context.print(

@@ -71,7 +71,9 @@ struct Report: FolioCommand {
       }
       if out != nil || format != .text { context.warn(warning) }
     }
-    let text = Self.render(report, format: format, saved: save, useColor: context.useColor)
+    // A file never gets terminal colour codes.
+    let text = Self.render(
+      report, format: format, saved: save, useColor: out == nil && context.useColor)
     if let out {
       try OutputFileError.write(text, to: out)
       if save { try service.save(report, now: context.now) }
