@@ -88,17 +88,17 @@ extension Sandbox {
 
 /// The report scenario built once per test run; every test copies its database.
 enum ReportScenario {
-  /// The template database and the folder its market files were imported from (named in the
-  /// snapshots' sources).
-  static let template: (database: String, folder: String) = {
+  /// The template database, its folder (removed when the tests end) and the folder its market
+  /// files were imported from (named in the snapshots' sources).
+  static let template: (database: String, folder: String, importedFrom: String) = {
     let folder = NSTemporaryDirectory() + "folio-report-scenario-" + UUID().uuidString
     try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    atexit { try? FileManager.default.removeItem(atPath: ReportScenario.template.folder) }
     let builder = Sandbox()
     builder.buildReportScenario()
     let database = folder + "/folio.sqlite3"
     try? FileManager.default.copyItem(atPath: builder.database, toPath: database)
-    atexit { try? FileManager.default.removeItem(atPath: ReportScenario.template.folder) }
-    return (database, builder.path)
+    return (database, folder, builder.path)
   }()
 }
 

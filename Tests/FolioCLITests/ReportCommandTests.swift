@@ -19,7 +19,7 @@ import Testing
     let ending = format == "text" ? "txt" : format
     // The JSON names the file each snapshot was imported from, in a folder made for the run.
     let output = result.out.replacingOccurrences(
-      of: ReportScenario.template.folder, with: "/SCENARIO")
+      of: ReportScenario.template.importedFrom, with: "/SCENARIO")
     Golden.check(output, "report-2024-11-30.\(ending)")
   }
 

@@ -67,7 +67,7 @@ import Testing
       chromium,
       [
         "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
-        "--user-data-dir=\(sandbox.file("chromium-profile"))", "--window-size=390,900",
+        "--user-data-dir=\(sandbox.file("chromium-profile"))", "--window-size=390,700",
         "--screenshot=\(shot)", URL(fileURLWithPath: page).absoluteString,
       ], environment: ["HOME": sandbox.path, "PATH": "/usr/bin:/bin"])
     #expect(FileManager.default.fileExists(atPath: shot), "chromium: \(render.err)")
