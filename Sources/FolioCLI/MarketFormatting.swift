@@ -70,7 +70,7 @@ enum MarketFormat {
       }
       return Formatting.grouped(scaled.formatted(places: 2)) + suffix
     }
-    return grouped(value.formatted(places: 2))
+    return Formatting.grouped(value.formatted(places: 2))
   }
 
   /// A percentage with its sign and two decimals: `+0.63%`, `-3.48%`; nil is `—`.

@@ -67,7 +67,7 @@ enum ReportHTML {
         let name = holding.name.map { "<span class=\"muted name\">\(escape($0))</span>" } ?? ""
         rows.append(
           "<tr><td><strong>\(escape(holding.label))</strong> \(name)</td>"
-            + "<td>\(escape(MarketFormat.quantity(holding.quantity)))</td>"
+            + "<td>\(escape(Formatting.quantity(holding.quantity)))</td>"
             + "<td>\(escape(ReportFormat.holdingPrice(holding, report)))</td>"
             + "<td>\(escape(ReportFormat.amount(holding.value, currency)))</td>"
             + cell(ReportFormat.percent(holding.change24h), holding.change24h)
@@ -141,7 +141,7 @@ enum ReportHTML {
             return "<tr><td>\(ReportFormat.time(trade.executedAt))</td>"
               + "<td class=\"text\">\(trade.side.rawValue)</td>"
               + "<td class=\"text\">\(escape(ReportText.label(trade.coinID, report)))</td>"
-              + "<td>\(escape(MarketFormat.quantity(trade.quantity)))</td>"
+              + "<td>\(escape(Formatting.quantity(trade.quantity)))</td>"
               + "<td>\(escape(MarketFormat.price(trade.price, currency)))</td>"
               + "<td>\(escape(MarketFormat.amount(trade.fee, currency)))</td>"
               + cell(entry.realized.map { ReportFormat.signed($0, currency) } ?? "", entry.realized)

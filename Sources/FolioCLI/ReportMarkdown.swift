@@ -35,7 +35,7 @@ enum ReportMarkdown {
         let name = holding.name.map { " \(cell($0))" } ?? ""
         lines.append(
           row([
-            "**\(cell(holding.label))**\(name)", MarketFormat.quantity(holding.quantity),
+            "**\(cell(holding.label))**\(name)", Formatting.quantity(holding.quantity),
             ReportFormat.holdingPrice(holding, report),
             ReportFormat.amount(holding.value, currency),
             ReportFormat.percent(holding.change24h), ReportFormat.sparkline(holding.sparkline),
@@ -72,7 +72,7 @@ enum ReportMarkdown {
         lines.append(
           row([
             ReportFormat.time(trade.executedAt), trade.side.rawValue,
-            cell(ReportText.label(trade.coinID, report)), MarketFormat.quantity(trade.quantity),
+            cell(ReportText.label(trade.coinID, report)), Formatting.quantity(trade.quantity),
             MarketFormat.price(trade.price, currency), MarketFormat.amount(trade.fee, currency),
             entry.realized.map { ReportFormat.signed($0, currency) } ?? "",
             cell(entry.location ?? ""),

@@ -34,7 +34,7 @@ enum ReportText {
       for holding in report.holdings {
         table.append(
           [
-            holding.label, MarketFormat.quantity(holding.quantity),
+            holding.label, Formatting.quantity(holding.quantity),
             ReportFormat.holdingPrice(holding, report),
             ReportFormat.amount(holding.value, currency), ReportFormat.percent(holding.change24h),
             ReportFormat.sparkline(holding.sparkline), ReportFormat.share(holding.share),
@@ -86,7 +86,7 @@ enum ReportText {
         trades.append(
           [
             ReportFormat.time(trade.executedAt), trade.side.rawValue, label(trade.coinID, report),
-            MarketFormat.quantity(trade.quantity), MarketFormat.price(trade.price, currency),
+            Formatting.quantity(trade.quantity), MarketFormat.price(trade.price, currency),
             MarketFormat.amount(trade.fee, currency),
             entry.realized.map { ReportFormat.signed($0, currency) } ?? "",
             entry.location ?? "",
