@@ -1,3 +1,4 @@
+import FolioTestSupport
 import Foundation
 import Testing
 
@@ -157,8 +158,9 @@ enum Binary {
 
 extension Sandbox {
   /// A database built through the CLI as a user would: two portfolios (main, fifo; cold, lifo),
-  /// two locations, buys and sells (one coin sold out), and two daily history rows.
-  func buildDemo() throws {
+  /// two locations, buys and sells (one coin sold out), and two daily history rows; with
+  /// `withMarketData`, also the market data of `importMarketDemo()`.
+  func buildDemo(withMarketData: Bool = false) throws {
     let steps: [[String]] = [
       [
         "locations", "add", "Colosseum", "--city", "Rome", "--lat", "41.8902", "--lon", "12.4922",
@@ -198,6 +200,52 @@ extension Sandbox {
         (1, '2024-03-01', '23851', '19607.5', '4243.5', '4544', NULL, '2024-03-01T23:00:00Z'),
         (1, '2024-03-02', '24000.5', '19607.5', '4393', '4544', NULL, '2024-03-02T23:00:00Z');
       """)
+    if withMarketData { try importMarketDemo() }
+  }
+
+  /// Market data imported with `folio market import` as a user would: the USD fixtures (20
+  /// coins at 2024-01-24T00:28:58Z, /global, bitcoin and ethereum details); a later USD snapshot
+  /// of bitcoin and ethereum only (2024-01-25, so the other coins keep their older quotes); an
+  /// older USD snapshot of bitcoin imported last (2024-01-20, which must not count as the
+  /// newest); the EUR capture of 100 coins; and two older /global captures (May 2021).
+  func importMarketDemo() throws {
+    let later = write(
+      "markets_later.json",
+      """
+      [{"id": "bitcoin", "symbol": "btc", "name": "Bitcoin", "current_price": 42150.25,
+        "market_cap": 826500000000, "market_cap_rank": 1, "price_change_24h": 2214.95,
+        "price_change_percentage_24h": 5.54},
+       {"id": "ethereum", "symbol": "eth", "name": "Ethereum", "current_price": 2315.5,
+        "market_cap": 278300000000, "market_cap_rank": 2, "price_change_24h": 74.53,
+        "price_change_percentage_24h": 3.33}]
+      """)
+    let older = write(
+      "markets_older.json",
+      """
+      [{"id": "bitcoin", "symbol": "btc", "name": "Bitcoin", "current_price": 41000,
+        "market_cap_rank": 1}]
+      """)
+    let steps: [[String]] = [
+      ["market", "import"]
+        + [
+          "coingecko/markets_usd.json", "coingecko/global_usd.json",
+          "coingecko/coin_bitcoin.json", "coingecko/coin_ethereum.json",
+          "coingecko/captured/global_2021-05-18.json",
+          "coingecko/captured/global_2021-05-10_from_swiftful_comment.json",
+        ].map(Fixtures.path),
+      ["market", "import", later, "--at", "2024-01-25T00:00:00Z"],
+      ["market", "import", older, "--at", "2024-01-20T00:00:00Z"],
+      [
+        "market", "import", "--vs", "eur",
+        Fixtures.path("coingecko/captured/coins_markets_eur_100_nosparkline_2024-01-24.json"),
+      ],
+    ]
+    for step in steps {
+      let result = run(step)
+      guard result.code == 0 else {
+        throw DemoError(message: "\(step.joined(separator: " ")): \(result.err)")
+      }
+    }
   }
 
   /// The rows of `sql` as the real sqlite3 prints them with `-json`, or the failure.
