@@ -95,6 +95,20 @@ BEGIN
   SELECT RAISE(ABORT, 'portfolio_daily.portfolio_id names no portfolio (SELECT id, name FROM portfolios lists them)');
 END;
 
+-- A snapshot's rows go with it even when foreign keys are off (the sqlite3 shell's default),
+-- as ON DELETE CASCADE does when they are on. Left behind, they would attach themselves to the
+-- next snapshot that reuses the deleted id.
+CREATE TRIGGER market_quotes_follow_snapshot AFTER DELETE ON market_snapshots
+BEGIN
+  DELETE FROM market_quotes WHERE snapshot_id = OLD.id;
+END;
+
+CREATE TRIGGER global_rows_follow_snapshot AFTER DELETE ON global_snapshots
+BEGIN
+  DELETE FROM global_totals WHERE snapshot_id = OLD.id;
+  DELETE FROM global_market_cap_percentages WHERE snapshot_id = OLD.id;
+END;
+
 -- MARK: Views
 
 -- Every trade with its portfolio and location. `amount` is what a buy cost (quantity × price +
@@ -128,40 +142,120 @@ LEFT JOIN lots AS l ON l.trade_id = t.id
 LEFT JOIN disposals AS d ON d.trade_id = t.id
 LEFT JOIN locations AS loc ON loc.id = t.location_id;
 
+-- The newest cached market quote of every coin in every vs-currency: the row of the newest
+-- market snapshot of that currency that holds the coin (a coin missing from the latest
+-- snapshot keeps its quote from an older one). This is the price `folio holdings` and
+-- `folio coins list` use. A snapshot is identified by its currency and time
+-- (UNIQUE (vs_currency, fetched_at)), so the newest one is never a tie.
+CREATE VIEW v_latest_quotes AS
+WITH newest (coin_id, vs_currency, fetched_at) AS (
+  SELECT q.coin_id, s.vs_currency, max(s.fetched_at)
+  FROM market_quotes AS q
+  JOIN market_snapshots AS s ON s.id = q.snapshot_id
+  GROUP BY q.coin_id, s.vs_currency
+)
+SELECT
+  q.coin_id,
+  c.symbol,
+  c.name,
+  s.vs_currency,
+  s.id AS snapshot_id,
+  s.fetched_at,
+  s.source,
+  q.current_price,
+  CAST(q.current_price AS REAL) AS current_price_real,
+  q.market_cap,
+  CAST(q.market_cap AS REAL) AS market_cap_real,
+  q.market_cap_rank,
+  q.fully_diluted_valuation,
+  CAST(q.fully_diluted_valuation AS REAL) AS fully_diluted_valuation_real,
+  q.total_volume,
+  CAST(q.total_volume AS REAL) AS total_volume_real,
+  q.high_24h,
+  CAST(q.high_24h AS REAL) AS high_24h_real,
+  q.low_24h,
+  CAST(q.low_24h AS REAL) AS low_24h_real,
+  q.price_change_24h,
+  CAST(q.price_change_24h AS REAL) AS price_change_24h_real,
+  q.price_change_percentage_24h,
+  CAST(q.price_change_percentage_24h AS REAL) AS price_change_percentage_24h_real,
+  q.market_cap_change_24h,
+  CAST(q.market_cap_change_24h AS REAL) AS market_cap_change_24h_real,
+  q.market_cap_change_percentage_24h,
+  CAST(q.market_cap_change_percentage_24h AS REAL) AS market_cap_change_percentage_24h_real,
+  q.circulating_supply,
+  CAST(q.circulating_supply AS REAL) AS circulating_supply_real,
+  q.total_supply,
+  CAST(q.total_supply AS REAL) AS total_supply_real,
+  q.max_supply,
+  CAST(q.max_supply AS REAL) AS max_supply_real,
+  q.ath,
+  CAST(q.ath AS REAL) AS ath_real,
+  q.ath_change_percentage,
+  CAST(q.ath_change_percentage AS REAL) AS ath_change_percentage_real,
+  q.ath_date,
+  q.atl,
+  CAST(q.atl AS REAL) AS atl_real,
+  q.atl_change_percentage,
+  CAST(q.atl_change_percentage AS REAL) AS atl_change_percentage_real,
+  q.atl_date,
+  q.roi_times,
+  CAST(q.roi_times AS REAL) AS roi_times_real,
+  q.roi_currency,
+  q.roi_percentage,
+  CAST(q.roi_percentage AS REAL) AS roi_percentage_real,
+  q.last_updated,
+  q.price_change_percentage_24h_in_currency,
+  CAST(q.price_change_percentage_24h_in_currency AS REAL) AS price_change_percentage_24h_in_currency_real,
+  q.sparkline_7d
+FROM newest AS n
+JOIN market_snapshots AS s ON s.vs_currency = n.vs_currency AND s.fetched_at = n.fetched_at
+JOIN market_quotes AS q ON q.snapshot_id = s.id AND q.coin_id = n.coin_id
+JOIN coins AS c ON c.id = q.coin_id;
+
 -- Per portfolio and coin: what is held, what it cost, what it is worth at the latest price.
 -- Every coin that has trades has a row, also when everything was sold (quantity '0').
+--
+-- The latest price is the one `folio holdings` uses: the newest cached market quote of the
+-- coin in the portfolio's currency (the quote v_latest_quotes shows), at its snapshot's time,
+-- with price_source 'market'; without such a quote, the price of the position's latest trade
+-- at that trade's time, with price_source 'last trade'. The quote is looked up per position
+-- through the indexes; a join with v_latest_quotes would read every stored quote.
 CREATE VIEW v_holdings AS
 WITH
-  -- The price each position is valued at, by portfolio and coin: today the price of the
-  -- position's latest trade. To value at market quotes, replace this SELECT (and only it)
-  -- with one that returns the same five columns.
-  latest_price (portfolio_id, coin_id, price, price_at, price_source) AS (
-    SELECT portfolio_id, coin_id, last_price, last_trade_at, 'last trade' FROM positions
-  ),
   valued AS (
     SELECT
-      s.portfolio_id,
+      p.portfolio_id,
       f.name AS portfolio,
       f.currency,
-      s.method,
-      s.coin_id,
-      s.quantity,
-      CAST(s.quantity AS REAL) AS quantity_real,
-      s.cost_basis,
-      CAST(s.cost_basis AS REAL) AS cost_basis_real,
-      CASE WHEN s.quantity <> '0'
-        THEN CAST(s.cost_basis AS REAL) / CAST(s.quantity AS REAL) END AS average_cost_real,
-      q.price,
-      CAST(q.price AS REAL) AS price_real,
-      q.price_at,
-      q.price_source,
-      CAST(s.quantity AS REAL) * CAST(q.price AS REAL) AS value_real,
-      s.realized_pnl,
-      CAST(s.realized_pnl AS REAL) AS realized_pnl_real,
-      s.last_trade_at
-    FROM positions AS s
-    JOIN portfolios AS f ON f.id = s.portfolio_id
-    LEFT JOIN latest_price AS q ON q.portfolio_id = s.portfolio_id AND q.coin_id = s.coin_id
+      p.method,
+      p.coin_id,
+      p.quantity,
+      CAST(p.quantity AS REAL) AS quantity_real,
+      p.cost_basis,
+      CAST(p.cost_basis AS REAL) AS cost_basis_real,
+      CASE WHEN p.quantity <> '0'
+        THEN CAST(p.cost_basis AS REAL) / CAST(p.quantity AS REAL) END AS average_cost_real,
+      coalesce(q.current_price, p.last_price) AS price,
+      CAST(coalesce(q.current_price, p.last_price) AS REAL) AS price_real,
+      CASE WHEN q.current_price IS NULL THEN p.last_trade_at ELSE s.fetched_at END AS price_at,
+      CASE WHEN q.current_price IS NULL THEN 'last trade' ELSE 'market' END AS price_source,
+      CAST(p.quantity AS REAL) * CAST(coalesce(q.current_price, p.last_price) AS REAL)
+        AS value_real,
+      p.realized_pnl,
+      CAST(p.realized_pnl AS REAL) AS realized_pnl_real,
+      p.last_trade_at
+    FROM positions AS p
+    JOIN portfolios AS f ON f.id = p.portfolio_id
+    LEFT JOIN market_snapshots AS s ON s.id = (
+      SELECT n.id
+      FROM market_quotes AS nq
+      JOIN market_snapshots AS n ON n.id = nq.snapshot_id
+      JOIN coins AS c ON c.id = nq.coin_id
+      WHERE nq.coin_id = p.coin_id AND n.vs_currency = f.currency
+      ORDER BY n.fetched_at DESC, n.id DESC
+      LIMIT 1)
+    LEFT JOIN market_quotes AS q ON q.snapshot_id = s.id AND q.coin_id = p.coin_id
   )
 SELECT
   portfolio_id,

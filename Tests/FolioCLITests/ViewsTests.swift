@@ -1,3 +1,4 @@
+import FolioService
 import Foundation
 import Testing
 
@@ -32,29 +33,53 @@ import Testing
 
   // MARK: - v_holdings
 
-  @Test(arguments: ["main", "cold"])
-  func holdingsViewGivesTheFiguresOfHoldingsJSON(portfolio: String) throws {
-    try sandbox.buildDemo()
+  /// The demo plus a EUR portfolio, and monero (quoted in EUR only) held in main and euro.
+  func buildHoldingsDemo(withMarketData: Bool) throws {
+    try sandbox.buildDemo(withMarketData: withMarketData)
+    for step in [
+      ["portfolio", "add", "euro", "--currency", "eur"],
+      ["buy", "bitcoin", "0.1", "--price", "35000", "--date", "2023-09-01", "--portfolio", "euro"],
+      ["buy", "monero", "3", "--price", "130", "--date", "2023-10-01", "--portfolio", "euro"],
+      ["buy", "monero", "4", "--price", "150.5", "--date", "2023-10-02"],
+    ] {
+      let result = sandbox.run(step)
+      #expect(result.code == 0, "\(step): \(result.err)")
+    }
+  }
+
+  /// Expects the `v_holdings` rows of `portfolio` to give the figures of
+  /// `folio holdings --format json`, and returns them.
+  @discardableResult
+  func expectHoldingsViewMatchesJSON(
+    _ portfolio: String, sourceLocation: SourceLocation = #_sourceLocation
+  ) throws -> [[String: Any]] {
     let result = sandbox.run("holdings", "--format", "json", "--portfolio", portfolio)
-    #expect(result.code == 0, "\(result.err)")
+    #expect(result.code == 0, "\(result.err)", sourceLocation: sourceLocation)
     let json = try #require(
-      try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
-    let holdings = try #require(json["holdings"] as? [[String: Any]])
+      try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any],
+      sourceLocation: sourceLocation)
+    let holdings = try #require(
+      json["holdings"] as? [[String: Any]], sourceLocation: sourceLocation)
     let rows = try sandbox.sqliteJSON(
       "SELECT * FROM v_holdings WHERE portfolio = '\(portfolio)' ORDER BY coin_id")
-    #expect(rows.count == holdings.count)
-    #expect(rows.count >= 1)
+    #expect(rows.count == holdings.count, sourceLocation: sourceLocation)
+    #expect(rows.count >= 1, sourceLocation: sourceLocation)
     for (row, holding) in zip(rows, holdings) {
-      #expect(row["coin_id"] as? String == holding["coin"] as? String)
-      #expect(row["currency"] as? String == json["currency"] as? String)
-      #expect(row["method"] as? String == json["method"] as? String)
+      #expect(
+        row["coin_id"] as? String == holding["coin"] as? String, sourceLocation: sourceLocation)
+      #expect(
+        row["currency"] as? String == json["currency"] as? String, sourceLocation: sourceLocation)
+      #expect(
+        row["method"] as? String == json["method"] as? String, sourceLocation: sourceLocation)
       // Stored figures: the exact text, character for character.
       for (column, key) in [
         ("quantity", "quantity"), ("cost_basis", "cost_basis"), ("price", "price"),
         ("price_at", "price_time"), ("price_source", "price_source"),
         ("realized_pnl", "realized_pnl"),
       ] {
-        #expect(row[column] as? String == holding[key] as? String, "\(column)")
+        #expect(
+          row[column] as? String == holding[key] as? String, "\(row["coin_id"] ?? "") \(column)",
+          sourceLocation: sourceLocation)
       }
       // Computed figures: REAL, equal to folio's exact ones up to binary rounding.
       for (column, key) in [
@@ -63,10 +88,10 @@ import Testing
         ("quantity_real", "quantity"), ("cost_basis_real", "cost_basis"),
         ("price_real", "price"), ("realized_pnl_real", "realized_pnl"),
       ] {
-        close(row[column], holding[key])
+        close(row[column], holding[key], sourceLocation: sourceLocation)
       }
     }
-    let totals = try #require(json["totals"] as? [String: Any])
+    let totals = try #require(json["totals"] as? [String: Any], sourceLocation: sourceLocation)
     let sums = try #require(
       try sandbox.sqliteJSON(
         """
@@ -76,8 +101,80 @@ import Testing
         """
       ).first)
     for key in ["value", "cost_basis", "unrealized_pnl", "realized_pnl"] {
-      close(sums[key], totals[key])
+      close(sums[key], totals[key], sourceLocation: sourceLocation)
     }
+    return rows
+  }
+
+  @Test(arguments: ["main", "cold", "euro"], [false, true])
+  func holdingsViewGivesTheFiguresOfHoldingsJSON(portfolio: String, withMarketData: Bool) throws {
+    try buildHoldingsDemo(withMarketData: withMarketData)
+    let rows = try expectHoldingsViewMatchesJSON(portfolio)
+    // Without market data every price is a last trade's; with it, held coins quoted in the
+    // portfolio's currency are valued at market (monero has no USD quote: last trade in main).
+    let sources = Set(rows.compactMap { $0["price_source"] as? String })
+    let expected: Set<String> =
+      !withMarketData
+      ? ["last trade"] : portfolio == "main" ? ["market", "last trade"] : ["market"]
+    #expect(sources == expected)
+  }
+
+  @Test func afterAMarketPruneHoldingsViewStillGivesTheFiguresOfHoldingsJSON() throws {
+    try buildHoldingsDemo(withMarketData: true)
+    let prune = sandbox.run("market", "prune", "--keep-days", "1")
+    #expect(prune.code == 0, "\(prune.err)")
+    // Only the newest snapshot of each currency is left: bitcoin and ethereum in USD.
+    let usd = try sandbox.sqliteJSON(
+      "SELECT coin_id FROM v_latest_quotes WHERE vs_currency = 'usd' ORDER BY coin_id")
+    #expect(usd.map { $0["coin_id"] as? String } == ["bitcoin", "ethereum"])
+    for portfolio in ["main", "cold", "euro"] {
+      try expectHoldingsViewMatchesJSON(portfolio)
+    }
+    let solana = try #require(
+      try sandbox.sqliteJSON("SELECT * FROM v_holdings WHERE coin_id = 'solana'").first)
+    #expect(solana["price_source"] as? String == "last trade")
+    #expect(solana["price"] as? String == "25.5")
+  }
+
+  @Test func holdingsViewValuesAtTheNewestQuoteInThePortfoliosCurrencyElseTheLastTrade() throws {
+    try buildHoldingsDemo(withMarketData: true)
+    let rows = try sandbox.sqliteJSON(
+      """
+      SELECT portfolio, coin_id, price, price_at, price_source, value_real FROM v_holdings
+      ORDER BY portfolio, coin_id
+      """)
+    func row(_ portfolio: String, _ coin: String) -> [String: Any]? {
+      rows.first { $0["portfolio"] as? String == portfolio && $0["coin_id"] as? String == coin }
+    }
+    let expected: [(String, String, String, String, String)] = [
+      // The 2024-01-25 snapshot is the newest with bitcoin; the 2024-01-20 one came in last.
+      ("main", "bitcoin", "42150.25", "2024-01-25T00:00:00Z", "market"),
+      // Solana is not in the 2024-01-25 snapshot: its newest quote is older.
+      ("main", "solana", "84.8128", "2024-01-24T00:28:58Z", "market"),
+      // No USD quote for monero: the last trade's price and time.
+      ("main", "monero", "150.5", "2023-10-02T00:00:00Z", "last trade"),
+      ("cold", "bitcoin", "42150.25", "2024-01-25T00:00:00Z", "market"),
+      // A EUR portfolio takes EUR quotes.
+      ("euro", "bitcoin", "36685", "2024-01-24T00:28:58Z", "market"),
+      ("euro", "monero", "138.18", "2024-01-24T00:28:58Z", "market"),
+    ]
+    for (portfolio, coin, price, time, source) in expected {
+      let found = try #require(row(portfolio, coin), "\(portfolio) \(coin)")
+      #expect(found["price"] as? String == price, "\(portfolio) \(coin)")
+      #expect(found["price_at"] as? String == time, "\(portfolio) \(coin)")
+      #expect(found["price_source"] as? String == source, "\(portfolio) \(coin)")
+    }
+    close(row("main", "bitcoin")?["value_real"], "18967.6125")  // 0.45 × 42150.25
+    #expect(number(row("main", "solana")?["value_real"]) == 0)  // sold out
+    // Every market price is the one v_latest_quotes shows for the portfolio's currency.
+    let mismatched = try sandbox.sqliteJSON(
+      """
+      SELECT h.portfolio, h.coin_id FROM v_holdings AS h
+      LEFT JOIN v_latest_quotes AS l ON l.coin_id = h.coin_id AND l.vs_currency = h.currency
+      WHERE h.price_source = 'market'
+        AND (l.current_price IS NOT h.price OR l.fetched_at IS NOT h.price_at)
+      """)
+    #expect(mismatched.isEmpty, "\(mismatched)")
   }
 
   @Test func holdingsViewKeepsASoldOutCoinWithoutAnAverageCost() throws {
@@ -89,6 +186,48 @@ import Testing
     #expect(row["average_cost_real"] is NSNull)
     #expect(number(row["realized_pnl"]) == 55)  // 10 × 25.5 − 10 × 20
     #expect(number(row["value_real"]) == 0)
+  }
+
+  // MARK: - v_latest_quotes
+
+  @Test func latestQuotesViewHasTheQuotesOfMarketDataLatestQuotes() throws {
+    try sandbox.buildDemo(withMarketData: true)
+    let store = try Store(StoreLocation(path: sandbox.database), mustExist: true)
+    for currency in ["usd", "eur", "gbp"] {
+      let quotes = try MarketData(store).latestQuotes(vsCurrency: currency)
+      let rows = try sandbox.sqliteJSON(
+        "SELECT * FROM v_latest_quotes WHERE vs_currency = '\(currency)' ORDER BY coin_id")
+      #expect(rows.count == quotes.count, "\(currency)")
+      #expect(rows.map { $0["coin_id"] as? String } == quotes.keys.sorted(), "\(currency)")
+      for row in rows {
+        let coin = try #require(row["coin_id"] as? String)
+        let quote = try #require(quotes[coin])
+        #expect(row["current_price"] as? String == quote.price.description, "\(coin)")
+        #expect(row["fetched_at"] as? String == quote.snapshotAt, "\(coin)")
+        #expect(row["snapshot_id"] as? Int == Int(quote.snapshot.id), "\(coin)")
+        #expect(row["source"] as? String == quote.snapshot.source, "\(coin)")
+        #expect(row["symbol"] as? String == quote.quote.symbol, "\(coin)")
+        #expect(row["market_cap"] as? String == quote.quote.marketCap?.description, "\(coin)")
+      }
+    }
+    // 20 USD coins (bitcoin and ethereum from the 2024-01-25 snapshot), 100 EUR coins.
+    let counts = try sandbox.sqliteJSON(
+      """
+      SELECT vs_currency, count(*) AS coins, max(fetched_at) AS newest, min(fetched_at) AS oldest
+      FROM v_latest_quotes GROUP BY vs_currency ORDER BY vs_currency
+      """)
+    #expect(counts.map { $0["vs_currency"] as? String } == ["eur", "usd"])
+    #expect(counts.map { $0["coins"] as? Int } == [100, 20])
+    #expect(counts[1]["newest"] as? String == "2024-01-25T00:00:00Z")
+    #expect(counts[1]["oldest"] as? String == "2024-01-24T00:28:58Z")
+    let bitcoin = try #require(
+      try sandbox.sqliteJSON(
+        "SELECT * FROM v_latest_quotes WHERE coin_id = 'bitcoin' AND vs_currency = 'usd'"
+      ).first)
+    #expect(bitcoin["current_price"] as? String == "42150.25")
+    #expect(number(bitcoin["current_price_real"]) == 42150.25)
+    #expect(bitcoin["market_cap"] as? String == "826500000000")
+    #expect(bitcoin["sparkline_7d"] is NSNull)
   }
 
   // MARK: - Other views
@@ -155,9 +294,10 @@ import Testing
   }
 
   @Test func everyTextNumberHasARealTwinWithTheSameValue() throws {
-    try sandbox.buildDemo()
+    try sandbox.buildDemo(withMarketData: true)
     for view in [
-      "v_trades", "v_holdings", "v_lots", "v_realized", "v_portfolio_daily", "v_locations",
+      "v_trades", "v_holdings", "v_lots", "v_realized", "v_latest_quotes", "v_portfolio_daily",
+      "v_locations",
     ] {
       let rows = try sandbox.sqliteJSON("SELECT * FROM \(view)")
       #expect(!rows.isEmpty, "\(view)")
@@ -234,6 +374,38 @@ import Testing
     try expectRefused(
       "INSERT INTO portfolio_daily (portfolio_id, day, value, saved_at) VALUES (1, '2024-01-01', '-0', \(time))",
       "CHECK constraint failed: value_is_a_canonical_decimal")
+  }
+
+  @Test func handDeletedSnapshotsTakeTheirRowsWithThemEvenWithForeignKeysOff() throws {
+    try sandbox.buildDemo(withMarketData: true)
+    let result = try Binary.runTool(
+      "/usr/bin/sqlite3",
+      [
+        sandbox.database,
+        """
+        DELETE FROM market_snapshots WHERE fetched_at = '2024-01-25T00:00:00Z';
+        DELETE FROM global_snapshots WHERE fetched_at = '2021-05-18T13:55:59Z';
+        SELECT (SELECT count(*) FROM market_quotes WHERE snapshot_id NOT IN
+            (SELECT id FROM market_snapshots))
+          + (SELECT count(*) FROM global_totals WHERE snapshot_id NOT IN
+            (SELECT id FROM global_snapshots))
+          + (SELECT count(*) FROM global_market_cap_percentages WHERE snapshot_id NOT IN
+            (SELECT id FROM global_snapshots));
+        """,
+      ])
+    #expect(result.code == 0, "\(result.err)")
+    #expect(result.out == "0\n")
+    // Bitcoin's newest USD quote is the 2024-01-24 one again.
+    let bitcoin = try #require(
+      try sandbox.sqliteJSON(
+        """
+        SELECT current_price, fetched_at FROM v_latest_quotes
+        WHERE coin_id = 'bitcoin' AND vs_currency = 'usd'
+        """
+      ).first)
+    #expect(bitcoin["current_price"] as? String == "39935.3")
+    #expect(bitcoin["fetched_at"] as? String == "2024-01-24T00:28:58Z")
+    #expect(try sandbox.sqlite("SELECT count(*) FROM global_snapshots") == "2\n")
   }
 
   @Test func guardsLetGoodHandEditsThrough() throws {
