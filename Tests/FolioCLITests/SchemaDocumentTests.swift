@@ -31,7 +31,7 @@ import Testing
   }
 
   @Test func everyQueryRunsInSqlite3AndReturnsRows() throws {
-    try sandbox.buildDemo()
+    try sandbox.buildDemo(withMarketData: true)
     let queries = try Self.queries()
     #expect(queries.count >= 12)
     for query in queries {
@@ -41,7 +41,7 @@ import Testing
   }
 
   @Test func everyQueryWithoutTheShellsDecimalFunctionsRunsInFolioSQLWithTheSameRows() throws {
-    try sandbox.buildDemo()
+    try sandbox.buildDemo(withMarketData: true)
     let queries = try Self.queries().filter { !$0.contains("decimal_") }
     #expect(queries.count >= 12)
     for query in queries {
@@ -56,7 +56,7 @@ import Testing
   }
 
   @Test func everyTableViewAndColumnIsDocumented() throws {
-    try sandbox.buildDemo()
+    try sandbox.buildDemo(withMarketData: true)
     let text = try String(contentsOf: Self.document, encoding: .utf8)
     let objects = try sandbox.sqliteJSON(
       "SELECT name FROM sqlite_schema WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%'"
