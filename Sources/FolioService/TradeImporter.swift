@@ -88,7 +88,7 @@ public struct TradeImporter {
     var rows = 0
     var skipped = 0
     let stamp = Timestamp.format(now)
-    let deferredIndexes = try dropIndexesForFirstImport()
+    let suspended = try suspendPerRowWork()
     let insert = try Trade.prepareInsert(db)
     let market = MarketData(store)
     var coins: [String: String] = [:]
@@ -165,7 +165,7 @@ public struct TradeImporter {
     progress(reader.bytesRead)
     if problemCount > 0 { throw ImportError(problems: problems, total: problemCount) }
     for box in streams.values { try ledger.finish(&box.stream) }
-    for sql in deferredIndexes { try db.execute(sql) }
+    for sql in suspended { try db.execute(sql) }
     let byID = Dictionary(uniqueKeysWithValues: portfolios.values.map { ($0.id, $0) })
     for (position, key) in earliest.sorted(by: { $0.key < $1.key }) {
       guard let owner = byID[position.portfolioID] else { continue }
@@ -181,21 +181,29 @@ public struct TradeImporter {
     return ImportReport(rows: rows, imported: lines.count, skipped: skipped, dryRun: false)
   }
 
-  /// Into an empty journal, building the trades' lookup indexes once after the rows are in is
-  /// much cheaper than updating them row by row; nothing reads them while rows stream in.
-  /// Returns the SQL that recreates them (inside the same transaction, so a failed import
-  /// rolls the drop back too). Unique indexes stay: duplicate ids are detected with them.
-  private func dropIndexesForFirstImport() throws -> [String] {
-    guard try db.scalarInt("SELECT EXISTS (SELECT 1 FROM trades)") == 0 else { return [] }
-    let indexes = try db.rows(
+  /// Suspends what SQLite would otherwise do per inserted trade and returns the SQL that
+  /// restores it; both happen inside the import's transaction, so a failed import rolls the
+  /// suspension back too.
+  /// - INSERT triggers on trades (the guard rails for hand edits): every row here is checked in
+  ///   Swift on a connection with foreign keys on, and any INSERT trigger makes SQLite keep a
+  ///   statement journal per row.
+  /// - Into an empty journal, the trades' lookup indexes: building them once after the rows are
+  ///   in is much cheaper than updating them row by row, and nothing reads them meanwhile.
+  ///   Unique indexes stay: duplicate ids are detected with them.
+  private func suspendPerRowWork() throws -> [String] {
+    let empty = try db.scalarInt("SELECT EXISTS (SELECT 1 FROM trades)") == 0
+    let objects = try db.rows(
       """
-      SELECT name, sql FROM sqlite_schema
-      WHERE type = 'index' AND tbl_name = 'trades' AND sql IS NOT NULL
-        AND sql NOT LIKE 'CREATE UNIQUE%'
-      """
-    ) { ($0.text(0) ?? "", $0.text(1) ?? "") }
-    for (name, _) in indexes { try db.execute("DROP INDEX \"\(name)\"") }
-    return indexes.map(\.1)
+      SELECT type, name, sql FROM sqlite_schema
+      WHERE tbl_name = 'trades' AND sql IS NOT NULL AND (
+        (type = 'trigger' AND instr(upper(sql), ' INSERT ON TRADES') > 0)
+        OR (type = 'index' AND ? AND sql NOT LIKE 'CREATE UNIQUE%'))
+      """, [empty]
+    ) { (type: $0.text(0) ?? "", name: $0.text(1) ?? "", sql: $0.text(2) ?? "") }
+    for object in objects {
+      try db.execute("DROP \(object.type.uppercased()) \"\(object.name)\"")
+    }
+    return objects.map(\.sql)
   }
 
   private struct Columns {

@@ -121,8 +121,10 @@ import Testing
 
   @Test func handTypedTradesFolioWouldRefuseAreListed() throws {
     try sandbox.buildDemo()
+    // The INSERT guard refuses such rows; a user who drops it can still get them in.
     _ = try sandbox.sqlite(
       """
+      DROP TRIGGER trades_guard_insert;
       INSERT INTO trades (portfolio_id, executed_at, side, coin_id, quantity, price, fee, created_at)
       VALUES (1, '2024-02-30T00:00:00Z', 'buy', 'bitcoin', '1', '1', '0', '2024-01-01T00:00:00Z'),
              (1, '2024-01-01T00:00:00Z', 'buy', 'Bitcoin', '1', '1', '0', '2024-01-01T00:00:00Z'),

@@ -119,6 +119,31 @@ import Testing
     #expect(try sandbox.sqlite("SELECT count(*) FROM trades") == "1\n")
   }
 
+  @Test func importKeepsTheGuardRailsForHandEdits() throws {
+    let schema =
+      "SELECT type, name FROM sqlite_schema WHERE tbl_name = 'trades' AND type IN ('index', 'trigger') ORDER BY name"
+    _ = sandbox.run("db", "migrate")
+    let before = try sandbox.sqlite(schema)
+    #expect(before.contains("trigger|trades_guard_insert"))
+    let bad = sandbox.write(
+      "bad.csv", header + "2024-01-01,buy,bitcoin,1,1,0,\n2024-01-02,buy,bitcoin,x,1,0,\n")
+    #expect(sandbox.run("import", "trades", bad).code == 65)
+    #expect(try sandbox.sqlite(schema) == before)
+    let good = sandbox.write("good.csv", header + "2024-01-01,buy,bitcoin,1,1,0,\n")
+    #expect(sandbox.run("import", "trades", good).code == 0)
+    #expect(try sandbox.sqlite(schema) == before)
+    // The plain sqlite3 shell has foreign keys off; the trigger still refuses a missing portfolio.
+    let typed = try Binary.runTool(
+      "/usr/bin/sqlite3",
+      [
+        sandbox.database,
+        "INSERT INTO trades (portfolio_id, executed_at, side, coin_id, quantity, price, fee, created_at) VALUES (99, '2024-01-01T00:00:00Z', 'buy', 'bitcoin', '1', '1', '0', '2024-01-01T00:00:00Z')",
+      ])
+    #expect(typed.code != 0)
+    #expect(typed.err.contains("trades.portfolio_id names no portfolio"))
+    #expect(try sandbox.sqlite("SELECT count(*) FROM trades") == "1\n")
+  }
+
   @Test func dryRunWritesNothing() throws {
     _ = sandbox.run("db", "migrate")
     let before = try sandbox.dump()
