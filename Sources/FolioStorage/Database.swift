@@ -65,9 +65,9 @@ public final class Database {
     } else {
       try enableWriteAheadLog()
       try execute("PRAGMA synchronous = FULL")
-      // Up to 48 MiB of page cache: large imports touch several tables and indexes at once,
+      // Up to 24 MiB of page cache: large imports touch several tables and indexes at once,
       // and pages spilled from the cache mid-transaction are slow to find again in the WAL.
-      try execute("PRAGMA cache_size = -49152")
+      try execute("PRAGMA cache_size = -24576")
     }
   }
 
