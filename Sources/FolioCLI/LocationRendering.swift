@@ -65,6 +65,15 @@ enum LocationRendering {
   }
 
   /// The detail of `show` and `next` as JSON: the location, its map link and its trades.
+  /// Prints one location's detail in `format` (text or json).
+  static func print(_ detail: LocationDetail, as format: OutputFormat, _ context: Context) {
+    if format == .json {
+      context.print(json(detail).rendered())
+    } else {
+      context.out.write(text(detail))
+    }
+  }
+
   static func json(_ detail: LocationDetail) -> JSON {
     guard case .object(let fields) = json(detail.location) else { return .null }
     let trades = detail.trades.map { trade in

@@ -20,10 +20,6 @@ struct LocationsNext: FolioCommand {
   func run(_ context: Context) throws {
     let book = LocationBook(try context.existingStore())
     let detail = try book.detail(String(try book.next(after: reference).id))
-    if format == .json {
-      context.print(LocationRendering.json(detail).rendered())
-    } else {
-      context.out.write(LocationRendering.text(detail))
-    }
+    LocationRendering.print(detail, as: format, context)
   }
 }

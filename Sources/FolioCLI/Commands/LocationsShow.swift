@@ -20,10 +20,6 @@ struct LocationsShow: FolioCommand {
 
   func run(_ context: Context) throws {
     let detail = try LocationBook(context.existingStore()).detail(reference)
-    if format == .json {
-      context.print(LocationRendering.json(detail).rendered())
-    } else {
-      context.out.write(LocationRendering.text(detail))
-    }
+    LocationRendering.print(detail, as: format, context)
   }
 }
