@@ -161,46 +161,44 @@ public struct Migrator: Sendable {
   }
 
   /// Brings `database` to the latest version. A database that already holds data is first
-  /// copied to `<file>.bak-v<from>-<UTC timestamp>`; a failing migration rolls back whole and
-  /// leaves the file as it was before that migration.
+  /// copied to `<file>.bak-v<from>-<UTC timestamp>`; a failing migration rolls back every
+  /// pending migration and leaves the file as it was.
   ///
-  /// Safe to run from several processes at once: each migration re-reads the state under the
-  /// write lock, so a migration another process applied meanwhile is skipped, and only the
-  /// process that upgrades a file which held data before it started writes the backup.
+  /// Safe to run from several processes at once: the state is read again under the write lock,
+  /// so migrations another process applied meanwhile are skipped, and only the process that
+  /// upgrades a file which held data writes the backup.
   @discardableResult
   public func migrate(_ database: Database, now: Date = Date()) throws -> Outcome {
-    let before = try status(of: database)
-    guard !before.pending.isEmpty else { return Outcome(applied: [], backupPath: nil) }
-    var backupPath: String?
-    var applied: [Migration] = []
-    for migration in before.pending {
-      let ran = try database.write { () throws -> Bool in
-        // Another process may have migrated while this one waited for the write lock.
-        let current = try status(of: database).version
-        guard current < migration.version else { return false }
-        if before.version > 0 && backupPath == nil {
-          // Taken under the write lock, so the copy is exactly the file this process upgrades.
-          backupPath = try backUp(database, fromVersion: current, now: now)
-        }
-        try database.execute(
-          """
-          CREATE TABLE IF NOT EXISTS schema_migrations (
-            version INTEGER PRIMARY KEY,
-            name TEXT NOT NULL,
-            checksum TEXT NOT NULL,
-            applied_at TEXT NOT NULL
-          ) STRICT
-          """)
+    guard !(try status(of: database).pending.isEmpty) else {
+      return Outcome(applied: [], backupPath: nil)
+    }
+    // All pending migrations run in one write transaction, with the state read under the lock:
+    // another process migrating the same file at once sees it either before or after, never
+    // half-way, and a failure anywhere leaves the file exactly as it was.
+    return try database.write {
+      let current = try status(of: database)
+      guard !current.pending.isEmpty else { return Outcome(applied: [], backupPath: nil) }
+      // Taken under the write lock, so the copy is exactly the file this process upgrades.
+      let backupPath =
+        current.version > 0 ? try backUp(database, fromVersion: current.version, now: now) : nil
+      try database.execute(
+        """
+        CREATE TABLE IF NOT EXISTS schema_migrations (
+          version INTEGER PRIMARY KEY,
+          name TEXT NOT NULL,
+          checksum TEXT NOT NULL,
+          applied_at TEXT NOT NULL
+        ) STRICT
+        """)
+      for migration in current.pending {
         try database.execute(migration.sql)
         try database.execute(
           "INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)",
           [migration.version, migration.name, migration.checksum, Timestamp.format(now)])
         try database.execute("PRAGMA user_version = \(migration.version)")
-        return true
       }
-      if ran { applied.append(migration) }
+      return Outcome(applied: current.pending, backupPath: backupPath)
     }
-    return Outcome(applied: applied, backupPath: backupPath)
   }
 
   private func backUp(_ database: Database, fromVersion: Int, now: Date) throws -> String {
