@@ -72,31 +72,3 @@ import Testing
     #expect(try d("7").formatted(places: 2) == "7.00")
   }
 }
-
-/// Inputs the fuzzer (Fuzz/run.sh decimal) found trapping, kept as regression tests.
-@Suite struct ExactDecimalFuzzFindingsTests {
-  static let largest = "170141183460469231731.687303715884105727"
-
-  /// Finding 1: rounding the largest value for display overflowed (a trap), so `tx list`
-  /// crashed after recording a trade at that price.
-  @Test func roundingAtTheEndsOfTheRangeDoesNotTrap() throws {
-    let largest = try ExactDecimal(parsing: Self.largest)
-    #expect(largest.units == Int128.max)
-    #expect(largest.rounded(places: 2).description == "170141183460469231731.68")
-    #expect(largest.formatted(places: 0) == "170141183460469231731")
-    #expect(largest.negated.formatted(places: 8) == "-170141183460469231731.6873037")
-    for places in 0...18 {
-      let rounded = largest.rounded(places: places)
-      #expect(rounded <= largest && rounded.negated == largest.negated.rounded(places: places))
-    }
-  }
-
-  /// Finding 1, second half: a sum may not reach −2¹²⁷ units, whose magnitude does not exist.
-  @Test func sumsStayWithinTheSymmetricRange() throws {
-    let smallest = try ExactDecimal(parsing: "-" + Self.largest)
-    let unit = ExactDecimal(units: 1)
-    #expect(throws: DecimalError.overflow) { try smallest - unit }
-    #expect(throws: DecimalError.overflow) { try smallest + unit.negated }
-    #expect(try (smallest + unit).magnitude.units == Int128.max - 1)
-  }
-}
