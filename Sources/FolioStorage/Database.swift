@@ -34,9 +34,16 @@ public final class Database {
   ///
   /// A new file is created with mode 0600 and a new folder with mode 0700, because the file
   /// holds someone's financial records.
-  public init(path: String, mode: Mode = .readWriteCreate, busyTimeout: Int32 = defaultBusyTimeout)
-    throws
-  {
+  public convenience init(
+    path: String, mode: Mode = .readWriteCreate, busyTimeout: Int32 = defaultBusyTimeout
+  ) throws {
+    try self.init(path: path, mode: mode, busyTimeout: busyTimeout, writeAheadLog: true)
+  }
+
+  /// Opens the database; without `writeAheadLog` a writable connection keeps the file's journal
+  /// mode (a new file: a rollback journal), which backup copies use so that they are one
+  /// self-contained file.
+  init(path: String, mode: Mode, busyTimeout: Int32, writeAheadLog: Bool) throws {
     try Database.checkLibraryVersion()
     if mode == .readWriteCreate {
       try Database.createPrivateFile(at: path)
@@ -63,7 +70,7 @@ public final class Database {
     if mode == .readOnly {
       try execute("PRAGMA query_only = ON")
     } else {
-      try enableWriteAheadLog()
+      if writeAheadLog { try enableWriteAheadLog() }
       try execute("PRAGMA synchronous = FULL")
       // Up to 24 MiB of page cache: large imports touch several tables and indexes at once,
       // and pages spilled from the cache mid-transaction are slow to find again in the WAL.
@@ -279,39 +286,143 @@ public final class Database {
 
   /// Copies the whole database to a new file at `destination` with SQLite's online backup API,
   /// which gives a consistent copy even while other connections write
-  /// (see https://sqlite.org/backup.html). The copy is created with mode 0600; when the copy
-  /// fails, the partial file is removed.
+  /// (see https://sqlite.org/backup.html). The copy is created with mode 0600.
+  ///
+  /// The pages go to `<destination>.partial-<pid>` first; only a complete copy, synced to disk,
+  /// is then linked to `destination`, so a copy interrupted by a crash or a full disk never
+  /// leaves a file at `destination` that looks like a backup. A failed copy is removed.
   public func backup(to destination: String) throws {
     guard !FileManager.default.fileExists(atPath: destination) else {
       throw DatabaseFileError.alreadyExists(destination)
     }
+    let partial = "\(destination).partial-\(getpid())"
     do {
-      try copy(to: destination)
+      Database.removeFiles(of: partial)
+      try copy(to: partial)
+      try Database.publish(partial, as: destination)
     } catch {
-      for suffix in ["", "-wal", "-shm", "-journal"] {
-        try? FileManager.default.removeItem(atPath: destination + suffix)
-      }
+      Database.removeFiles(of: partial)
       throw error
     }
   }
 
-  private func copy(to destination: String) throws {
-    let target = try Database(path: destination, mode: .readWriteCreate, busyTimeout: busyTimeout)
+  /// Writes the pages into a new file at `path` with a rollback journal (so no -wal file is
+  /// left beside it); the connection to it is closed when this returns.
+  private func copy(to path: String) throws {
+    let target = try Database(
+      path: path, mode: .readWriteCreate, busyTimeout: busyTimeout, writeAheadLog: false)
     guard let backup = sqlite3_backup_init(target.handle, "main", handle, "main") else {
       throw SQLiteError(connection: target.handle, code: sqlite3_errcode(target.handle))
     }
-    let deadline = Date().addingTimeInterval(Double(busyTimeout) / 1_000)
-    var code: Int32
-    repeat {
-      code = sqlite3_backup_step(backup, -1)
-      if code == SQLITE_BUSY || code == SQLITE_LOCKED {
-        guard Date() < deadline else { break }
-        sqlite3_sleep(10)
-      }
-    } while code == SQLITE_OK || code == SQLITE_BUSY || code == SQLITE_LOCKED
+    let code = Database.step(backup, pages: -1, timeout: busyTimeout)
     sqlite3_backup_finish(backup)
     guard code == SQLITE_DONE else {
       throw SQLiteError(connection: target.handle, code: code)
+    }
+  }
+
+  /// Runs `sqlite3_backup_step` until it returns something other than OK or, for up to
+  /// `timeout` milliseconds, BUSY or LOCKED; returns that code.
+  private static func step(_ backup: OpaquePointer, pages: Int32, timeout: Int32) -> Int32 {
+    let deadline = Date().addingTimeInterval(Double(timeout) / 1_000)
+    var code: Int32
+    repeat {
+      code = sqlite3_backup_step(backup, pages)
+      if code == SQLITE_BUSY || code == SQLITE_LOCKED {
+        guard Date() < deadline else { break }
+        sqlite3_sleep(10)
+      } else if pages >= 0 {
+        break
+      }
+    } while code == SQLITE_OK || code == SQLITE_BUSY || code == SQLITE_LOCKED
+    return code
+  }
+
+  /// Replaces the whole content of this database with that of `source` in one write
+  /// transaction, through SQLite's backup API writing into this connection
+  /// (https://sqlite.org/backup.html): other connections, in this process or others, see either
+  /// the old content or the new one, and a crash leaves the old one.
+  ///
+  /// `whileLocked` runs once this connection holds the write lock and before anything is
+  /// copied, so it can keep the old content aside knowing nobody can change it meanwhile; when
+  /// it throws, nothing is replaced. The page sizes must match when this file uses WAL.
+  public func replaceContent(with source: Database, whileLocked: () throws -> Void) throws {
+    guard let backup = sqlite3_backup_init(handle, "main", source.handle, "main") else {
+      throw SQLiteError(connection: handle, code: sqlite3_errcode(handle))
+    }
+    var finished = false
+    defer { if !finished { sqlite3_backup_finish(backup) } }
+    // A step of zero pages takes the write lock on this database and copies nothing.
+    var code = Database.step(backup, pages: 0, timeout: busyTimeout)
+    guard code == SQLITE_OK || code == SQLITE_DONE else {
+      throw SQLiteError(connection: handle, code: code)
+    }
+    try whileLocked()
+    code = Database.step(backup, pages: -1, timeout: busyTimeout)
+    finished = true
+    sqlite3_backup_finish(backup)
+    guard code == SQLITE_DONE else {
+      throw SQLiteError(connection: handle, code: code)
+    }
+    statementCache.removeAll()
+  }
+
+  /// The size of a page of this database, in bytes.
+  public var pageSize: Int64 {
+    get throws { try scalarInt("PRAGMA page_size") ?? 0 }
+  }
+
+  // MARK: - Files
+
+  /// Links the finished file `partial` to `destination` without ever replacing an existing
+  /// file, removes `partial`, and syncs the folder so the new name survives a power loss.
+  public static func publish(_ partial: String, as destination: String) throws {
+    try syncFile(partial)
+    if link(partial, destination) == 0 {
+      unlink(partial)
+    } else if errno == EEXIST {
+      throw DatabaseFileError.alreadyExists(destination)
+    } else {
+      // A file system without hard links: rename, after checking the name is still free.
+      guard !FileManager.default.fileExists(atPath: destination) else {
+        throw DatabaseFileError.alreadyExists(destination)
+      }
+      guard rename(partial, destination) == 0 else {
+        throw DatabaseFileError.cannotCreate(
+          path: destination, reason: DatabaseFileError.describe(errno: errno))
+      }
+    }
+    syncFolder(of: destination)
+  }
+
+  /// Flushes a file's data to the disk (`fsync`).
+  public static func syncFile(_ path: String) throws {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else {
+      throw DatabaseFileError.cannotCreate(
+        path: path, reason: DatabaseFileError.describe(errno: errno))
+    }
+    defer { close(descriptor) }
+    guard fsync(descriptor) == 0 else {
+      throw DatabaseFileError.cannotCreate(
+        path: path, reason: DatabaseFileError.describe(errno: errno))
+    }
+  }
+
+  /// Flushes the folder holding `path`, so a file created or renamed in it survives a power
+  /// loss. Best effort: some file systems cannot sync a folder.
+  public static func syncFolder(of path: String) {
+    let folder = (path as NSString).deletingLastPathComponent
+    let descriptor = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    guard descriptor >= 0 else { return }
+    fsync(descriptor)
+    close(descriptor)
+  }
+
+  /// Removes a database file and the journal, WAL and shared-memory files beside it.
+  public static func removeFiles(of path: String) {
+    for suffix in ["", "-wal", "-shm", "-journal"] {
+      unlink(path + suffix)
     }
   }
 }

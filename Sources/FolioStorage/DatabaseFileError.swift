@@ -23,7 +23,7 @@ public enum DatabaseFileError: LocalizedError, Equatable {
   }
 
   /// The C library's description of `code` (an `errno` value), such as "permission denied".
-  static func describe(errno code: Int32) -> String {
+  public static func describe(errno code: Int32) -> String {
     let text = String(cString: strerror(code))
     return text.prefix(1).lowercased() + text.dropFirst()
   }

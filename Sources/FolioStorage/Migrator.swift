@@ -161,14 +161,18 @@ public struct Migrator: Sendable {
   }
 
   /// Brings `database` to the latest version. A database that already holds data is first
-  /// copied to `<file>.bak-v<from>-<UTC timestamp>`; a failing migration rolls back every
-  /// pending migration and leaves the file as it was.
+  /// copied to `<file>.bak-v<from>-<UTC timestamp>` (unless `keepingBackup` is false, for a
+  /// scratch copy); a failing migration rolls back every pending migration and leaves the file
+  /// as it was. A process killed part-way leaves the file as it was, and the next run applies
+  /// everything.
   ///
   /// Safe to run from several processes at once: the state is read again under the write lock,
   /// so migrations another process applied meanwhile are skipped, and only the process that
   /// upgrades a file which held data writes the backup.
   @discardableResult
-  public func migrate(_ database: Database, now: Date = Date()) throws -> Outcome {
+  public func migrate(_ database: Database, now: Date = Date(), keepingBackup: Bool = true)
+    throws -> Outcome
+  {
     guard !(try status(of: database).pending.isEmpty) else {
       return Outcome(applied: [], backupPath: nil)
     }
@@ -180,7 +184,7 @@ public struct Migrator: Sendable {
       guard !current.pending.isEmpty else { return Outcome(applied: [], backupPath: nil) }
       // Taken under the write lock, so the copy is exactly the file this process upgrades.
       let backupPath =
-        current.version > 0 ? try backUp(database, fromVersion: current.version, now: now) : nil
+        keepingBackup && current.version > 0 ? try backUp(database, fromVersion: current.version, now: now) : nil
       try database.execute(
         """
         CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -202,6 +206,7 @@ public struct Migrator: Sendable {
   }
 
   private func backUp(_ database: Database, fromVersion: Int, now: Date) throws -> String {
+    removeInterruptedBackups(of: database.path)
     let stamp = Timestamp.compact(now)
     var candidate = "\(database.path).bak-v\(fromVersion)-\(stamp)"
     var counter = 1
@@ -215,5 +220,18 @@ public struct Migrator: Sendable {
       path: database.path, mode: .readOnly, busyTimeout: database.busyTimeout)
     try source.backup(to: candidate)
     return candidate
+  }
+
+  /// Removes `<file>.bak-v…partial-<pid>` copies left by a process killed while it backed up
+  /// the file before a migration. Called under the write lock, which every migrating process
+  /// holds while it writes its copy, so no such file can still be in progress.
+  private func removeInterruptedBackups(of path: String) {
+    let folder = (path as NSString).deletingLastPathComponent
+    let prefix = (path as NSString).lastPathComponent + ".bak-v"
+    let names =
+      (try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)) ?? []
+    for name in names where name.hasPrefix(prefix) && name.contains(".partial-") {
+      Database.removeFiles(of: folder.isEmpty ? name : folder + "/" + name)
+    }
   }
 }

@@ -242,6 +242,63 @@ import Testing
     #expect(try Database(path: copy).scalarInt("SELECT sum(x) FROM t") == 6)
   }
 
+  @Test func backupIsOneFileWithNothingLeftBeside() throws {
+    let db = try open()
+    try db.execute("CREATE TABLE t (x INTEGER)")
+    try db.execute("INSERT INTO t VALUES (1)")
+    let copy = folder.file("copy.sqlite3")
+    try db.backup(to: copy)
+    let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+    #expect(names.filter { $0.hasPrefix("copy") } == ["copy.sqlite3"])
+    let attributes = try FileManager.default.attributesOfItem(atPath: copy)
+    #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+  }
+
+  @Test func failedBackupLeavesNoFile() throws {
+    let db = try open()
+    try Data("plain".utf8).write(to: URL(fileURLWithPath: folder.file("plain")))
+    #expect(throws: DatabaseFileError.self) { try db.backup(to: folder.file("plain/copy.sqlite3")) }
+    let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+    #expect(!names.contains { $0.contains("copy") || $0.contains("partial") }, "\(names)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: folder.file("plain"))) == Data("plain".utf8))
+  }
+
+  @Test func replacingTheContentIsOneStepForOtherConnections() throws {
+    let live = try open("live.sqlite3")
+    try live.execute("CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (1), (2)")
+    let source = try open("source.sqlite3")
+    try source.execute(
+      "CREATE TABLE t (x INTEGER); CREATE TABLE u (y TEXT); INSERT INTO t VALUES (7)")
+    let reader = try open("live.sqlite3")
+    var asideSum: Int64?
+    try reader.read {
+      #expect(try reader.scalarInt("SELECT sum(x) FROM t") == 3)
+      try live.replaceContent(with: source) {
+        // The write lock is held: nobody else can write, readers still read the old content.
+        let other = try Database(path: live.path, busyTimeout: 0)
+        #expect(throws: SQLiteError.self) { try other.execute("BEGIN IMMEDIATE") }
+        asideSum = try other.scalarInt("SELECT sum(x) FROM t")
+      }
+      // A read transaction begun before keeps its snapshot.
+      #expect(try reader.scalarInt("SELECT sum(x) FROM t") == 3)
+    }
+    #expect(asideSum == 3)
+    #expect(try reader.scalarInt("SELECT sum(x) FROM t") == 7)
+    #expect(try live.scalarInt("SELECT count(*) FROM sqlite_schema WHERE name = 'u'") == 1)
+  }
+
+  @Test func replacingTheContentStopsWhenTheCallbackThrows() throws {
+    struct Refused: Error {}
+    let live = try open("live.sqlite3")
+    try live.execute("CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (1)")
+    let source = try open("source.sqlite3")
+    try source.execute("CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (7)")
+    #expect(throws: Refused.self) { try live.replaceContent(with: source) { throw Refused() } }
+    #expect(try live.scalarInt("SELECT sum(x) FROM t") == 1)
+    try live.execute("INSERT INTO t VALUES (2)")  // the write lock was released
+    #expect(try live.scalarInt("SELECT sum(x) FROM t") == 3)
+  }
+
   @Test func statementIsReusedInLoops() throws {
     let db = try open()
     try db.execute("CREATE TABLE t (x INTEGER)")

@@ -132,6 +132,32 @@ import Testing
     }
   }
 
+  @Test func copyLeftByAnInterruptedMigrationIsRemovedByTheNextOne() throws {
+    let path = folder.file("interrupted.sqlite3")
+    let partial = "\(path).bak-v1-20241130T115900Z.partial-4242"
+    FileManager.default.createFile(atPath: partial, contents: Data("half a copy".utf8))
+    FileManager.default.createFile(atPath: partial + "-journal", contents: Data("journal".utf8))
+    let db = try Database(path: path)
+    try migrator(upTo: 1).migrate(db, now: now)
+    let outcome = try Migrator().migrate(db, now: now)
+    let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+    #expect(!names.contains { $0.contains(".partial-") })
+    #expect(outcome.backupPath == "\(path).bak-v1-20241130T120000Z")
+  }
+
+  @Test func scratchCopyCanBeMigratedWithoutABackup() throws {
+    let path = folder.file("scratch.sqlite3")
+    let db = try Database(path: path)
+    try migrator(upTo: 1).migrate(db, now: now)
+    let outcome = try Migrator().migrate(db, now: now, keepingBackup: false)
+    #expect(outcome.backupPath == nil)
+    #expect(!outcome.applied.isEmpty || Migration.embedded.count == 1)
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: folder.path).allSatisfy {
+        !$0.contains(".bak-")
+      })
+  }
+
   @Test func secondBackupInTheSameSecondGetsANewName() throws {
     let path = folder.file("twice.sqlite3")
     let taken = "\(path).bak-v1-20241130T120000Z"
