@@ -2,10 +2,10 @@
 enum DB {
   static let spec = CommandSpec(
     name: "db",
-    abstract: "Inspect, migrate, check, rebuild, back up or open the database file.",
+    abstract: "Inspect, migrate, check, rebuild, back up, restore or open the database file.",
     subcommands: [
       DBPath.spec, DBMigrate.spec, DBStatus.spec, DBCheck.spec, DBRebuild.spec, DBBackup.spec,
-      DBShell.spec,
+      DBRestore.spec, DBShell.spec,
     ]
   )
 }
