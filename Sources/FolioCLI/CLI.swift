@@ -35,8 +35,10 @@ public enum FolioCLI {
     _ arguments: [String], out: TextSink, err: TextSink, environment: [String: String],
     now: Date, stdoutIsTerminal: Bool = false, stderrIsTerminal: Bool = false
   ) -> Int32 {
+    var globals = GlobalOptions()
     do {
       let invocation = try Parser.parse(arguments, root: Root.spec)
+      globals = invocation.globals
       switch invocation.action {
       case .version:
         out.write("folio \(folioVersion)\n")
@@ -51,22 +53,35 @@ public enum FolioCLI {
       return ExitCode.ok
     } catch let error as UsageError {
       let spec = specAt(error.commandPath)
-      err.write("folio: error: \(error.message)\n")
+      err.write("folio: error: \(oneLine(error.message))\n")
       err.write("Usage: \(Help.usage(path: error.commandPath, spec: spec))\n")
       err.write(
         "  See '\(error.commandPath.joined(separator: " ")) --help' for more information.\n")
       return ExitCode.usage
     } catch {
-      let (message, code) = describe(error)
+      let database = try? StoreLocation.resolve(
+        option: globals.database, environment: environment
+      ).path
+      let (message, code) = describe(error, database: database)
       err.write("folio: error: \(message)\n")
       return code
     }
   }
 
-  /// The message and exit code for any error a command can throw.
-  static func describe(_ error: any Error) -> (String, Int32) {
-    let message = oneLine(
-      (error as? LocalizedError)?.errorDescription ?? String(describing: error))
+  /// The message and exit code for any error a command can throw; `database` is the path of
+  /// the database in use, named in messages about the file itself.
+  static func describe(_ error: any Error, database: String? = nil) -> (String, Int32) {
+    let (message, code) = describeUnformatted(error, database: database)
+    return (oneLine(message), code)
+  }
+
+  private static func describeUnformatted(_ error: any Error, database: String?) -> (
+    String, Int32
+  ) {
+    if let error = error as? SQLiteError, let message = fileProblem(error, database: database) {
+      return (message, error.code == 11 || error.code == 26 ? ExitCode.dataError : ExitCode.ioError)
+    }
+    let message = (error as? LocalizedError)?.errorDescription ?? String(describing: error)
     if let classified = error as? ClassifiedError {
       let code: Int32
       switch classified.kind {
@@ -83,8 +98,7 @@ public enum FolioCLI {
             + "(FOLIO_BUSY_TIMEOUT_MS); try again", code
         )
       }
-      let text = error is SQLiteError ? String(describing: error) : message
-      return (oneLine(text), code)
+      return (error is SQLiteError ? String(describing: error) : message, code)
     }
     if let cocoa = error as? CocoaError {
       let path = (cocoa.userInfo[NSFilePathErrorKey] as? String) ?? "file"
@@ -98,9 +112,67 @@ public enum FolioCLI {
     return (message, ExitCode.software)
   }
 
-  /// Collapses a message onto one line, as every error is printed.
+  /// A sentence for SQLite failures that come from the file or the disk rather than from the
+  /// data: a read-only file, a full disk, an I/O error, a damaged file. Nil for other errors.
+  static func fileProblem(_ error: SQLiteError, database: String?) -> String? {
+    let file = database.map { "the database at \($0)" } ?? "the database"
+    let detail = "(SQLite error \(error.extendedCode): \(error.message))"
+    let rolledBack = "the command's changes were rolled back"
+    switch error.code {
+    case 8:  // SQLITE_READONLY
+      return
+        "cannot write to \(file): the file or its folder is read-only \(detail); "
+        + "\(rolledBack). Check its permissions and attributes (chattr), or the file system"
+    case 13:  // SQLITE_FULL
+      return
+        "the disk holding \(file) is full \(detail); \(rolledBack). "
+        + "Free some space and run the command again"
+    case 10:  // SQLITE_IOERR
+      return "reading or writing \(file) failed \(detail); \(rolledBack)"
+    case 11, 26:  // SQLITE_CORRUPT, SQLITE_NOTADB
+      return
+        "\(file) is damaged \(detail); \(rolledBack). Run 'folio db check', and "
+        + "'folio db restore BACKUP' to go back to a backup"
+    default:
+      return nil
+    }
+  }
+
+  /// Collapses a message onto one line, as every error and warning is printed, and makes it
+  /// safe to show: input quoted in it (a CSV field, a JSON string) could hold control
+  /// characters or terminal escape sequences, which are shown as `\u{1B}`; invisible
+  /// formatting characters (a byte-order mark, bidirectional overrides) likewise. A word longer
+  /// than 200 characters (a 10 000-digit number) keeps only its ends, and a message longer than
+  /// 4 000 characters is cut.
   static func oneLine(_ text: String) -> String {
-    text.split(whereSeparator: \.isNewline).joined(separator: " ")
+    let words = text.split(whereSeparator: \.isNewline).joined(separator: " ")
+      .split(separator: " ", omittingEmptySubsequences: false)
+      .map { word -> String in
+        let shown = visible(word)
+        guard shown.count > 200 else { return shown }
+        return "\(shown.prefix(60))…\(shown.suffix(20)) (\(word.count) characters)"
+      }
+    let line = words.joined(separator: " ")
+    guard line.count > 4_000 else { return line }
+    return line.prefix(4_000) + "… (message cut)"
+  }
+
+  /// `text` with control and invisible formatting characters written as `\u{XX}`.
+  static func visible<S: StringProtocol>(_ text: S) -> String {
+    var result = ""
+    for scalar in text.unicodeScalars {
+      switch scalar.value {
+      case 0x20..<0x7F, 0xA0..<0x200B, 0x2010..<0x202A, 0x202F..<0x2066, 0x2070..<0xFEFF,
+        0xFF00...0x10FFFF:
+        result.unicodeScalars.append(scalar)
+      case 0x09:
+        result += " "
+      default:
+        // C0 and C1 controls, DEL, zero-width and bidirectional marks, the byte-order mark.
+        result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+      }
+    }
+    return result
   }
 
   private static func specAt(_ path: [String]) -> CommandSpec {

@@ -120,7 +120,7 @@ final class Context {
   func print(_ line: String = "") { out.write(line + "\n") }
 
   /// Writes a warning line to stderr.
-  func warn(_ message: String) { err.write("folio: warning: \(message)\n") }
+  func warn(_ message: String) { err.write("folio: warning: \(FolioCLI.oneLine(message))\n") }
 }
 
 extension Context {

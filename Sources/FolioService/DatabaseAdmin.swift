@@ -38,11 +38,22 @@ public struct DatabaseAdmin {
   /// (https://sqlite.org/pragma.html#pragma_integrity_check), then checks what SQL cannot:
   /// trades folio would have refused, positions that go negative, and derived tables that
   /// differ from a recomputation from the trades (see `LedgerAudit`). The ledger part needs the
-  /// current schema; on an older file it is skipped and the report says so.
+  /// current schema; on an older file it is skipped and the report says so. Damage so severe
+  /// that SQLite stops the check itself is one finding.
   public func check() throws -> CheckReport {
     let database = store.database
-    var findings = try database.rows("PRAGMA integrity_check") { $0.text(0) ?? "" }
-      .filter { $0 != "ok" }.map { CheckFinding(kind: .integrity, message: $0) }
+    var findings: [CheckFinding]
+    do {
+      findings = try database.rows("PRAGMA integrity_check") { $0.text(0) ?? "" }
+        .filter { $0 != "ok" }.map { CheckFinding(kind: .integrity, message: $0) }
+    } catch let error as SQLiteError where error.code == 11 || error.code == 26 {
+      // SQLITE_CORRUPT, SQLITE_NOTADB: nothing further can be read.
+      let finding = CheckFinding(
+        kind: .integrity, message: "SQLite stopped the check: \(error.message)")
+      return CheckReport(
+        findings: [finding], ledgerChecked: false, schemaVersion: 0, tradesChecked: 0,
+        positionsChecked: 0)
+    }
     findings += try database.rows("PRAGMA foreign_key_check") { row in
       // WITHOUT ROWID tables report no rowid.
       let which = row.int(1).map { "row \($0)" } ?? "a row"

@@ -115,10 +115,30 @@ public final class Store {
       return try Database(path: location.path, mode: mode, busyTimeout: location.busyTimeout)
     } catch let error as SQLiteError {
       switch error.code {
-      case 14: throw StoreError.cannotOpen(path: location.path, reason: error.message)  // CANTOPEN
+      case 14:  // SQLITE_CANTOPEN
+        throw StoreError.cannotOpen(
+          path: location.path, reason: cannotOpenReason(location.path, error.message))
       case 11, 26: throw StoreError.notADatabase(location.path)  // CORRUPT, NOTADB
       default: throw error
       }
     }
+  }
+
+  /// Why SQLite could not open an existing file, when the folder or the file says more than
+  /// SQLite's "unable to open database file".
+  private static func cannotOpenReason(_ path: String, _ message: String) -> String {
+    let folder = (path as NSString).deletingLastPathComponent
+    let name = (path as NSString).lastPathComponent
+    if FileManager.default.fileExists(atPath: path)
+      && access(folder.isEmpty ? "." : folder, W_OK) != 0
+    {
+      return
+        "its folder is not writable, and SQLite needs to create \(name)-wal and \(name)-shm "
+        + "beside it (\(message)); make the folder writable or copy the file elsewhere"
+    }
+    if FileManager.default.fileExists(atPath: path) && access(path, R_OK) != 0 {
+      return "the file cannot be read (\(message)); check its permissions"
+    }
+    return message
   }
 }

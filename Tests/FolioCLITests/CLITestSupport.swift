@@ -1,5 +1,6 @@
 import FolioTestSupport
 import Foundation
+import Glibc
 import Testing
 
 @testable import FolioCLI
@@ -65,8 +66,12 @@ final class Sandbox {
 
 /// The built `folio` executable, run as a user would run it.
 enum Binary {
-  /// The `folio` binary next to the test bundle in the build folder.
+  /// The `folio` binary next to the test bundle in the build folder, or `$FOLIO_TEST_BINARY`
+  /// (to run the end-to-end tests against a release build).
   static var folioPath: String {
+    if let path = ProcessInfo.processInfo.environment["FOLIO_TEST_BINARY"], !path.isEmpty {
+      return path
+    }
     let candidates = [
       URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
       Bundle.main.bundleURL,
@@ -264,4 +269,114 @@ extension Sandbox {
 struct DemoError: Error, CustomStringConvertible {
   let message: String
   var description: String { message }
+
+/// How hard the reliability tests push: the quick default keeps `swift test` fast; CI sets
+/// `FOLIO_RELIABILITY_FULL=1` for a second run at the sizes issue 8 asks for.
+enum ReliabilityScale {
+  static var full: Bool { ProcessInfo.processInfo.environment["FOLIO_RELIABILITY_FULL"] == "1" }
+
+  /// `quick` normally, `full` with FOLIO_RELIABILITY_FULL=1; `variable` overrides both.
+  static func pick(_ quick: Int, full: Int, variable: String) -> Int {
+    if let text = ProcessInfo.processInfo.environment[variable], let value = Int(text) {
+      return value
+    }
+    return self.full ? full : quick
+  }
+}
+
+/// A program started in the background. Its output goes to files in `folder`, so it can never
+/// block on a full pipe however long it runs; stdin is a pipe the test may write to.
+final class Spawned {
+  let process = Process()
+  let outPath: String
+  let errPath: String
+  private let input = Pipe()
+
+  init(
+    _ executable: String, _ arguments: [String], environment: [String: String],
+    folder: String, name: String = UUID().uuidString
+  ) throws {
+    outPath = folder + "/\(name).out"
+    errPath = folder + "/\(name).err"
+    FileManager.default.createFile(atPath: outPath, contents: nil)
+    FileManager.default.createFile(atPath: errPath, contents: nil)
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    process.environment = environment
+    process.standardOutput = FileHandle(forWritingAtPath: outPath)
+    process.standardError = FileHandle(forWritingAtPath: errPath)
+    process.standardInput = input
+    try process.run()
+  }
+
+  var pid: Int32 { process.processIdentifier }
+
+  /// Writes `text` to the program's stdin.
+  func send(_ text: String) {
+    input.fileHandleForWriting.write(Data(text.utf8))
+  }
+
+  /// What the program wrote to stdout so far.
+  var output: String {
+    String(decoding: FileManager.default.contents(atPath: outPath) ?? Data(), as: UTF8.self)
+  }
+
+  /// Waits until stdout holds `lines` lines (or `timeout` seconds pass); returns stdout.
+  @discardableResult
+  func waitForOutput(lines: Int, timeout: TimeInterval = 10) -> String {
+    let deadline = Date().addingTimeInterval(timeout)
+    while output.filter({ $0 == "\n" }).count < lines && Date() < deadline {
+      usleep(5_000)
+    }
+    return output
+  }
+
+  /// Sends `signal` (SIGKILL by default) to the program.
+  func kill(_ signal: Int32 = SIGKILL) {
+    _ = Glibc.kill(pid, signal)
+  }
+
+  /// Closes stdin, waits for the program to end and returns its output; a program ended by
+  /// a signal gets 128 + the signal as its code, as a shell reports it.
+  @discardableResult
+  func wait() -> RunResult {
+    try? input.fileHandleForWriting.close()
+    process.waitUntilExit()
+    let code =
+      process.terminationReason == .uncaughtSignal
+      ? 128 + process.terminationStatus : process.terminationStatus
+    let err = String(
+      decoding: FileManager.default.contents(atPath: errPath) ?? Data(), as: UTF8.self)
+    return RunResult(code: code, out: output, err: err)
+  }
+}
+
+extension Binary {
+  /// The environment spawned programs get: a minimal PATH and HOME, `$FOLIO` naming the built
+  /// binary (for shell scripts), plus `extra`.
+  static func environment(_ extra: [String: String] = [:]) -> [String: String] {
+    var env = ["PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory(), "FOLIO": folioPath]
+    env.merge(extra) { $1 }
+    return env
+  }
+
+  /// Starts the built binary in the background.
+  static func spawn(
+    _ arguments: [String], environment: [String: String] = [:], folder: String,
+    name: String = UUID().uuidString
+  ) throws -> Spawned {
+    try Spawned(
+      folioPath, arguments, environment: Self.environment(environment), folder: folder,
+      name: name)
+  }
+
+  /// Starts `/bin/sh -c script` in the background; the script runs folio as `"$FOLIO"`.
+  static func spawnShell(
+    _ script: String, environment: [String: String] = [:], folder: String,
+    name: String = UUID().uuidString
+  ) throws -> Spawned {
+    try Spawned(
+      "/bin/sh", ["-c", script], environment: Self.environment(environment), folder: folder,
+      name: name)
+  }
 }

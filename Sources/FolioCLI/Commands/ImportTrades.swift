@@ -35,6 +35,10 @@ struct ImportTrades: FolioCommand {
     if path == "-" {
       handle = FileHandle.standardInput
     } else {
+      var isFolder: ObjCBool = false
+      if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+        throw CSVError(source: path, line: 0, reason: "is a folder, not a CSV file", kind: .io)
+      }
       guard let opened = FileHandle(forReadingAtPath: path) else {
         throw CocoaError(
           FileManager.default.fileExists(atPath: path)
