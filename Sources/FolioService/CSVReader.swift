@@ -10,20 +10,32 @@ public struct CSVRecord: Sendable, Equatable {
 /// A CSV file that cannot be read as RFC 4180.
 public struct CSVError: LocalizedError, ClassifiedError, Equatable {
   public let source: String
+  /// The line of the problem; 0 when it concerns the whole file.
   public let line: Int
   public let reason: String
+  /// Bad data (65) unless the file could not be read at all (74).
+  public let kind: FailureKind
 
-  public var kind: FailureKind { .badData }
-  public var errorDescription: String? { "\(source):\(line): \(reason)" }
+  public init(source: String, line: Int, reason: String, kind: FailureKind = .badData) {
+    self.source = source
+    self.line = line
+    self.reason = reason
+    self.kind = kind
+  }
+
+  public var errorDescription: String? {
+    line > 0 ? "\(source):\(line): \(reason)" : "\(source): \(reason)"
+  }
 }
 
 /// A streaming RFC 4180 reader: quoted fields with `""` escapes and line breaks, CRLF or LF
-/// line ends, and a UTF-8 byte-order mark are accepted. Memory stays constant whatever the
-/// file's size: bytes are read in 1 MiB chunks.
+/// line ends, and a UTF-8 byte-order mark are accepted; UTF-16 text and invalid UTF-8 are
+/// refused with their line. Memory stays constant whatever the file's size: bytes are read in
+/// 1 MiB chunks.
 ///
 /// Not `Sendable`: it owns a file handle and a buffer.
 public final class CSVReader {
-  private let handle: FileHandle
+  private let handle: FileHandle?
   private let source: String
   private var buffer: [UInt8] = []
   private var position = 0
@@ -41,14 +53,24 @@ public final class CSVReader {
     field.reserveCapacity(256)
   }
 
+  /// Reads from bytes already in memory (tests and the fuzzer).
+  public init(bytes: [UInt8], source: String) {
+    self.handle = nil
+    self.source = source
+    buffer = bytes
+    bytesRead = bytes.count
+    atEnd = true
+  }
+
   private func refill() throws -> Bool {
-    guard !atEnd else { return false }
+    guard !atEnd, let handle else { return false }
     let data: Data
     do {
       data = try handle.read(upToCount: 1 << 20) ?? Data()
     } catch {
       throw CSVError(
-        source: source, line: line, reason: "cannot be read: \(error.localizedDescription)")
+        source: source, line: line, reason: "cannot be read: \(error.localizedDescription)",
+        kind: .io)
     }
     if data.isEmpty {
       atEnd = true
@@ -91,8 +113,15 @@ public final class CSVReader {
   public func next() throws -> CSVRecord? {
     if !started {
       started = true
+      let first = try peekByte()
+      if first == 0xFF || first == 0xFE {
+        // 0xFF and 0xFE never occur in UTF-8: this is a UTF-16 byte-order mark.
+        throw CSVError(
+          source: source, line: 1,
+          reason: "is UTF-16 text (it starts with a UTF-16 byte-order mark); save it as UTF-8")
+      }
       // Skip a UTF-8 byte-order mark.
-      if try peekByte() == 0xEF {
+      if first == 0xEF {
         let saved = position
         position += 1
         if try nextByte() == 0xBB, try nextByte() == 0xBF {

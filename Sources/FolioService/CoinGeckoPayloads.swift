@@ -145,7 +145,13 @@ public enum CoinGeckoDocument: Equatable, Sendable {
 /// Why a CoinGecko response does not have the expected shape.
 public struct PayloadError: Error, Equatable, Sendable, CustomStringConvertible {
   public let reason: String
-  public init(_ reason: String) { self.reason = reason }
+  /// The element of a /coins/markets array the problem is in (0-based), so that the file's
+  /// line can be named.
+  public let element: Int?
+  public init(_ reason: String, element: Int? = nil) {
+    self.reason = reason
+    self.element = element
+  }
   public var description: String { reason }
 }
 
@@ -219,66 +225,79 @@ extension CoinGeckoDocument {
     var seen: Set<String> = []
     var skipped = 0
     for (index, item) in items.enumerated() {
-      guard case .object(let object) = item else {
-        throw PayloadError("element \(index) is \(item.kindName), expected a coin object")
+      do {
+        if let quote = try readQuote(item, index: index, seen: &seen, notes: &notes) {
+          quotes.append(quote)
+        } else {
+          skipped += 1
+        }
+      } catch {
+        throw PayloadError(error.reason, element: index)
       }
-      var reader = FieldReader(object: object, context: "element \(index)")
-      let id = try reader.requiredString("id")
-      reader.context = "coin '\(id)' (element \(index))"
-      let symbol = try reader.requiredString("symbol", allowEmpty: true)
-      let name = try reader.requiredString("name", allowEmpty: true)
-      guard id.count <= 100 else {
-        throw PayloadError("\(reader.context): the id is longer than 100 characters")
-      }
-      guard !seen.contains(id) else {
-        notes.warnings.append("\(reader.context) appears twice; the later one was skipped")
-        skipped += 1
-        continue
-      }
-      guard let price = try reader.decimal("current_price", notes: &notes) else {
-        notes.warnings.append("\(reader.context) has no current_price; skipped")
-        skipped += 1
-        continue
-      }
-      seen.insert(id)
-      var quote = MarketQuote(id: id, symbol: symbol, name: name, currentPrice: price)
-      quote.imageURL = try reader.string("image")
-      quote.marketCap = try reader.decimal("market_cap", notes: &notes)
-      quote.marketCapRank = try reader.integer("market_cap_rank")
-      quote.fullyDilutedValuation = try reader.decimal("fully_diluted_valuation", notes: &notes)
-      quote.totalVolume = try reader.decimal("total_volume", notes: &notes)
-      quote.high24h = try reader.decimal("high_24h", notes: &notes)
-      quote.low24h = try reader.decimal("low_24h", notes: &notes)
-      quote.priceChange24h = try reader.decimal("price_change_24h", notes: &notes)
-      quote.priceChangePercentage24h = try reader.decimal(
-        "price_change_percentage_24h", notes: &notes)
-      quote.marketCapChange24h = try reader.decimal("market_cap_change_24h", notes: &notes)
-      quote.marketCapChangePercentage24h = try reader.decimal(
-        "market_cap_change_percentage_24h", notes: &notes)
-      quote.circulatingSupply = try reader.decimal("circulating_supply", notes: &notes)
-      quote.totalSupply = try reader.decimal("total_supply", notes: &notes)
-      quote.maxSupply = try reader.decimal("max_supply", notes: &notes)
-      quote.ath = try reader.decimal("ath", notes: &notes)
-      quote.athChangePercentage = try reader.decimal("ath_change_percentage", notes: &notes)
-      quote.athDate = try reader.time("ath_date", notes: &notes)
-      quote.atl = try reader.decimal("atl", notes: &notes)
-      quote.atlChangePercentage = try reader.decimal("atl_change_percentage", notes: &notes)
-      quote.atlDate = try reader.time("atl_date", notes: &notes)
-      quote.lastUpdated = try reader.time("last_updated", notes: &notes)
-      quote.priceChangePercentage24hInCurrency = try reader.decimal(
-        "price_change_percentage_24h_in_currency", notes: &notes)
-      if let roi = try reader.object("roi") {
-        let roiReader = FieldReader(object: roi, context: reader.context + " roi")
-        quote.roiTimes = try roiReader.decimal("times", notes: &notes)
-        quote.roiCurrency = try roiReader.string("currency")
-        quote.roiPercentage = try roiReader.decimal("percentage", notes: &notes)
-      }
-      if let sparkline = try reader.object("sparkline_in_7d") {
-        quote.sparkline7d = try readSparkline(sparkline, context: reader.context, notes: &notes)
-      }
-      quotes.append(quote)
     }
     return MarketPage(quotes: quotes, skipped: skipped)
+  }
+
+  /// One element of a /coins/markets array; nil when it is skipped (no price, repeated id).
+  private static func readQuote(
+    _ item: JSONValue, index: Int, seen: inout Set<String>, notes: inout PayloadNotes
+  ) throws(PayloadError) -> MarketQuote? {
+    guard case .object(let object) = item else {
+      throw PayloadError("element \(index) is \(item.kindName), expected a coin object")
+    }
+    var reader = FieldReader(object: object, context: "element \(index)")
+    let id = try reader.requiredString("id")
+    reader.context = "coin '\(id)' (element \(index))"
+    let symbol = try reader.requiredString("symbol", allowEmpty: true)
+    let name = try reader.requiredString("name", allowEmpty: true)
+    guard id.count <= 100 else {
+      throw PayloadError("\(reader.context): the id is longer than 100 characters")
+    }
+    guard !seen.contains(id) else {
+      notes.warnings.append("\(reader.context) appears twice; the later one was skipped")
+      return nil
+    }
+    guard let price = try reader.decimal("current_price", notes: &notes) else {
+      notes.warnings.append("\(reader.context) has no current_price; skipped")
+      return nil
+    }
+    seen.insert(id)
+    var quote = MarketQuote(id: id, symbol: symbol, name: name, currentPrice: price)
+    quote.imageURL = try reader.string("image")
+    quote.marketCap = try reader.decimal("market_cap", notes: &notes)
+    quote.marketCapRank = try reader.integer("market_cap_rank")
+    quote.fullyDilutedValuation = try reader.decimal("fully_diluted_valuation", notes: &notes)
+    quote.totalVolume = try reader.decimal("total_volume", notes: &notes)
+    quote.high24h = try reader.decimal("high_24h", notes: &notes)
+    quote.low24h = try reader.decimal("low_24h", notes: &notes)
+    quote.priceChange24h = try reader.decimal("price_change_24h", notes: &notes)
+    quote.priceChangePercentage24h = try reader.decimal(
+      "price_change_percentage_24h", notes: &notes)
+    quote.marketCapChange24h = try reader.decimal("market_cap_change_24h", notes: &notes)
+    quote.marketCapChangePercentage24h = try reader.decimal(
+      "market_cap_change_percentage_24h", notes: &notes)
+    quote.circulatingSupply = try reader.decimal("circulating_supply", notes: &notes)
+    quote.totalSupply = try reader.decimal("total_supply", notes: &notes)
+    quote.maxSupply = try reader.decimal("max_supply", notes: &notes)
+    quote.ath = try reader.decimal("ath", notes: &notes)
+    quote.athChangePercentage = try reader.decimal("ath_change_percentage", notes: &notes)
+    quote.athDate = try reader.time("ath_date", notes: &notes)
+    quote.atl = try reader.decimal("atl", notes: &notes)
+    quote.atlChangePercentage = try reader.decimal("atl_change_percentage", notes: &notes)
+    quote.atlDate = try reader.time("atl_date", notes: &notes)
+    quote.lastUpdated = try reader.time("last_updated", notes: &notes)
+    quote.priceChangePercentage24hInCurrency = try reader.decimal(
+      "price_change_percentage_24h_in_currency", notes: &notes)
+    if let roi = try reader.object("roi") {
+      let roiReader = FieldReader(object: roi, context: reader.context + " roi")
+      quote.roiTimes = try roiReader.decimal("times", notes: &notes)
+      quote.roiCurrency = try roiReader.string("currency")
+      quote.roiPercentage = try roiReader.decimal("percentage", notes: &notes)
+    }
+    if let sparkline = try reader.object("sparkline_in_7d") {
+      quote.sparkline7d = try readSparkline(sparkline, context: reader.context, notes: &notes)
+    }
+    return quote
   }
 
   private static func readSparkline(

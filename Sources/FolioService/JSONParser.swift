@@ -60,8 +60,10 @@ public enum JSONValue: Equatable, Sendable {
   }
 }
 
-/// The members of a JSON object in the order they were written. A key written twice keeps
-/// its last value (RFC 8259 leaves duplicate keys to the implementation).
+/// The members of a JSON object in the order they were written. `set` with a key already
+/// present replaces its value; `JSONParser` refuses a text that repeats a key instead
+/// (RFC 8259 leaves duplicate keys to the implementation, and a price written twice is
+/// ambiguous).
 public struct JSONObject: Equatable, Sendable {
   /// One `"key": value` pair.
   public struct Member: Equatable, Sendable {
@@ -116,7 +118,8 @@ public struct JSONParseError: Error, Equatable, Sendable, CustomStringConvertibl
 /// It never traps: any byte sequence either parses or throws a `JSONParseError` naming the line
 /// and column. Nesting is limited (512 levels by default) and handled with an explicit stack, so
 /// deeply nested input cannot exhaust the thread's stack. Input must be UTF-8 (a leading byte
-/// order mark is skipped); a lone UTF-16 surrogate in a `\u` escape is an error.
+/// order mark is skipped); a lone UTF-16 surrogate in a `\u` escape is an error, and so is an
+/// object that repeats a key.
 public struct JSONParser {
   /// The default limit on nested arrays and objects.
   public static let defaultMaximumDepth = 512
@@ -157,7 +160,8 @@ public struct JSONParser {
   /// An array or object being filled.
   private enum Frame {
     case array([JSONValue])
-    case object(JSONObject, key: String)
+    /// The object so far, the key of the value being parsed and where that key starts.
+    case object(JSONObject, key: String, keyAt: Int)
   }
 
   private mutating func parseDocument() throws(JSONParseError) -> JSONValue {
@@ -198,8 +202,9 @@ public struct JSONParser {
           position += 1
           completed = .object(JSONObject())
         } else {
+          let keyAt = position
           let key = try parseKey()
-          stack.append(.object(JSONObject(), key: key))
+          stack.append(.object(JSONObject(), key: key, keyAt: keyAt))
           continue parsing
         }
       case UInt8(ascii: "\""):
@@ -236,13 +241,17 @@ public struct JSONParser {
           }
           position += 1
           completed = .array(items)
-        case .object(var object, let key):
+        case .object(var object, let key, let keyAt):
+          guard object[key] == nil else {
+            throw error("the key \"\(key)\" appears twice in one object", at: keyAt)
+          }
           object.set(key, completed)
           if peek() == UInt8(ascii: ",") {
             position += 1
             skipWhitespace()
+            let nextAt = position
             let next = try parseKey()
-            stack.append(.object(object, key: next))
+            stack.append(.object(object, key: next, keyAt: nextAt))
             continue parsing
           }
           guard peek() == UInt8(ascii: "}") else {
@@ -399,6 +408,54 @@ public struct JSONParser {
       position += 1
     }
     return value
+  }
+
+  // MARK: - Lines
+
+  /// The 1-based line where element `index` (0-based) of the top-level array of `bytes` starts,
+  /// for messages about an element that parsed but has the wrong shape; nil when `bytes` is
+  /// not an array with that many elements.
+  public static func line(ofElement index: Int, in bytes: [UInt8]) -> Int? {
+    var line = 1
+    var depth = 0
+    var element = -1
+    var inString = false
+    var escaped = false
+    var expectingElement = false
+    for byte in bytes {
+      if byte == 0x0A { line += 1 }
+      if inString {
+        if escaped {
+          escaped = false
+        } else if byte == UInt8(ascii: "\\") {
+          escaped = true
+        } else if byte == UInt8(ascii: "\"") {
+          inString = false
+        }
+        continue
+      }
+      let isSpace = byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+      if expectingElement && !isSpace {
+        expectingElement = false
+        if byte != UInt8(ascii: "]") {
+          element += 1
+          if element == index { return line }
+        }
+      }
+      switch byte {
+      case UInt8(ascii: "\""): inString = true
+      case UInt8(ascii: "["), UInt8(ascii: "{"):
+        depth += 1
+        if depth == 1 && byte == UInt8(ascii: "[") { expectingElement = true }
+      case UInt8(ascii: "]"), UInt8(ascii: "}"):
+        depth -= 1
+        if depth <= 0 { return nil }
+      case UInt8(ascii: ","):
+        if depth == 1 { expectingElement = true }
+      default: break
+      }
+    }
+    return nil
   }
 
   // MARK: - Helpers

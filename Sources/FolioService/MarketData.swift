@@ -168,11 +168,15 @@ public struct MarketData {
       do {
         document = try CoinGeckoDocument.read(value, notes: &notes)
       } catch {
-        throw MarketError.wrongShape(file: path, reason: error.reason)
+        throw MarketError.wrongShape(
+          file: path, line: error.element.flatMap { JSONParser.line(ofElement: $0, in: bytes) },
+          reason: error.reason)
       }
       if case .markets(let page) = document, page.quotes.isEmpty {
+        // Say why the coins were skipped: that is what the user has to fix.
+        let why = notes.warnings.first.map { " (\($0))" } ?? ""
         throw MarketError.wrongShape(
-          file: path, reason: "the /coins/markets page holds no coin with a price")
+          file: path, reason: "the /coins/markets page holds no coin with a price" + why)
       }
       documents.append((path, document, notes))
     }

@@ -9,8 +9,9 @@ public enum MarketError: LocalizedError, ClassifiedError, Equatable {
   case unreadableFile(String, reason: String)
   /// A file is not valid JSON (65).
   case malformedJSON(file: String, JSONParseError)
-  /// A file is JSON but not a response Folio knows (65).
-  case wrongShape(file: String, reason: String)
+  /// A file is JSON but not a response Folio knows (65); `line` is where the offending element
+  /// of a /coins/markets array starts, when known.
+  case wrongShape(file: String, line: Int? = nil, reason: String)
   /// Nothing is cached for the currency yet (66).
   case noMarketData(vsCurrency: String)
   /// A coin that the cache knows nothing about (65).
@@ -42,8 +43,9 @@ public enum MarketError: LocalizedError, ClassifiedError, Equatable {
     case .malformedJSON(let file, let error):
       return
         "\(file):\(error.line):\(error.column): not valid JSON: \(error.reason) (nothing was imported)"
-    case .wrongShape(let file, let reason):
-      return "\(file): not a CoinGecko response Folio can import: \(reason) (nothing was imported)"
+    case .wrongShape(let file, let line, let reason):
+      let place = line.map { "\(file):\($0)" } ?? file
+      return "\(place): not a CoinGecko response Folio can import: \(reason) (nothing was imported)"
     case .noMarketData(let currency):
       return "no market data in \(currency.uppercased()) is cached; run 'folio market refresh' "
         + "(online) or 'folio market import FILE' first"

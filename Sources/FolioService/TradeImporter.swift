@@ -67,7 +67,9 @@ public struct TradeImporter {
     _ reader: CSVReader, source: String, portfolio: Portfolio, now: Date,
     progress: (Int) -> Void
   ) throws -> ImportReport {
-    guard let header = try reader.next() else {
+    var first = try reader.next()
+    while let blank = first, blank.fields == [""] { first = try reader.next() }
+    guard let header = first else {
       throw ImportError(problems: ["\(source): the file is empty; expected a header row"], total: 1)
     }
     let columns = try Self.columns(header, source: source)

@@ -41,10 +41,31 @@ import Testing
     #expect(value == .string("\" \\ / \u{08} \u{0C} \n \r \t A \u{00}"))
   }
 
-  @Test func duplicateKeysKeepTheLastValueInTheFirstPlace() throws {
-    let object = try #require(try parse(#"{"a": 1, "b": 2, "a": 3}"#).objectValue)
+  @Test func duplicateKeysAreRefusedWhereTheSecondOneStarts() throws {
+    // A price written twice is ambiguous, so the text is refused rather than one value picked.
+    #expect(
+      throws: JSONParseError(
+        line: 1, column: 18, reason: #"the key "a" appears twice in one object"#)
+    ) { try parse(#"{"a": 1, "b": 2, "a": 3}"#) }
+    #expect(
+      throws: JSONParseError(
+        line: 2, column: 19, reason: #"the key "x" appears twice in one object"#)
+    ) { try parse("[{\"x\": {\"x\": 1}},\n {\"y\": 1, \"x\": 2, \"x\": 3}]") }
+    var object = JSONObject([("a", .number("1")), ("b", .number("2"))])
+    object.set("a", .number("3"))
     #expect(object.keys == ["a", "b"])
     #expect(object["a"] == .number("3"))
+  }
+
+  @Test func lineOfATopLevelElement() {
+    let text = Array("[\n {\"a\": \"[,]\"},\n\n  2, [3,\n 4], \"x\\\"\"\n]".utf8)
+    #expect(JSONParser.line(ofElement: 0, in: text) == 2)
+    #expect(JSONParser.line(ofElement: 1, in: text) == 4)
+    #expect(JSONParser.line(ofElement: 2, in: text) == 4)
+    #expect(JSONParser.line(ofElement: 3, in: text) == 5)
+    #expect(JSONParser.line(ofElement: 4, in: text) == nil)
+    #expect(JSONParser.line(ofElement: 0, in: Array("[]".utf8)) == nil)
+    #expect(JSONParser.line(ofElement: 0, in: Array("{\"a\": [1]}".utf8)) == nil)
   }
 
   @Test func leadingByteOrderMarkIsSkipped() throws {
