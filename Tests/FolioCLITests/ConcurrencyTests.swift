@@ -1,0 +1,303 @@
+import FolioTestSupport
+import Foundation
+import Testing
+
+@testable import FolioStorage
+
+/// Several `folio` processes writing one database at the same moment, while a `sqlite3` shell
+/// holds a read transaction open and other folio processes read: nothing is lost, no
+/// "database is locked" escapes the busy timeout, and every reader sees whole commits only.
+///
+/// Sizes are small by default; `FOLIO_RELIABILITY_FULL=1` (CI's second run) uses the sizes of
+/// issue 8: 8 processes × 100 buys.
+@Suite struct ConcurrencyTests {
+  let sandbox = Sandbox()
+
+  /// One background writer: a shell loop running folio again and again.
+  struct Writer {
+    let name: String
+    let script: String
+  }
+
+  // MARK: - Helpers
+
+  /// The environment of every spawned process: the sandbox database.
+  var environment: [String: String] { ["FOLIO_DB": sandbox.database] }
+
+  func folio(_ arguments: String..., db: String? = nil) throws -> RunResult {
+    try Binary.run(arguments, environment: ["FOLIO_DB": db ?? sandbox.database])
+  }
+
+  /// A shell loop running `folio ARGUMENTS` `times` times, stopping at the first failure with
+  /// its exit code. `$i` counts 10, 11, … (always two digits for up to 90 rounds) and may be
+  /// used in the arguments.
+  static func loop(_ times: Int, _ arguments: [String]) -> String {
+    let words = arguments.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\\\"") + "\"" }
+    return "for i in $(seq 10 \(9 + times)); do \"$FOLIO\" \(words.joined(separator: " ")) "
+      + "|| exit $?; done"
+  }
+
+  /// Starts every writer at once and waits for all of them.
+  func runAll(_ writers: [Writer]) throws -> [(Writer, RunResult)] {
+    let started = try writers.map {
+      (
+        $0,
+        try Binary.spawnShell(
+          $0.script, environment: environment, folder: sandbox.path, name: $0.name)
+      )
+    }
+    return started.map { ($0.0, $0.1.wait()) }
+  }
+
+  /// A `sqlite3` shell that has begun a read transaction (its first `count(*)` is done).
+  func openReader() throws -> Spawned {
+    let reader = try Spawned(
+      "/usr/bin/stdbuf", ["-o0", "/usr/bin/sqlite3", sandbox.database],
+      environment: Binary.environment(), folder: sandbox.path, name: "sqlite3-reader")
+    reader.send("BEGIN; SELECT count(*) FROM trades;\n")
+    reader.waitForOutput(lines: 1)
+    return reader
+  }
+
+  /// Counts the trades again in the reader's transaction, commits and returns both counts.
+  func closeReader(_ reader: Spawned) -> [String] {
+    reader.send("SELECT count(*) FROM trades; COMMIT;\n")
+    return reader.wait().out.split(separator: "\n").map(String.init)
+  }
+
+  /// Quantity and cost basis per coin, from `folio holdings --format json`.
+  func holdings(db: String? = nil) throws -> [String: (quantity: ExactDecimal, cost: ExactDecimal)]
+  {
+    let result = try Binary.run(
+      ["holdings", "--format", "json"], environment: ["FOLIO_DB": db ?? sandbox.database])
+    try #require(result.code == 0, "holdings: \(result.err)")
+    return try Self.parseHoldings(result.out)
+  }
+
+  static func parseHoldings(_ json: String) throws -> [String: (
+    quantity: ExactDecimal, cost: ExactDecimal
+  )] {
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+    let rows = try #require(object["holdings"] as? [[String: Any]])
+    var result: [String: (quantity: ExactDecimal, cost: ExactDecimal)] = [:]
+    for row in rows {
+      let coin = try #require(row["coin"] as? String)
+      result[coin] = (
+        try ExactDecimal(parsing: try #require(row["quantity"] as? String)),
+        try ExactDecimal(parsing: try #require(row["cost_basis"] as? String))
+      )
+    }
+    return result
+  }
+
+  /// Rows of a CSV listing (`tx list --format csv` or `export trades`) counted by the value
+  /// of column `column`; notes in these tests hold no commas or quotes.
+  static func countByColumn(_ csv: String, _ column: Int) -> [String: Int] {
+    var counts: [String: Int] = [:]
+    for line in csv.split(separator: "\n").dropFirst() {
+      let fields = line.split(separator: ",", omittingEmptySubsequences: false)
+      guard column < fields.count else { continue }
+      counts[String(fields[column]), default: 0] += 1
+    }
+    return counts
+  }
+
+  /// Writes `count` CSV files of `batch` ethereum buys each, noted `batch-<writer>-<i>` (i
+  /// from 10, as in `loop`), with ids so that the rows are unique.
+  func writeBatches(writer: Int, count: Int, batch: Int) {
+    for index in 10..<(10 + count) {
+      var text = "date,side,coin,quantity,price,fee,note,id\n"
+      for row in 0..<batch {
+        text +=
+          "2024-02-01T00:00:00Z,buy,ethereum,0.01,2000,0,batch-\(writer)-\(index),"
+          + "w\(writer)-\(index)-\(row)\n"
+      }
+      sandbox.write("import-\(writer)-\(index).csv", text)
+    }
+  }
+
+  // MARK: - Tests
+
+  @Test func eightWritersAndAnOpenReaderLoseNothing() throws {
+    #expect(try folio("db", "migrate").code == 0)
+    let reader = try openReader()
+    let buys = ReliabilityScale.pick(12, full: 100, variable: "FOLIO_STRESS_BUYS")
+    let writers = (1...8).map { writer in
+      Writer(
+        name: "writer-\(writer)",
+        script: Self.loop(
+          buys, ["buy", "bitcoin", "0.001", "--price", "100.5", "--note", "w\(writer)-$i"]))
+    }
+    let results = try runAll(writers)
+    let counts = closeReader(reader)
+
+    for (writer, result) in results {
+      #expect(result.code == 0, "\(writer.name): \(result.err)")
+      #expect(result.err.isEmpty, "\(writer.name)")
+      #expect(result.out.split(separator: "\n").count == buys, "\(writer.name) printed ids")
+    }
+    // The shell's transaction saw the database as it was when it began, throughout.
+    #expect(counts == ["0", "0"])
+    let total = 8 * buys
+    #expect(
+      try sandbox.sqlite("SELECT count(*), count(DISTINCT note), count(DISTINCT id) FROM trades")
+        == "\(total)|\(total)|\(total)\n")
+    let quantity = try ExactDecimal(parsing: "0.001") * ExactDecimal(total)
+    let bitcoin = try #require(try holdings()["bitcoin"])
+    #expect(bitcoin.quantity == quantity)
+    #expect(bitcoin.cost == (try quantity * ExactDecimal(parsing: "100.5")))
+    #expect(try folio("db", "check").out == "ok\n")
+  }
+
+  @Test func mixedWritersAndLongReadersSeeWholeCommits() throws {
+    // Seed trades make every read long enough for commits to land while it runs.
+    let seedRows = ReliabilityScale.pick(1_500, full: 5_000, variable: "FOLIO_STRESS_SEED")
+    var seed = "date,side,coin,quantity,price,fee,note\n"
+    for _ in 0..<seedRows { seed += "2023-01-01T00:00:00Z,buy,cardano,1,0.5,0,seed\n" }
+    #expect(sandbox.run("import", "trades", sandbox.write("seed.csv", seed)).code == 0)
+
+    let buys = ReliabilityScale.pick(6, full: 40, variable: "FOLIO_STRESS_BUYS")
+    let files = ReliabilityScale.pick(3, full: 10, variable: "FOLIO_STRESS_FILES")
+    let snapshots = ReliabilityScale.pick(3, full: 10, variable: "FOLIO_STRESS_FILES")
+    let places = ReliabilityScale.pick(4, full: 30, variable: "FOLIO_STRESS_BUYS")
+    let reads = ReliabilityScale.pick(3, full: 8, variable: "FOLIO_STRESS_READS")
+    let batch = 50
+    writeBatches(writer: 1, count: files, batch: batch)
+    writeBatches(writer: 2, count: files, batch: batch)
+    let dir = sandbox.path
+    let markets = Fixtures.path("coingecko/markets_usd.json")
+    let buy = ["buy", "bitcoin", "0.001", "--price", "100"]
+    let writers = [
+      Writer(name: "buys-1", script: Self.loop(buys, buy)),
+      Writer(name: "buys-2", script: Self.loop(buys, buy)),
+      Writer(
+        name: "import-1", script: Self.loop(files, ["import", "trades", "\(dir)/import-1-$i.csv"])),
+      Writer(
+        name: "import-2", script: Self.loop(files, ["import", "trades", "\(dir)/import-2-$i.csv"])),
+      Writer(
+        name: "market",
+        script: Self.loop(snapshots, ["market", "import", markets, "--at", "2024-01-01T00:$i:00Z"])),
+      Writer(
+        name: "locations",
+        script: Self.loop(
+          places,
+          ["locations", "add", "Place $i", "--city", "Testville", "--lat", "1.5", "--lon", "2.5"])),
+      // `folio report --save` joins the writers here once it exists:
+      // Writer(name: "report", script: Self.loop(snapshots, ["report", "--save"])),
+    ]
+    // Long readers run in the same moments, each run's output kept in its own file.
+    let readers = [
+      Writer(
+        name: "read-tx-list",
+        script:
+          "for i in $(seq 10 \(9 + reads)); do \"$FOLIO\" tx list --format csv > \"\(dir)/tx-list-$i.csv\" || exit $?; done"
+      ),
+      Writer(
+        name: "read-export",
+        script:
+          "for i in $(seq 10 \(9 + reads)); do \"$FOLIO\" export trades > \"\(dir)/export-$i.csv\" || exit $?; done"
+      ),
+      Writer(
+        name: "read-holdings",
+        script:
+          "for i in $(seq 10 \(9 + reads)); do \"$FOLIO\" holdings --format json > \"\(dir)/holdings-$i.json\" || exit $?; done"
+      ),
+    ]
+    let reader = try openReader()
+    let results = try runAll(writers + readers)
+    let counts = closeReader(reader)
+
+    for (writer, result) in results {
+      #expect(result.code == 0, "\(writer.name): \(result.err)")
+      #expect(!result.err.contains("error"), "\(writer.name): \(result.err)")
+    }
+    #expect(counts == ["\(seedRows)", "\(seedRows)"])
+
+    // Every read saw whole commits: an import's 50 rows all or none, positions that match them.
+    for index in 10..<(10 + reads) {
+      for (file, noteColumn) in [("tx-list-\(index).csv", 7), ("export-\(index).csv", 6)] {
+        let text = try String(contentsOfFile: sandbox.file(file), encoding: .utf8)
+        let notes = Self.countByColumn(text, noteColumn)
+        #expect(notes["seed"] == seedRows, "\(file)")
+        for (note, count) in notes where note.hasPrefix("batch-") {
+          #expect(count == batch, "\(file): \(note) has \(count) of \(batch) rows")
+        }
+      }
+      let json = try String(contentsOfFile: sandbox.file("holdings-\(index).json"), encoding: .utf8)
+      let seen = try Self.parseHoldings(json)
+      #expect(seen["cardano"]?.quantity == ExactDecimal(seedRows))
+      if let ethereum = seen["ethereum"] {
+        let batches = try ethereum.quantity / ExactDecimal(parsing: "0.5")
+        #expect(batches == batches.rounded(places: 0), "a partial import was visible: \(ethereum)")
+        #expect(ethereum.cost == (try ethereum.quantity * ExactDecimal(2000)))
+      }
+      if let bitcoin = seen["bitcoin"] {
+        #expect(bitcoin.cost == (try bitcoin.quantity * ExactDecimal(100)))
+      }
+    }
+
+    // Nothing lost.
+    #expect(
+      try sandbox.sqlite("SELECT coin_id, count(*) FROM trades GROUP BY coin_id ORDER BY coin_id")
+        == "bitcoin|\(2 * buys)\ncardano|\(seedRows)\nethereum|\(2 * files * batch)\n")
+    let final = try holdings()
+    #expect(
+      final["bitcoin"]?.quantity == (try ExactDecimal(parsing: "0.001") * ExactDecimal(2 * buys)))
+    #expect(
+      final["ethereum"]?.quantity
+        == (try ExactDecimal(parsing: "0.01") * ExactDecimal(2 * files * batch)))
+    #expect(try sandbox.sqlite("SELECT count(*) FROM market_snapshots") == "\(snapshots)\n")
+    #expect(try sandbox.sqlite("SELECT count(*) FROM locations") == "\(places)\n")
+    #expect(try folio("db", "check").out == "ok\n")
+  }
+
+  @Test func backupTakenWhileWritersRunIsConsistent() throws {
+    #expect(try folio("db", "migrate").code == 0)
+    let buys = ReliabilityScale.pick(10, full: 40, variable: "FOLIO_STRESS_BUYS")
+    let files = ReliabilityScale.pick(4, full: 10, variable: "FOLIO_STRESS_FILES")
+    let backups = ReliabilityScale.pick(3, full: 6, variable: "FOLIO_STRESS_READS")
+    let batch = 50
+    writeBatches(writer: 1, count: files, batch: batch)
+    let dir = sandbox.path
+    let buy = ["buy", "bitcoin", "0.001", "--price", "100"]
+    let results = try runAll([
+      Writer(name: "buys-1", script: Self.loop(buys, buy)),
+      Writer(name: "buys-2", script: Self.loop(buys, buy)),
+      Writer(
+        name: "import", script: Self.loop(files, ["import", "trades", "\(dir)/import-1-$i.csv"])),
+      Writer(
+        name: "backups", script: Self.loop(backups, ["db", "backup", "\(dir)/backup-$i.sqlite3"])),
+    ])
+    for (writer, result) in results {
+      #expect(result.code == 0, "\(writer.name): \(result.err)")
+    }
+    for index in 10..<(10 + backups) {
+      let copy = sandbox.file("backup-\(index).sqlite3")
+      #expect(!FileManager.default.fileExists(atPath: copy + "-wal"), "a copy is one file")
+      let attributes = try FileManager.default.attributesOfItem(atPath: copy)
+      #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+      #expect(
+        try Binary.runTool("/usr/bin/sqlite3", [copy, "PRAGMA integrity_check"]).out == "ok\n")
+      #expect(try folio("db", "check", db: copy).out == "ok\n")
+      // The derived positions match the journal inside the copy, and imports are whole.
+      let rows = try Binary.runTool(
+        "/usr/bin/sqlite3",
+        [copy, "SELECT coin_id, note, count(*) FROM trades GROUP BY coin_id, note"]
+      ).out
+      var bitcoinTrades = 0
+      for line in rows.split(separator: "\n") {
+        let fields = line.split(separator: "|", omittingEmptySubsequences: false)
+        if fields.first == "bitcoin" {
+          bitcoinTrades = Int(fields[2]) ?? -1
+        } else {
+          #expect(fields.last == "\(batch)", "backup \(index): \(line)")
+        }
+      }
+      let seen = try holdings(db: copy)
+      #expect(
+        (seen["bitcoin"]?.quantity ?? .zero)
+          == (try ExactDecimal(parsing: "0.001") * ExactDecimal(bitcoinTrades)))
+    }
+  }
+}
