@@ -37,17 +37,18 @@ public struct ExactDecimal: Hashable, Comparable, Sendable, CustomStringConverti
 
   // MARK: - Arithmetic
 
-  /// The exact sum, or `DecimalError.overflow`.
+  /// The exact sum, or `DecimalError.overflow`. Results stay within ±`Int128.max` units, so
+  /// negating or taking the magnitude of any value can never overflow.
   public static func + (lhs: ExactDecimal, rhs: ExactDecimal) throws(DecimalError) -> ExactDecimal {
     let (sum, overflow) = lhs.units.addingReportingOverflow(rhs.units)
-    guard !overflow else { throw .overflow }
+    guard !overflow, sum != Int128.min else { throw .overflow }
     return ExactDecimal(units: sum)
   }
 
   /// The exact difference, or `DecimalError.overflow`.
   public static func - (lhs: ExactDecimal, rhs: ExactDecimal) throws(DecimalError) -> ExactDecimal {
     let (difference, overflow) = lhs.units.subtractingReportingOverflow(rhs.units)
-    guard !overflow else { throw .overflow }
+    guard !overflow, difference != Int128.min else { throw .overflow }
     return ExactDecimal(units: difference)
   }
 
@@ -83,7 +84,9 @@ public struct ExactDecimal: Hashable, Comparable, Sendable, CustomStringConverti
     return ExactDecimal(units: negative && magnitude != 0 ? 0 - magnitude : magnitude)
   }
 
-  /// The value rounded half-to-even to `places` fractional digits (0...18).
+  /// The value rounded half-to-even to `places` fractional digits (0...18). Within one step of
+  /// the ends of the range (about ±1.7e20) there is no room to round away from zero, and the
+  /// value is cut to `places` digits instead.
   public func rounded(places: Int) -> ExactDecimal {
     guard places < ExactDecimal.scale else { return self }
     var step: Int128 = 1
@@ -94,8 +97,8 @@ public struct ExactDecimal: Hashable, Comparable, Sendable, CustomStringConverti
     let stepMagnitude = step.magnitude
     let odd = (truncated / step) % 2 != 0
     if twice > stepMagnitude || (twice == stepMagnitude && odd) {
-      // Moving one step away from zero stays in range: |units| < Int128.max − step here.
-      truncated += units < 0 ? 0 - step : step
+      let (moved, overflow) = truncated.addingReportingOverflow(units < 0 ? 0 - step : step)
+      if !overflow && moved != Int128.min { truncated = moved }
     }
     return ExactDecimal(units: truncated)
   }

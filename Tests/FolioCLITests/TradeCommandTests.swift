@@ -166,4 +166,22 @@ import Testing
     #expect(sandbox.run("portfolio", "delete", "long-term", "--force").code == 0)
     #expect(try sandbox.sqlite("SELECT count(*) FROM trades") == "0\n")
   }
+
+  /// Fuzz finding (Fuzz/run.sh decimal): a trade at the largest price folio accepts made
+  /// `tx list` and `holdings` trap while rounding it for display (exit 132). Run through the
+  /// built binary, so a trap fails this test instead of the test run.
+  @Test func theLargestAcceptedPriceListsWithoutTrapping() throws {
+    let largest = "170141183460469231731.687303715884105727"
+    let environment = ["FOLIO_DB": sandbox.database]
+    let bought = try Binary.run(
+      ["buy", "bitcoin", "1", "--price", largest, "--date", "2024-01-01"], environment: environment)
+    #expect(bought.code == 0, "\(bought.err)")
+    for command in [["tx", "list"], ["holdings"], ["tx", "show", "1"], ["coins", "list"]] {
+      let result = try Binary.run(command, environment: environment)
+      #expect(result.code < 128, "\(command) trapped: \(result.err)")
+    }
+    let list = try Binary.run(["tx", "list"], environment: environment)
+    #expect(list.code == 0)
+    #expect(list.out.contains("170,141,183,460,469,231,731.68"), "\(list.out)")
+  }
 }
