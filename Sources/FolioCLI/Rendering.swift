@@ -88,11 +88,24 @@ enum CSVWriter {
     fields.map(field).joined(separator: ",") + "\n"
   }
 
+  /// A field, quoted when it holds a comma, a quote or a line break. The work is on bytes:
+  /// "\r\n" is one Character in Swift, equal to neither "\r" nor "\n", and a quote followed
+  /// by a combining mark is one Character too.
   static func field(_ text: String) -> String {
-    guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else {
-      return text
+    let quote = UInt8(ascii: "\"")
+    guard
+      text.utf8.contains(where: {
+        $0 == UInt8(ascii: ",") || $0 == quote || $0 == 0x0A || $0 == 0x0D
+      })
+    else { return text }
+    var bytes: [UInt8] = [quote]
+    bytes.reserveCapacity(text.utf8.count + 4)
+    for byte in text.utf8 {
+      if byte == quote { bytes.append(quote) }
+      bytes.append(byte)
     }
-    return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    bytes.append(quote)
+    return String(decoding: bytes, as: UTF8.self)
   }
 }
 

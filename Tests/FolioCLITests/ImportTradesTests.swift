@@ -176,4 +176,28 @@ import Testing
     #expect(second.out == (try String(contentsOfFile: first, encoding: .utf8)))
     #expect(second.out.hasPrefix("date,side,coin,quantity,price,fee,note,id\n"))
   }
+
+  /// Fuzz finding (Fuzz/run.sh csv, the write-and-read-back check): a note holding "\r\n"
+  /// was written unquoted, because "\r\n" is one Swift Character equal to neither "\r" nor
+  /// "\n", so an exported file split the trade in two and could not be imported back.
+  @Test func notesWithLineBreaksAndQuotesRoundTripThroughExport() throws {
+    let notes = [
+      "two\r\nlines", "bare\rreturn", "quote\u{301}\" with a combining mark", "\"\r\n\"",
+    ]
+    for (index, note) in notes.enumerated() {
+      let day = "2024-01-0\(index + 1)"
+      #expect(
+        sandbox.run("buy", "bitcoin", "1", "--price", "100", "--date", day, "--note", note).code
+          == 0)
+    }
+    let file = sandbox.file("notes.csv")
+    #expect(sandbox.run("export", "trades", "--out", file).code == 0)
+    let other = Sandbox()
+    let imported = other.run("import", "trades", file)
+    #expect(imported.code == 0, "\(imported.err)")
+    #expect(
+      try other.sqlite("SELECT group_concat(hex(note), ' ') FROM trades ORDER BY id")
+        == (try sandbox.sqlite("SELECT group_concat(hex(note), ' ') FROM trades ORDER BY id")))
+    #expect(try other.sqlite("SELECT count(*) FROM trades") == "4\n")
+  }
 }
