@@ -63,4 +63,41 @@ import Testing
     struct Surprise: Error {}
     #expect(FolioCLI.describe(Surprise()).1 == 70)
   }
+
+  @Test func fileProblemsNameTheDatabaseAndWhatToDo() {
+    let database = "/data/folio.sqlite3"
+    let cases: [(Int32, Int32, String)] = [
+      (
+        8, 74,
+        "cannot write to the database at /data/folio.sqlite3: the file or its folder is read-only"
+      ),
+      (1032, 74, "is read-only (SQLite error 1032: "),
+      (13, 74, "the disk holding the database at /data/folio.sqlite3 is full"),
+      (10, 74, "reading or writing the database at /data/folio.sqlite3 failed"),
+      (11, 65, "the database at /data/folio.sqlite3 is damaged"),
+      (26, 65, "'folio db restore BACKUP'"),
+    ]
+    for (extended, code, fragment) in cases {
+      let error = SQLiteError(extendedCode: extended, message: "boom", sql: "COMMIT")
+      let (message, exit) = FolioCLI.describe(error, database: database)
+      #expect(exit == code, "\(extended)")
+      #expect(message.contains(fragment), "\(message)")
+      #expect(message.contains("rolled back"), "\(message)")
+    }
+  }
+
+  @Test func messagesShowControlCharactersAndShortenHugeWords() {
+    #expect(
+      FolioCLI.oneLine("bad '\u{1B}[31m' and\ttab\r\nnext") == "bad '\\u{1B}[31m' and tab next")
+    #expect(
+      FolioCLI.oneLine("nul '\u{0}' bom '\u{FEFF}' rlo '\u{202E}' c1 '\u{85}x'")
+        == "nul '\\u{0}' bom '\\u{FEFF}' rlo '\\u{202E}' c1 ' x'")
+    #expect(FolioCLI.oneLine("café ₿ 😀 ١٢") == "café ₿ 😀 ١٢")
+    let huge = String(repeating: "7", count: 10_000)
+    let shown = FolioCLI.oneLine("'\(huge)' is too large")
+    #expect(shown.count < 200)
+    #expect(shown.hasSuffix("7' (10002 characters) is too large"))
+    let long = Array(repeating: "word", count: 2_000).joined(separator: " ")
+    #expect(FolioCLI.oneLine(long).hasSuffix("… (message cut)"))
+  }
 }

@@ -68,4 +68,25 @@ import Testing
     #expect(rows.last?.fields[6] == "note, with comma")
     #expect(rows.last?.line == count)
   }
+
+  @Test func utf16IsNamedAsSuch() {
+    for bom: [UInt8] in [[0xFF, 0xFE], [0xFE, 0xFF]] {
+      let reader = CSVReader(bytes: bom + [0x61, 0x00], source: "u.csv")
+      #expect(
+        throws: CSVError(
+          source: "u.csv", line: 1,
+          reason: "is UTF-16 text (it starts with a UTF-16 byte-order mark); save it as UTF-8")
+      ) { try reader.next() }
+    }
+  }
+
+  @Test func readsFromMemoryAsFromAFile() throws {
+    let text = "\u{FEFF}a,\"b\r\nc\"\r\n\n\"x\"\"\",y"
+    let reader = CSVReader(bytes: Array(text.utf8), source: "m.csv")
+    var fromMemory: [CSVRecord] = []
+    while let record = try reader.next() { fromMemory.append(record) }
+    #expect(fromMemory == (try records(text)))
+    #expect(fromMemory.map(\.fields) == [["a", "b\r\nc"], [""], ["x\"", "y"]])
+    #expect(fromMemory.map(\.line) == [1, 3, 4])
+  }
 }
