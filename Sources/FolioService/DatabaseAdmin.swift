@@ -42,36 +42,37 @@ public struct DatabaseAdmin {
   /// that SQLite stops the check itself is one finding.
   public func check() throws -> CheckReport {
     let database = store.database
-    var findings: [CheckFinding]
+    func report(_ findings: [CheckFinding], version: Int = 0) -> CheckReport {
+      CheckReport(
+        findings: findings, ledgerChecked: false, schemaVersion: version, tradesChecked: 0,
+        positionsChecked: 0)
+    }
     do {
-      findings = try database.rows("PRAGMA integrity_check") { $0.text(0) ?? "" }
+      let integrity = try database.rows("PRAGMA integrity_check") { $0.text(0) ?? "" }
         .filter { $0 != "ok" }.map { CheckFinding(kind: .integrity, message: $0) }
+      // On a damaged file the ledger cannot be read reliably: report the damage alone.
+      guard integrity.isEmpty else { return report(integrity) }
+      let foreignKeys = try database.rows("PRAGMA foreign_key_check") { row in
+        // WITHOUT ROWID tables report no rowid.
+        let which = row.int(1).map { "row \($0)" } ?? "a row"
+        return CheckFinding(
+          kind: .foreignKey,
+          message:
+            "\(which) of \(row.text(0) ?? "?") refers to a missing row of \(row.text(2) ?? "?")")
+      }
+      let status = try Migrator().status(of: database)
+      guard status.pending.isEmpty else { return report(foreignKeys, version: status.version) }
+      let ledger = try LedgerAudit(store).findings()
+      return CheckReport(
+        findings: foreignKeys + ledger.findings, ledgerChecked: true,
+        schemaVersion: status.version, tradesChecked: ledger.trades,
+        positionsChecked: ledger.positions)
     } catch let error as SQLiteError where error.code == 11 || error.code == 26 {
-      // SQLITE_CORRUPT, SQLITE_NOTADB: nothing further can be read.
-      let finding = CheckFinding(
-        kind: .integrity, message: "SQLite stopped the check: \(error.message)")
-      return CheckReport(
-        findings: [finding], ledgerChecked: false, schemaVersion: 0, tradesChecked: 0,
-        positionsChecked: 0)
+      // SQLITE_CORRUPT, SQLITE_NOTADB: SQLite stopped the check itself.
+      return report([
+        CheckFinding(kind: .integrity, message: "SQLite stopped the check: \(error.message)")
+      ])
     }
-    findings += try database.rows("PRAGMA foreign_key_check") { row in
-      // WITHOUT ROWID tables report no rowid.
-      let which = row.int(1).map { "row \($0)" } ?? "a row"
-      return CheckFinding(
-        kind: .foreignKey,
-        message:
-          "\(which) of \(row.text(0) ?? "?") refers to a missing row of \(row.text(2) ?? "?")")
-    }
-    let status = try Migrator().status(of: database)
-    guard status.pending.isEmpty else {
-      return CheckReport(
-        findings: findings, ledgerChecked: false, schemaVersion: status.version, tradesChecked: 0,
-        positionsChecked: 0)
-    }
-    let ledger = try LedgerAudit(store).findings()
-    return CheckReport(
-      findings: findings + ledger.findings, ledgerChecked: true, schemaVersion: status.version,
-      tradesChecked: ledger.trades, positionsChecked: ledger.positions)
   }
 
   /// Writes a consistent copy of the database to `destination` with the online backup API,

@@ -90,6 +90,8 @@ public struct TradeImporter {
     var rows = 0
     var skipped = 0
     let stamp = Timestamp.format(now)
+    // A savepoint, so an import that writes no trade leaves even the schema untouched.
+    try db.execute("SAVEPOINT import_suspension")
     let suspended = try suspendPerRowWork()
     let insert = try Trade.prepareInsert(db)
     let market = MarketData(store)
@@ -167,7 +169,12 @@ public struct TradeImporter {
     progress(reader.bytesRead)
     if problemCount > 0 { throw ImportError(problems: problems, total: problemCount) }
     for box in streams.values { try ledger.finish(&box.stream) }
-    for sql in suspended { try db.execute(sql) }
+    if lines.isEmpty {
+      try db.execute("ROLLBACK TO import_suspension")
+    } else {
+      for sql in suspended { try db.execute(sql) }
+    }
+    try db.execute("RELEASE import_suspension")
     let byID = Dictionary(uniqueKeysWithValues: portfolios.values.map { ($0.id, $0) })
     for (position, key) in earliest.sorted(by: { $0.key < $1.key }) {
       guard let owner = byID[position.portfolioID] else { continue }

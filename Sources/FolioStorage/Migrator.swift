@@ -184,7 +184,8 @@ public struct Migrator: Sendable {
       guard !current.pending.isEmpty else { return Outcome(applied: [], backupPath: nil) }
       // Taken under the write lock, so the copy is exactly the file this process upgrades.
       let backupPath =
-        keepingBackup && current.version > 0 ? try backUp(database, fromVersion: current.version, now: now) : nil
+        keepingBackup && current.version > 0
+        ? try backUp(database, fromVersion: current.version, now: now) : nil
       try database.execute(
         """
         CREATE TABLE IF NOT EXISTS schema_migrations (

@@ -269,6 +269,7 @@ extension Sandbox {
 struct DemoError: Error, CustomStringConvertible {
   let message: String
   var description: String { message }
+}
 
 /// How hard the reliability tests push: the quick default keeps `swift test` fast; CI sets
 /// `FOLIO_RELIABILITY_FULL=1` for a second run at the sizes issue 8 asks for.

@@ -206,7 +206,10 @@ import Testing
     let delete = try folio("tx", "delete", "1")
     expectOneError(delete, code: 65, "is damaged")
     let check = try folio("db", "check")
-    expectOneError(check, code: 65, "the database check found")
+    #expect(check.code == 65)
+    #expect(check.err.hasPrefix("folio: error: the database check found"))
+    #expect(check.err.split(separator: "\n").count == 1, "\(check.err)")
+    #expect(!check.out.isEmpty)  // every finding, one per line
     #expect(bytes(path) == corrupted)
     #expect(try folio("db", "restore", sandbox.file("backup.sqlite3")).code == 0)
     #expect(try folio("tx", "list", "--format", "csv").out.split(separator: "\n").count == 3_001)

@@ -31,7 +31,8 @@ struct DBCheck: FolioCommand {
       if report.isSound {
         context.print("ok")
       }
-      if !report.ledgerChecked {
+      // On a damaged file the findings say why the ledger was not read.
+      if !report.ledgerChecked && report.isSound {
         context.warn(
           "the derived tables were not checked: the schema is at version "
             + "\(report.schemaVersion); run 'folio db migrate' first")
