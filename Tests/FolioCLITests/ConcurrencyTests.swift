@@ -183,8 +183,7 @@ import Testing
         script: Self.loop(
           places,
           ["locations", "add", "Place $i", "--city", "Testville", "--lat", "1.5", "--lon", "2.5"])),
-      // `folio report --save` joins the writers here once it exists:
-      // Writer(name: "report", script: Self.loop(snapshots, ["report", "--save"])),
+      Writer(name: "report", script: Self.loop(snapshots, ["report", "--save"])),
     ]
     // Long readers run in the same moments, each run's output kept in its own file.
     let readers = [
@@ -249,6 +248,8 @@ import Testing
         == (try ExactDecimal(parsing: "0.01") * ExactDecimal(2 * files * batch)))
     #expect(try sandbox.sqlite("SELECT count(*) FROM market_snapshots") == "\(snapshots)\n")
     #expect(try sandbox.sqlite("SELECT count(*) FROM locations") == "\(places)\n")
+    // `report --save` ran several times for today: one row, replaced each time.
+    #expect(try sandbox.sqlite("SELECT count(*) FROM portfolio_daily") == "1\n")
     #expect(try folio("db", "check").out == "ok\n")
   }
 
