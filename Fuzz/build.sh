@@ -41,11 +41,20 @@ if stale "$out/EmbeddedMigrations.swift" migrations/*.sql Sources/EmbedMigration
   "$out/embed-migrations" "$out/EmbeddedMigrations.swift" migrations/*.sql
 fi
 
+# The demo fixtures the service module embeds, as the EmbedFixtures plugin writes them (the
+# same file list as Plugins/EmbedFixtures/plugin.swift).
+fixtures=(coingecko/markets_usd.json coingecko/global_usd.json coingecko/coin_bitcoin.json
+  coingecko/coin_ethereum.json locations.json)
+if stale "$out/EmbeddedFixtures.swift" "${fixtures[@]/#/Fixtures/}" Sources/EmbedFixturesTool/main.swift; then
+  swiftc -O Sources/EmbedFixturesTool/main.swift -o "$out/embed-fixtures"
+  "$out/embed-fixtures" "$out/EmbeddedFixtures.swift" Fixtures "${fixtures[@]/#/Fixtures/}"
+fi
+
 mapfile -t storage < <(find Sources/FolioStorage -name '*.swift' | sort)
 mapfile -t service < <(find Sources/FolioService -name '*.swift' | sort)
 mapfile -t cli < <(find Sources/FolioCLI -name '*.swift' | sort)
 module FolioStorage "" "${storage[@]}" "$out/EmbeddedMigrations.swift"
-module FolioService "$out/libFolioStorage.a" "${service[@]}"
+module FolioService "$out/libFolioStorage.a" "${service[@]}" "$out/EmbeddedFixtures.swift"
 module FolioCLI "$out/libFolioService.a" "${cli[@]}"
 
 targets=("$@")
