@@ -72,7 +72,7 @@ public struct HoldingsService {
       var totalCost = ExactDecimal.zero
       var totalUnrealized = ExactDecimal.zero
       var totalRealized = ExactDecimal.zero
-      var unpriced: [String] = []
+      let unpriced: [String] = []
       var partial: [(Position, PriceQuote?, ExactDecimal?)] = []
       for position in positions {
         let quote =
