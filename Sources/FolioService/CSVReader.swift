@@ -100,12 +100,46 @@ public final class CSVReader {
     return buffer[position]
   }
 
+  /// The bytes as a string, or nil when they are not valid UTF-8.
+  private static func text(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+    // ASCII, by far the common case, needs no validation beyond this scan (the generic
+    // `String(validating:as:)` also looks up type metadata on every call).
+    if bytes.allSatisfy({ $0 < 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
+    return String(validating: bytes, as: UTF8.self)
+  }
+
   private func finishField(into fields: inout [String]) throws {
-    guard let text = String(validating: field, as: UTF8.self) else {
+    guard let text = field.withUnsafeBufferPointer(Self.text) else {
       throw CSVError(source: source, line: line, reason: "is not valid UTF-8 text")
     }
     fields.append(text)
     field.removeAll(keepingCapacity: true)
+  }
+
+  /// The fast path for the common field: unquoted and ending in the buffer at "," or "\n".
+  /// Appends it and returns that delimiter (consumed), or returns nil, having consumed
+  /// nothing, for the byte-by-byte path to handle.
+  private func takePlainField(into fields: inout [String]) throws -> UInt8? {
+    try buffer.withUnsafeBufferPointer { bytes in
+      var end = position
+      while end < bytes.count {
+        switch bytes[end] {
+        case UInt8(ascii: ","), UInt8(ascii: "\n"):
+          guard let text = Self.text(UnsafeBufferPointer(rebasing: bytes[position..<end])) else {
+            throw CSVError(source: source, line: line, reason: "is not valid UTF-8 text")
+          }
+          fields.append(text)
+          let delimiter = bytes[end]
+          position = end + 1
+          return delimiter
+        case UInt8(ascii: "\r"), UInt8(ascii: "\""):
+          return nil
+        default:
+          end += 1
+        }
+      }
+      return nil
+    }
   }
 
   /// The next record, or nil at the end of the input. A blank line is a record with one
@@ -137,6 +171,11 @@ public final class CSVReader {
     var quoted = false
     var afterQuote = false
     while true {
+      if !quoted && !afterQuote && field.isEmpty, let end = try takePlainField(into: &fields) {
+        if end == UInt8(ascii: ",") { continue }
+        line += 1
+        return CSVRecord(fields: fields, line: startLine)
+      }
       guard let byte = try nextByte() else {
         if quoted {
           throw CSVError(

@@ -45,6 +45,7 @@ public final class Database {
   /// self-contained file.
   init(path: String, mode: Mode, busyTimeout: Int32, writeAheadLog: Bool) throws {
     try Database.checkLibraryVersion()
+    Database.configureLibrary
     if mode == .readWriteCreate {
       try Database.createPrivateFile(at: path)
     }
@@ -82,6 +83,12 @@ public final class Database {
     statementCache.removeAll()
     sqlite3_close_v2(handle)
   }
+
+  /// Process-wide SQLite settings, applied once before the first connection opens.
+  private static let configureLibrary: Void = {
+    // Nothing depends on the statistics; failing (SQLite already initialized) changes nothing.
+    _ = folio_sqlite3_disable_memory_statistics()
+  }()
 
   /// Fails when the SQLite library linked at run time (or `version`, in tests) is older than
   /// Folio needs. Every `Database.init` calls it, so no command touches a file with a library

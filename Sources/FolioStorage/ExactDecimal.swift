@@ -107,39 +107,58 @@ public struct ExactDecimal: Hashable, Comparable, Sendable, CustomStringConverti
 
   /// The canonical text: no exponent, no trailing fractional zeros, "-" for negatives, "0" for zero.
   public var description: String {
-    // Written into a byte buffer once: this runs for every decimal Folio stores.
-    var magnitude = units.magnitude
-    var whole = magnitude / ExactDecimal.unit
-    var fraction = UInt64(truncatingIfNeeded: magnitude % ExactDecimal.unit)
-    magnitude = 0
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(44)
-    if units < 0 { bytes.append(UInt8(ascii: "-")) }
-    if whole == 0 {
-      bytes.append(UInt8(ascii: "0"))
-    } else {
-      let start = bytes.count
-      while whole > 0 {
-        bytes.append(UInt8(truncatingIfNeeded: 48 + whole % 10))
-        whole /= 10
+    withCanonicalText { String(decoding: $0, as: UTF8.self) }
+  }
+
+  /// Calls `body` with the canonical text as UTF-8 bytes in a stack buffer: this runs for every
+  /// decimal Folio stores, so it allocates nothing.
+  public func withCanonicalText<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows
+    -> R
+  {
+    // Int128.max has 39 digits: 21 whole ones, a point, 18 fractional ones, and a sign.
+    try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 48) { buffer in
+      let magnitude = units.magnitude
+      let wholePart = magnitude / ExactDecimal.unit
+      var fraction = UInt64(truncatingIfNeeded: magnitude % ExactDecimal.unit)
+      // Whole digits are written backwards from the end of the first 24 bytes.
+      var start = 24
+      func prepend(_ digit: UInt64) {
+        start -= 1
+        buffer[start] = UInt8(truncatingIfNeeded: 48 + digit)
       }
-      bytes[start...].reverse()
+      if wholePart <= UInt128(UInt64.max) {
+        var whole = UInt64(wholePart)
+        repeat {
+          prepend(whole % 10)
+          whole /= 10
+        } while whole > 0
+      } else {
+        var whole = wholePart
+        repeat {
+          prepend(UInt64(truncatingIfNeeded: whole % 10))
+          whole /= 10
+        } while whole > 0
+      }
+      if units < 0 {
+        start -= 1
+        buffer[start] = UInt8(ascii: "-")
+      }
+      var end = 24
+      if fraction != 0 {
+        var digits = 18
+        while fraction % 10 == 0 {
+          fraction /= 10
+          digits -= 1
+        }
+        buffer[end] = UInt8(ascii: ".")
+        end += 1 + digits
+        for offset in stride(from: end - 1, to: 24, by: -1) {
+          buffer[offset] = UInt8(truncatingIfNeeded: 48 + fraction % 10)
+          fraction /= 10
+        }
+      }
+      return try body(UnsafeBufferPointer(rebasing: buffer[start..<end]))
     }
-    if fraction != 0 {
-      var digits = 18
-      while fraction % 10 == 0 {
-        fraction /= 10
-        digits -= 1
-      }
-      bytes.append(UInt8(ascii: "."))
-      let start = bytes.count
-      for _ in 0..<digits {
-        bytes.append(UInt8(truncatingIfNeeded: 48 + fraction % 10))
-        fraction /= 10
-      }
-      bytes[start...].reverse()
-    }
-    return String(decoding: bytes, as: UTF8.self)
   }
 
   /// The value with exactly `places` fractional digits (rounded half-to-even), for display.
@@ -307,6 +326,6 @@ extension Row {
 extension Statement {
   /// Binds a decimal as canonical TEXT.
   public func bind(_ value: ExactDecimal, at index: Int32) throws {
-    try bind(value.description, at: index)
+    try value.withCanonicalText { try bind(utf8: $0, at: index) }
   }
 }

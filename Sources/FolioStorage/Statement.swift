@@ -97,7 +97,7 @@ public final class Statement {
     case .null: code = sqlite3_bind_null(handle, index)
     case .integer(let value): code = sqlite3_bind_int64(handle, index, value)
     case .real(let value): code = sqlite3_bind_double(handle, index, value)
-    case .text(let value): code = sqlite3_bind_text(handle, index, value, -1, sqliteTransient)
+    case .text(let value): return try bind(value, at: index)
     case .blob(let bytes) where bytes.isEmpty:
       // A nil pointer would bind NULL; an empty blob stays an empty blob.
       code = sqlite3_bind_zeroblob(handle, index, 0)
@@ -111,9 +111,27 @@ public final class Statement {
 
   /// Binds text (or NULL for nil) to the 1-based parameter `index`, without boxing.
   public func bind(_ value: String?, at index: Int32) throws {
-    let code =
-      value.map { sqlite3_bind_text(handle, index, $0, -1, sqliteTransient) }
-      ?? sqlite3_bind_null(handle, index)
+    guard var text = value else {
+      let code = sqlite3_bind_null(handle, index)
+      guard code == SQLITE_OK else {
+        throw SQLiteError(connection: connection, code: code, sql: sql)
+      }
+      return
+    }
+    // The string's own UTF-8 storage: no C-string copy.
+    try text.withUTF8 { try bind(utf8: $0, at: index) }
+  }
+
+  /// Binds UTF-8 text that SQLite copies, such as a buffer on the stack.
+  public func bind(utf8 text: UnsafeBufferPointer<UInt8>, at index: Int32) throws {
+    let code = text.withMemoryRebound(to: CChar.self) { characters in
+      // A nil pointer would bind NULL; empty text stays empty text.
+      guard let start = characters.baseAddress else {
+        return sqlite3_bind_text(handle, index, "", 0, sqliteTransient)
+      }
+      return sqlite3_bind_text(
+        handle, index, start, Int32(clamping: characters.count), sqliteTransient)
+    }
     guard code == SQLITE_OK else { throw SQLiteError(connection: connection, code: code, sql: sql) }
   }
 

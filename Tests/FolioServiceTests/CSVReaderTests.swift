@@ -69,6 +69,33 @@ import Testing
     #expect(rows.last?.line == count)
   }
 
+  @Test func fieldsSplitAcrossReadsAreWhole() throws {
+    // Lines of varying length, so that 1 MiB reads end inside fields of every kind: plain,
+    // non-ASCII, quoted, and at a CRLF.
+    let lines = (0..<30_000).map { index in
+      "\(index),café \(index * 7),\"q, \(index)\",\(String(repeating: "x", count: index % 13))\r\n"
+    }
+    let rows = try records(lines.joined())
+    #expect(rows.count == lines.count)
+    for (index, row) in rows.enumerated() {
+      let expected = [
+        "\(index)", "café \(index * 7)", "q, \(index)", String(repeating: "x", count: index % 13),
+      ]
+      guard row.fields == expected, row.line == index + 1 else {
+        Issue.record("line \(index + 1): \(row.fields)")
+        return
+      }
+    }
+  }
+
+  @Test func invalidUTF8InAPlainFieldIsRefusedWithItsLine() {
+    #expect {
+      try records(Data("a,b\nc,".utf8) + Data([0xC3, 0x28]) + Data(",d\n".utf8))
+    } throws: { error in
+      (error as? CSVError)?.errorDescription == "t.csv:2: is not valid UTF-8 text"
+    }
+  }
+
   @Test func utf16IsNamedAsSuch() {
     for bom: [UInt8] in [[0xFF, 0xFE], [0xFE, 0xFF]] {
       let reader = CSVReader(bytes: bom + [0x61, 0x00], source: "u.csv")

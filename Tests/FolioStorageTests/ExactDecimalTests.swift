@@ -11,6 +11,41 @@ import Testing
     #expect(try (sum - d("0.3")).isZero)
   }
 
+  @Test func canonicalTextOfTheExtremes() throws {
+    #expect(
+      ExactDecimal(units: .max).description == "170141183460469231731.687303715884105727")
+    #expect(
+      ExactDecimal(units: .min).description == "-170141183460469231731.687303715884105728")
+    #expect(ExactDecimal(units: 1).description == "0.000000000000000001")
+    #expect(ExactDecimal(units: -10).description == "-0.00000000000000001")
+    // More than 2^64 whole units, the slower path.
+    #expect(try d("18446744073709551617.5").description == "18446744073709551617.5")
+  }
+
+  @Test func canonicalTextParsesBackToTheSameValue() throws {
+    // SplitMix64 with a fixed seed: the same 10,000 samples on every run.
+    struct SplitMix: RandomNumberGenerator {
+      var state: UInt64 = 0x5EED
+      mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+      }
+    }
+    var generator = SplitMix()
+    for _ in 0..<10_000 {
+      let value = ExactDecimal(units: Int128(truncatingIfNeeded: generator.next() as UInt64))
+      let wide = ExactDecimal(
+        units: Int128(truncatingIfNeeded: (UInt128(generator.next() as UInt64) << 60))
+          &+ Int128(generator.next() as UInt32))
+      for sample in [value, wide, value.rounded(places: 2)] {
+        #expect(try d(sample.description) == sample, "\(sample.units)")
+      }
+    }
+  }
+
   @Test func canonicalText() throws {
     #expect(try d("61000").description == "61000")
     #expect(try d("1.500").description == "1.5")
