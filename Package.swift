@@ -4,7 +4,9 @@ import PackageDescription
 let package = Package(
   name: "Folio",
   products: [
-    .executable(name: "folio", targets: ["folio"])
+    .executable(name: "folio", targets: ["folio"]),
+    // The network helper `folio market refresh` runs; install it beside folio.
+    .executable(name: "folio-fetch", targets: ["folio-fetch"]),
   ],
   targets: [
     .systemLibrary(
@@ -32,12 +34,18 @@ let package = Package(
     .target(name: "FolioService", dependencies: ["FolioStorage"], plugins: ["EmbedFixtures"]),
     .target(name: "FolioCLI", dependencies: ["FolioService"]),
     .executableTarget(name: "folio", dependencies: ["FolioCLI"]),
+    // URLSession (FoundationNetworking, libcurl, TLS) only here: folio starts without them.
+    .target(name: "FolioNetwork", dependencies: ["FolioService"]),
+    .executableTarget(name: "folio-fetch", dependencies: ["FolioNetwork", "FolioService"]),
     // Helpers shared by the test targets: a loopback HTTP server and the Fixtures/ folder.
     .target(name: "FolioTestSupport", path: "Tests/FolioTestSupport"),
     .testTarget(name: "FolioStorageTests", dependencies: ["FolioStorage"]),
-    .testTarget(name: "FolioServiceTests", dependencies: ["FolioService", "FolioTestSupport"]),
     .testTarget(
-      name: "FolioCLITests", dependencies: ["FolioCLI", "folio", "FolioTestSupport"],
+      name: "FolioServiceTests",
+      dependencies: ["FolioService", "FolioNetwork", "folio-fetch", "FolioTestSupport"]),
+    .testTarget(
+      name: "FolioCLITests",
+      dependencies: ["FolioCLI", "folio", "folio-fetch", "FolioTestSupport"],
       exclude: ["Golden"]),
   ],
   swiftLanguageModes: [.v6]

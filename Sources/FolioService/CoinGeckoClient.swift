@@ -100,6 +100,8 @@ public struct CoinGeckoConfiguration: Equatable, Sendable {
   public var connectTimeout: TimeInterval = 10
   public var totalTimeout: TimeInterval = 30
   public var retry = RetryPolicy()
+  /// The network helper that makes the requests (`FOLIO_FETCH`, else beside the executable).
+  public var fetchHelper = HelperTransport.besideExecutable
 
   public init(baseURL: String = publicURL) {
     self.baseURL = baseURL
@@ -108,8 +110,9 @@ public struct CoinGeckoConfiguration: Equatable, Sendable {
   /// Reads `FOLIO_COINGECKO_URL`, `COINGECKO_API_KEY` (sent as `x-cg-demo-api-key`),
   /// `COINGECKO_PRO_API_KEY` (sent as `x-cg-pro-api-key`; switches the default URL to the pro
   /// API), `FOLIO_HTTP_CONNECT_TIMEOUT_MS`, `FOLIO_HTTP_TIMEOUT_MS`, `FOLIO_HTTP_RETRIES`,
-  /// `FOLIO_HTTP_RETRY_BASE_MS`, `FOLIO_HTTP_RETRY_MAX_DELAY_MS` and
-  /// `FOLIO_HTTP_RETRY_MAX_WAIT_MS`. A malformed value is a `SettingError` (exit 65).
+  /// `FOLIO_HTTP_RETRY_BASE_MS`, `FOLIO_HTTP_RETRY_MAX_DELAY_MS`,
+  /// `FOLIO_HTTP_RETRY_MAX_WAIT_MS` and `FOLIO_FETCH` (the network helper). A malformed value
+  /// is a `SettingError` (exit 65).
   public static func fromEnvironment(_ environment: [String: String]) throws
     -> CoinGeckoConfiguration
   {
@@ -143,6 +146,9 @@ public struct CoinGeckoConfiguration: Equatable, Sendable {
       configuration.baseURL = url
     }
     while configuration.baseURL.hasSuffix("/") { configuration.baseURL.removeLast() }
+    if let helper = value("FOLIO_FETCH") {
+      configuration.fetchHelper = URL(fileURLWithPath: helper)
+    }
     configuration.connectTimeout = try milliseconds(
       "FOLIO_HTTP_CONNECT_TIMEOUT_MS", default: configuration.connectTimeout)
     configuration.totalTimeout = try milliseconds(
@@ -185,8 +191,9 @@ public final class CoinGeckoClient {
     self.configuration = configuration
     self.transport =
       transport
-      ?? URLSessionTransport(
-        connectTimeout: configuration.connectTimeout, totalTimeout: configuration.totalTimeout)
+      ?? HelperTransport(
+        executable: configuration.fetchHelper, connectTimeout: configuration.connectTimeout,
+        totalTimeout: configuration.totalTimeout)
     self.sleep = sleep
     self.clock = clock
   }

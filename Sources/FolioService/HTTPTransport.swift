@@ -1,9 +1,4 @@
-import Dispatch
 import Foundation
-
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
 
 /// One HTTP response: status, headers (names lower-cased) and the whole body.
 public struct HTTPResponse: Equatable, Sendable {
@@ -41,97 +36,98 @@ public protocol HTTPTransport {
   func get(_ url: URL, headers: [String: String]) throws(HTTPTransportError) -> HTTPResponse
 }
 
-/// `HTTPTransport` over Foundation's `URLSession`, made synchronous for the CLI.
+/// `HTTPTransport` through `folio-fetch`, Folio's network helper, run once per request.
 ///
-/// `connectTimeout` bounds the wait for the connection and for each piece of the response
-/// (URLSession's request timeout); `totalTimeout` bounds the whole exchange.
-public final class URLSessionTransport: HTTPTransport {
-  private let session: URLSession
-  private let connectTimeout: TimeInterval
-  private let totalTimeout: TimeInterval
+/// URLSession lives in FoundationNetworking, which loads libcurl and its TLS stack (some 30
+/// shared libraries) at start-up: about 11 ms on every run of any command. So, as git does
+/// with `git-remote-https`, only the helper links it, and `folio` starts it when it needs the
+/// network. The helper is looked for beside the running executable unless `FOLIO_FETCH`
+/// names it.
+///
+/// The exchange (see `Sources/folio-fetch/main.swift`):
+/// `folio-fetch --connect-timeout SECONDS --total-timeout SECONDS URL`, the request headers on
+/// standard input as `Name: value` lines (so API keys never show in `ps`). Exit 0: standard
+/// output holds `HTTP STATUS`, `name: value` header lines, an empty line, then the body. Exit 1:
+/// no response; one line `timed-out` or `failed: REASON`.
+public struct HelperTransport: HTTPTransport {
+  public let executable: URL
+  let connectTimeout: TimeInterval
+  let totalTimeout: TimeInterval
 
-  public init(connectTimeout: TimeInterval, totalTimeout: TimeInterval) {
-    let configuration = URLSessionConfiguration.ephemeral
-    configuration.timeoutIntervalForRequest = connectTimeout
-    configuration.timeoutIntervalForResource = totalTimeout
-    configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-    configuration.urlCache = nil
-    configuration.httpCookieStorage = nil
-    session = URLSession(configuration: configuration)
+  public init(executable: URL, connectTimeout: TimeInterval, totalTimeout: TimeInterval) {
+    self.executable = executable
     self.connectTimeout = connectTimeout
     self.totalTimeout = totalTimeout
   }
 
-  deinit { session.invalidateAndCancel() }
+  /// The helper's name.
+  public static let name = "folio-fetch"
+
+  /// `folio-fetch` in the directory of the running executable.
+  public static var besideExecutable: URL {
+    let running = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    return running.deletingLastPathComponent().appendingPathComponent(name)
+  }
 
   public func get(_ url: URL, headers: [String: String]) throws(HTTPTransportError)
     -> HTTPResponse
   {
-    var request = URLRequest(
-      url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: connectTimeout)
-    for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-    let box = OutcomeBox()
-    let done = DispatchSemaphore(value: 0)
-    let task = session.dataTask(with: request) { data, response, error in
-      box.store(data: data, response: response, error: error)
-      done.signal()
+    guard FileManager.default.isExecutableFile(atPath: executable.path) else {
+      throw .failed(
+        "\(Self.name), folio's network helper, was not found at \(executable.path); "
+          + "install it beside folio or set FOLIO_FETCH to its path")
     }
-    task.resume()
-    guard done.wait(timeout: .now() + totalTimeout) == .success else {
-      task.cancel()
-      throw .timedOut
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = [
+      "--connect-timeout", String(connectTimeout), "--total-timeout", String(totalTimeout),
+      url.absoluteString,
+    ]
+    let input = Pipe()
+    let output = Pipe()
+    process.standardInput = input
+    process.standardOutput = output
+    do {
+      try process.run()
+    } catch {
+      throw .failed("\(Self.name) could not be started: \(error.localizedDescription)")
     }
-    return try box.result()
-  }
-}
-
-/// Carries a data task's outcome from URLSession's delegate queue to the waiting thread.
-///
-/// `@unchecked Sendable` because the completion handler must be `@Sendable`: every access
-/// goes through `lock`, and the waiting thread reads only after the semaphore was signalled.
-private final class OutcomeBox: @unchecked Sendable {
-  private let lock = NSLock()
-  private var data: Data?
-  private var response: URLResponse?
-  private var error: (any Error)?
-
-  func store(data: Data?, response: URLResponse?, error: (any Error)?) {
-    lock.lock()
-    defer { lock.unlock() }
-    self.data = data
-    self.response = response
-    self.error = error
+    let request = headers.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)\n" }.joined()
+    // A broken pipe (the helper gone already) shows in its exit status below.
+    try? input.fileHandleForWriting.write(contentsOf: Data(request.utf8))
+    try? input.fileHandleForWriting.close()
+    let reply = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return try Self.response(from: reply, status: process.terminationStatus)
   }
 
-  func result() throws(HTTPTransportError) -> HTTPResponse {
-    lock.lock()
-    defer { lock.unlock() }
-    if let error {
-      let code = (error as? URLError)?.code
-      if code == .timedOut { throw .timedOut }
-      throw .failed(Self.describe(error))
+  /// Reads the helper's standard output given its exit status.
+  static func response(from reply: Data, status: Int32) throws(HTTPTransportError)
+    -> HTTPResponse
+  {
+    func line(_ bytes: Data.SubSequence) -> String { String(decoding: bytes, as: UTF8.self) }
+    guard status == 0 else {
+      let message = line(reply.prefix { $0 != UInt8(ascii: "\n") })
+      if message == "timed-out" { throw .timedOut }
+      if message.hasPrefix("failed: ") { throw .failed(String(message.dropFirst(8))) }
+      throw .failed("\(name) stopped with status \(status)")
     }
-    guard let http = response as? HTTPURLResponse else {
-      throw .failed("the server sent no HTTP response")
+    var rest = reply[...]
+    var lines: [String] = []
+    while let end = rest.firstIndex(of: UInt8(ascii: "\n")) {
+      let text = line(rest[..<end])
+      rest = rest[(end + 1)...]
+      if text.isEmpty { break }
+      lines.append(text)
     }
-    var headers: [String: String] = [:]
-    for (name, value) in http.allHeaderFields {
-      if let name = name as? String, let value = value as? String { headers[name] = value }
+    guard let first = lines.first, first.hasPrefix("HTTP "), let code = Int(first.dropFirst(5))
+    else { throw .failed("\(name) sent a malformed reply") }
+    var fields: [String: String] = [:]
+    for header in lines.dropFirst() {
+      guard let colon = header.firstIndex(of: ":") else { continue }
+      fields[String(header[..<colon])] = header[header.index(after: colon)...]
+        .trimmingCharacters(in: .whitespaces)
     }
-    return HTTPResponse(status: http.statusCode, headers: headers, body: data ?? Data())
-  }
-
-  private static func describe(_ error: any Error) -> String {
-    guard let urlError = error as? URLError else { return error.localizedDescription }
-    switch urlError.code {
-    case .cannotConnectToHost: return "the connection was refused"
-    case .cannotFindHost, .dnsLookupFailed: return "the host name could not be resolved"
-    case .networkConnectionLost: return "the connection was lost before the response was complete"
-    case .notConnectedToInternet: return "there is no network connection"
-    case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate:
-      return "the secure connection failed"
-    case .badServerResponse: return "the server sent a malformed HTTP response"
-    default: return urlError.localizedDescription
-    }
+    return HTTPResponse(status: code, headers: fields, body: Data(rest))
   }
 }

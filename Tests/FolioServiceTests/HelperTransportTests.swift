@@ -1,0 +1,75 @@
+import FolioTestSupport
+import Foundation
+import Testing
+
+@testable import FolioService
+
+/// `folio-fetch`, the network helper, and how folio reads its replies.
+@Suite struct HelperTransportTests {
+  func transport(_ executable: URL = HelperTransport.besideExecutable) -> HelperTransport {
+    HelperTransport(executable: executable, connectTimeout: 5, totalTimeout: 5)
+  }
+
+  @Test func fetchesStatusHeadersAndBodyFromALoopbackServer() throws {
+    let server = try LoopbackServer()
+    server.route("/ping", .json(#"{"ok":true}"#, status: 201))
+    let url = try #require(URL(string: server.baseURL + "/ping?x=1"))
+    let response = try transport().get(url, headers: ["x-cg-demo-api-key": "secret"])
+    #expect(response.status == 201)
+    #expect(response.body == Data(#"{"ok":true}"#.utf8))
+    #expect(response.headers["content-type"]?.hasPrefix("application/json") == true)
+    #expect(server.requests(to: "/ping").first?.headers["x-cg-demo-api-key"] == "secret")
+  }
+
+  @Test func aRefusedConnectionIsAFailureNotAResponse() throws {
+    // Port 9 on loopback (discard) has no listener here.
+    let url = try #require(URL(string: "http://127.0.0.1:9/"))
+    #expect(throws: HTTPTransportError.self) { try transport().get(url, headers: [:]) }
+  }
+
+  @Test func aMissingHelperIsNamedWithWhatToDo() throws {
+    let missing = URL(fileURLWithPath: "/nonexistent/folio-fetch")
+    let url = try #require(URL(string: "http://127.0.0.1:9/"))
+    #expect(
+      throws: HTTPTransportError.failed(
+        "folio-fetch, folio's network helper, was not found at /nonexistent/folio-fetch; "
+          + "install it beside folio or set FOLIO_FETCH to its path")
+    ) { try transport(missing).get(url, headers: [:]) }
+  }
+
+  @Test func repliesAreReadByExitStatus() throws {
+    let reply = Data("HTTP 429\nretry-after: 7\nx-empty:\n\nbody\nwith lines\n".utf8)
+    let response = try HelperTransport.response(from: reply, status: 0)
+    #expect(response.status == 429)
+    #expect(response.headers == ["retry-after": "7", "x-empty": ""])
+    #expect(response.body == Data("body\nwith lines\n".utf8))
+    #expect(throws: HTTPTransportError.timedOut) {
+      try HelperTransport.response(from: Data("timed-out\n".utf8), status: 1)
+    }
+    #expect(throws: HTTPTransportError.failed("the connection was refused")) {
+      try HelperTransport.response(
+        from: Data("failed: the connection was refused\n".utf8), status: 1)
+    }
+    #expect(throws: HTTPTransportError.failed("folio-fetch stopped with status 64")) {
+      try HelperTransport.response(from: Data(), status: 64)
+    }
+    #expect(throws: HTTPTransportError.failed("folio-fetch sent a malformed reply")) {
+      try HelperTransport.response(from: Data("HTTP x\n\n".utf8), status: 0)
+    }
+  }
+
+  @Test func theHelperRefusesBadArgumentsWithUsage() throws {
+    let process = Process()
+    process.executableURL = HelperTransport.besideExecutable
+    process.arguments = ["--connect-timeout", "soon", "http://127.0.0.1:9/"]
+    let err = Pipe()
+    process.standardError = err
+    process.standardOutput = Pipe()
+    try process.run()
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 64)
+    #expect(
+      String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        == "folio-fetch: --connect-timeout needs a number of seconds\n")
+  }
+}
