@@ -77,11 +77,12 @@ public final class Store {
     let exists = FileManager.default.fileExists(atPath: location.path)
     if mustExist && !exists { throw StoreError.missingDatabase(location.path) }
     let migrator = try Migrator()
-    if exists {
-      let inspector = try Self.open(location, mode: .readOnly)
-      _ = try migrator.status(of: inspector)
-    }
-    database = try Self.open(location, mode: .readWriteCreate)
+    // The file's schema is checked before anything is written to it, even the switch to WAL:
+    // a schema from a newer folio, or with changed migrations, is refused with the file
+    // byte-for-byte as it was.
+    database = try Self.open(location, mode: .readWriteCreate, writeAheadLog: false)
+    if exists { _ = try migrator.status(of: database) }
+    try database.enableWriteAheadLog()
     migration = try migrator.migrate(database, now: now)
   }
 
@@ -110,9 +111,13 @@ public final class Store {
 
   /// Opens a connection, turning SQLite's "cannot open" and "not a database" into
   /// messages about the file.
-  private static func open(_ location: StoreLocation, mode: Database.Mode) throws -> Database {
+  private static func open(
+    _ location: StoreLocation, mode: Database.Mode, writeAheadLog: Bool = true
+  ) throws -> Database {
     do {
-      return try Database(path: location.path, mode: mode, busyTimeout: location.busyTimeout)
+      return try Database(
+        path: location.path, mode: mode, busyTimeout: location.busyTimeout,
+        writeAheadLog: writeAheadLog)
     } catch let error as SQLiteError {
       switch error.code {
       case 14:  // SQLITE_CANTOPEN

@@ -43,7 +43,7 @@ public final class Database {
   /// Opens the database; without `writeAheadLog` a writable connection keeps the file's journal
   /// mode (a new file: a rollback journal), which backup copies use so that they are one
   /// self-contained file.
-  init(path: String, mode: Mode, busyTimeout: Int32, writeAheadLog: Bool) throws {
+  public init(path: String, mode: Mode, busyTimeout: Int32, writeAheadLog: Bool) throws {
     try Database.checkLibraryVersion()
     Database.configureLibrary
     if mode == .readWriteCreate {
@@ -113,7 +113,7 @@ public final class Database {
   /// needs an exclusive lock and SQLite does not call the busy handler for it, so when two
   /// processes open a new file at the same moment the second one retries here, for up to
   /// the busy timeout.
-  private func enableWriteAheadLog() throws {
+  public func enableWriteAheadLog() throws {
     if try scalarText("PRAGMA journal_mode") == "wal" { return }
     let deadline = Date().addingTimeInterval(Double(busyTimeout) / 1_000)
     while true {
