@@ -358,7 +358,7 @@ public struct MarketData {
   /// Resolves what a user typed for a coin to a CoinGecko id: an id in the cached coins is
   /// returned as is; a symbol (any case) of exactly one cached coin gives that coin's id; a
   /// symbol of several throws `ambiguousSymbol` listing them (65); anything else is returned
-  /// lower-cased if it looks like an id (`[a-z0-9-]+`), else throws `invalidCoin` (65).
+  /// lower-cased if it looks like an id (`[a-z0-9][a-z0-9-]*`), else throws `invalidCoin` (65).
   public func resolveCoin(_ text: String) throws -> String {
     let trimmed = text.trimmingCharacters(in: .whitespaces)
     guard !trimmed.isEmpty else { throw MarketError.invalidCoin(text) }
@@ -368,7 +368,7 @@ public struct MarketData {
     if ids.count > 1 { throw MarketError.ambiguousSymbol(trimmed, candidates: ids) }
     let lower = trimmed.lowercased()
     let shaped =
-      lower.count <= 100
+      lower.count <= 100 && lower.utf8.first?.isASCIIAlphanumeric == true
       && lower.unicodeScalars.allSatisfy {
         ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-"
       }

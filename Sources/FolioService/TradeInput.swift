@@ -76,7 +76,7 @@ public enum TradeInput {
   /// A CoinGecko coin id: lowercase letters, digits, '-', '_' or '.', at most 100 characters.
   public static func coinID(_ text: String) throws -> String {
     let id = text.lowercased()
-    guard !id.isEmpty, id.utf8.count <= 100,
+    guard let first = id.utf8.first, first.isASCIIAlphanumeric, id.utf8.count <= 100,
       id.utf8.allSatisfy({ isIDByte($0) })
     else {
       throw TradeInputError(
@@ -86,6 +86,7 @@ public enum TradeInput {
     return id
   }
 
+  /// A byte of a coin id; ids start with a letter or digit.
   private static func isIDByte(_ byte: UInt8) -> Bool {
     switch byte {
     case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
@@ -230,5 +231,18 @@ public enum TradeDate {
     guard parts.count == 3 else { return canonical }
     let days = Timestamp.days(year: parts[0], month: parts[1], day: parts[2]) + 1
     return Timestamp.format(Date(timeIntervalSince1970: TimeInterval(days * 86_400)))
+  }
+}
+
+extension UInt8 {
+  /// a–z, A–Z or 0–9.
+  var isASCIIAlphanumeric: Bool {
+    switch self {
+    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+      UInt8(ascii: "0")...UInt8(ascii: "9"):
+      return true
+    default:
+      return false
+    }
   }
 }

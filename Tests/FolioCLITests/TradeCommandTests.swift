@@ -107,6 +107,11 @@ import Testing
     try refused(["tx", "edit", "99", "--price", "1"], code: 65, "no trade #99")
     try refused(["tx", "edit", "1"], code: 65, "nothing to change")
     try refused(["tx", "show", "abc"], code: 64, "invalid trade id 'abc'")
+    for coin in ["-", ".eth", "_x"] {
+      try refused(
+        ["buy", coin, "1", "--price", "1"], code: 65,
+        "'\(coin)' is not a known coin symbol or a CoinGecko id")
+    }
   }
 
   @Test func editAndDeleteRecomputeLaterSells() throws {
