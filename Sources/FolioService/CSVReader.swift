@@ -82,6 +82,15 @@ public final class CSVReader {
     return true
   }
 
+  /// Reads until `count` bytes from `position` on are in the buffer, or the input ends.
+  private func fill(atLeast count: Int) throws {
+    while buffer.count - position < count {
+      let unread = buffer[position...]
+      guard try refill() else { return }
+      buffer = Array(unread) + buffer
+    }
+  }
+
   /// The next byte, or nil at the end of the input.
   @inline(__always)
   private func nextByte() throws -> UInt8? {
@@ -154,15 +163,10 @@ public final class CSVReader {
           source: source, line: 1,
           reason: "is UTF-16 text (it starts with a UTF-16 byte-order mark); save it as UTF-8")
       }
-      // Skip a UTF-8 byte-order mark.
+      // Skip a UTF-8 byte-order mark, even when a pipe delivers it a byte at a time.
       if first == 0xEF {
-        let saved = position
-        position += 1
-        if try nextByte() == 0xBB, try nextByte() == 0xBF {
-          // skipped
-        } else {
-          position = saved
-        }
+        try fill(atLeast: 3)
+        if buffer[position...].starts(with: [0xEF, 0xBB, 0xBF]) { position += 3 }
       }
     }
     guard try peekByte() != nil else { return nil }

@@ -96,6 +96,22 @@ import Testing
     }
   }
 
+  @Test func aByteOrderMarkArrivingAByteAtATimeIsSkipped() throws {
+    let pipe = Pipe()
+    let writer = pipe.fileHandleForWriting
+    let reader = CSVReader(handle: pipe.fileHandleForReading, source: "-")
+    let feeder = Thread {
+      for chunk: [UInt8] in [[0xEF], [0xBB], [0xBF] + Array("a,b\n".utf8)] {
+        writer.write(Data(chunk))
+        Thread.sleep(forTimeInterval: 0.05)
+      }
+      try? writer.close()
+    }
+    feeder.start()
+    #expect(try reader.next()?.fields == ["a", "b"])
+    #expect(try reader.next() == nil)
+  }
+
   @Test func utf16IsNamedAsSuch() {
     for bom: [UInt8] in [[0xFF, 0xFE], [0xFE, 0xFF]] {
       let reader = CSVReader(bytes: bom + [0x61, 0x00], source: "u.csv")
