@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Trades benchmark (issue 3): importing a generated history with folio against the sqlite3 CLI
 # doing the same job in the same run, peak memory, `folio holdings` and one `folio buy` on the
-# resulting database. Prints both figures and the ratio.
+# resulting database. Prints both figures and the ratio, and two floors against the same
+# baseline: the sqlite3 CLI alone writing the rows folio stores (trades, lots, lot
+# consumptions, disposals) with the same indexes, and the least any such import must store
+# (Benchmarks/minimal-floor.sql).
 #
 # usage: Benchmarks/trades.sh [TRADES]   (default 1000000)
 # Needs python3, sqlite3, GNU time, and libcurl4-openssl-dev: folio is built as it would be
@@ -29,13 +32,44 @@ measure() { # label, command...: sets elapsed (s) and peak (KiB)
   read -r elapsed peak <"$work/time"
 }
 
+# The issue's baseline is `.import` alone; an index by coin, which folio's import also builds,
+# is timed separately and shown as a second baseline.
 measure baseline sqlite3 "$work/baseline.sqlite3" 'PRAGMA journal_mode=WAL' \
-  ".import --csv $csv trades" 'CREATE INDEX trades_by_coin ON trades (coin, date)'
+  ".import --csv $csv trades"
 base=$elapsed
+measure index sqlite3 "$work/baseline.sqlite3" 'CREATE INDEX trades_by_coin ON trades (coin, date)'
+indexed=$(python3 -c "print($base + $elapsed)")
 measure folio "$folio" --db "$work/folio.sqlite3" import trades "$csv"
 mine=$elapsed
 mine_peak=$peak
-ratio=$(python3 -c "print(f'{$mine / $base:.2f}')")
+ratio() { python3 -c "print(f'{$1 / $2:.2f}')"; }
+
+# The floor: the sqlite3 CLI writing the rows folio stored, copied straight from folio's
+# database into a fresh one with folio's schema, suspending what folio's import suspends and
+# rebuilding the same indexes. No CSV, no decimals, no booking: SQLite's share of the job alone.
+"$folio" --db "$work/floor.sqlite3" db migrate >/dev/null
+{
+  echo 'PRAGMA journal_mode = WAL;'
+  echo 'PRAGMA ignore_check_constraints = ON;'
+  echo "ATTACH '$work/folio.sqlite3' AS done;"
+  echo 'BEGIN;'
+  sqlite3 "$work/folio.sqlite3" "SELECT 'DROP ' || type || ' ' || name || ';' FROM sqlite_schema
+    WHERE tbl_name = 'trades' AND sql NOT LIKE 'CREATE UNIQUE%'
+      AND (type = 'index' OR (type = 'trigger' AND sql LIKE '% INSERT ON trades%'))"
+  for table in trades lots lot_consumptions disposals positions; do
+    echo "INSERT INTO main.$table SELECT * FROM done.$table;"
+  done
+  sqlite3 "$work/folio.sqlite3" "SELECT sql || ';' FROM sqlite_schema
+    WHERE tbl_name = 'trades' AND sql NOT LIKE 'CREATE UNIQUE%'
+      AND (type = 'index' OR (type = 'trigger' AND sql LIKE '% INSERT ON trades%'))"
+  echo 'COMMIT;'
+} >"$work/floor.sql"
+measure floor sqlite3 "$work/floor.sqlite3" ".read $work/floor.sql"
+floor=$elapsed
+# The same with the least any such import must store (Benchmarks/minimal-floor.sql).
+measure minimal sqlite3 "$work/minimal.sqlite3" 'PRAGMA journal_mode = WAL' \
+  "ATTACH '$work/folio.sqlite3' AS done" ".read Benchmarks/minimal-floor.sql"
+minimal=$elapsed
 
 holdings_ms=$(python3 - "$folio" "$work/folio.sqlite3" <<'PY'
 import subprocess, sys, time
@@ -67,7 +101,14 @@ PY
 )
 
 printf '%-46s %10s %10s %8s\n' "work ($trades trades)" folio sqlite3 ratio
-printf '%-46s %9ss %9ss %7sx\n' "import CSV into a fresh WAL database" "$(seconds "$mine")" "$(seconds "$base")" "$ratio"
+printf '%-46s %9ss %9ss %7sx\n' "import CSV into a fresh WAL database" "$(seconds "$mine")" \
+  "$(seconds "$base")" "$(ratio "$mine" "$base")"
+printf '%-46s %9ss %9ss %7sx\n' "  the same, baseline also indexing by coin" "$(seconds "$mine")" \
+  "$(seconds "$indexed")" "$(ratio "$mine" "$indexed")"
+printf '%-46s %9s %9ss %7sx\n' "floor: sqlite3 copying the rows folio stores" "-" \
+  "$(seconds "$floor")" "$(ratio "$floor" "$base")"
+printf '%-46s %9s %9ss %7sx\n' "floor: the same into a minimal schema" "-" \
+  "$(seconds "$minimal")" "$(ratio "$minimal" "$base")"
 printf '%-46s %8sMiB\n' "peak memory of the import" "$((mine_peak / 1024))"
 printf '%-46s %8sms %8sms\n' "holdings (folio) / GROUP BY (sqlite3)" "$holdings_ms" "$group_ms"
 printf '%-46s %8sms\n' "one buy on that database" "$buy_ms"
