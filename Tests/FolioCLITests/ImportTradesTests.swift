@@ -144,6 +144,29 @@ import Testing
     #expect(try sandbox.sqlite("SELECT count(*) FROM trades") == "1\n")
   }
 
+  /// The import skips the CHECK constraints on trades for speed: what it writes must satisfy
+  /// them anyway (PRAGMA integrity_check evaluates them), and they still guard hand edits.
+  @Test func importedValuesPassTheTablesOwnChecks() throws {
+    let file = sandbox.write(
+      "forms.csv",
+      header
+        + "2024-01-01,buy,bitcoin,1.500,+61000.00,0.0,\n"
+        + "2024-01-02T10:00:00+02:00,buy,ETH,6.6E-7,1e3,00.10,note\n"
+        + "2024-01-03,sell,bitcoin,0.50000000000000000000,62000,,\n")
+    let result = sandbox.run("import", "trades", file)
+    #expect(result.code == 0, "\(result.err)")
+    #expect(
+      try sandbox.sqlite("SELECT executed_at, coin_id, quantity, price, fee FROM trades ORDER BY id")
+        == "2024-01-01T00:00:00Z|bitcoin|1.5|61000|0\n"
+        + "2024-01-02T08:00:00Z|eth|0.00000066|1000|0.1\n"
+        + "2024-01-03T00:00:00Z|bitcoin|0.5|62000|0\n")
+    #expect(try sandbox.sqlite("PRAGMA integrity_check") == "ok\n")
+    let typed = try Binary.runTool(
+      "/usr/bin/sqlite3", [sandbox.database, "UPDATE trades SET price = '1.50' WHERE id = 1"])
+    #expect(typed.err.contains("CHECK constraint failed"))
+    #expect(try sandbox.sqlite("SELECT price FROM trades WHERE id = 1") == "61000\n")
+  }
+
   @Test func dryRunWritesNothing() throws {
     _ = sandbox.run("db", "migrate")
     let before = try sandbox.dump()
