@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// One HTTP response: status, headers (names lower-cased) and the whole body.
 public struct HTTPResponse: Equatable, Sendable {
   public let status: Int
@@ -93,9 +97,12 @@ public struct HelperTransport: HTTPTransport {
       throw .failed("\(Self.name) could not be started: \(error.localizedDescription)")
     }
     let request = headers.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)\n" }.joined()
-    // A broken pipe (the helper gone already) shows in its exit status below.
+    // Should the helper be gone already, the write fails instead of SIGPIPE ending folio; its
+    // exit status below says what happened.
+    let previous = signal(SIGPIPE, SIG_IGN)
     try? input.fileHandleForWriting.write(contentsOf: Data(request.utf8))
     try? input.fileHandleForWriting.close()
+    signal(SIGPIPE, previous)
     let reply = output.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     return try Self.response(from: reply, status: process.terminationStatus)

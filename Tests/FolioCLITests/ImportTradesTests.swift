@@ -156,7 +156,8 @@ import Testing
     let result = sandbox.run("import", "trades", file)
     #expect(result.code == 0, "\(result.err)")
     #expect(
-      try sandbox.sqlite("SELECT executed_at, coin_id, quantity, price, fee FROM trades ORDER BY id")
+      try sandbox.sqlite(
+        "SELECT executed_at, coin_id, quantity, price, fee FROM trades ORDER BY id")
         == "2024-01-01T00:00:00Z|bitcoin|1.5|61000|0\n"
         + "2024-01-02T08:00:00Z|eth|0.00000066|1000|0.1\n"
         + "2024-01-03T00:00:00Z|bitcoin|0.5|62000|0\n")

@@ -37,6 +37,19 @@ import Testing
     ) { try transport(missing).get(url, headers: [:]) }
   }
 
+  @Test func aHelperThatQuitsWithoutReadingIsAFailureNotASignal() throws {
+    let script = NSTemporaryDirectory() + "quitting-helper-" + UUID().uuidString
+    try "#!/bin/sh\nexit 3\n".write(toFile: script, atomically: true, encoding: .utf8)
+    try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: script)
+    defer { try? FileManager.default.removeItem(atPath: script) }
+    let url = try #require(URL(string: "http://127.0.0.1:9/"))
+    // More than a pipe holds, so the write is still going when the helper has gone.
+    let headers = ["x-large": String(repeating: "k", count: 1 << 20)]
+    #expect(throws: HTTPTransportError.failed("folio-fetch stopped with status 3")) {
+      try transport(URL(fileURLWithPath: script)).get(url, headers: headers)
+    }
+  }
+
   @Test func repliesAreReadByExitStatus() throws {
     let reply = Data("HTTP 429\nretry-after: 7\nx-empty:\n\nbody\nwith lines\n".utf8)
     let response = try HelperTransport.response(from: reply, status: 0)
