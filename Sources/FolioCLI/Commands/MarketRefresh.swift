@@ -12,6 +12,8 @@ struct MarketRefresh: FolioCommand {
       stored unless every request succeeds, so a failed refresh leaves the previous snapshot
       the latest. HTTP 429 and 5xx are retried with backoff (honouring Retry-After); after that
       the command exits 69.
+      The requests are made by folio-fetch, folio's network helper, found beside the folio
+      executable (or at $FOLIO_FETCH); without it the command exits 69.
       Environment: FOLIO_COINGECKO_URL, COINGECKO_API_KEY, COINGECKO_PRO_API_KEY (see README).
       """,
     options: [
