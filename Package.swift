@@ -36,7 +36,7 @@ let package = Package(
     .executableTarget(name: "folio", dependencies: ["FolioCLI"]),
     // URLSession (FoundationNetworking, libcurl, TLS) only here: folio starts without them.
     .target(name: "FolioNetwork", dependencies: ["FolioService"]),
-    .executableTarget(name: "folio-fetch", dependencies: ["FolioNetwork", "FolioService"]),
+    .executableTarget(name: "folio-fetch", dependencies: ["FolioNetwork"]),
     // Helpers shared by the test targets: a loopback HTTP server and the Fixtures/ folder.
     .target(name: "FolioTestSupport", path: "Tests/FolioTestSupport"),
     .testTarget(name: "FolioStorageTests", dependencies: ["FolioStorage"]),

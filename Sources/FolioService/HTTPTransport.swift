@@ -48,7 +48,7 @@ public protocol HTTPTransport {
 /// network. The helper is looked for beside the running executable unless `FOLIO_FETCH`
 /// names it.
 ///
-/// The exchange (see `Sources/folio-fetch/main.swift`):
+/// The exchange (the helper is `FetchHelper` in FolioNetwork):
 /// `folio-fetch --connect-timeout SECONDS --total-timeout SECONDS URL`, the request headers on
 /// standard input as `Name: value` lines (so API keys never show in `ps`). Exit 0: standard
 /// output holds `HTTP STATUS`, `name: value` header lines, an empty line, then the body. Exit 1:

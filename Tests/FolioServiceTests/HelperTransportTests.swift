@@ -2,6 +2,7 @@ import FolioTestSupport
 import Foundation
 import Testing
 
+@testable import FolioNetwork
 @testable import FolioService
 
 /// `folio-fetch`, the network helper, and how folio reads its replies.
@@ -69,6 +70,20 @@ import Testing
     #expect(throws: HTTPTransportError.failed("folio-fetch sent a malformed reply")) {
       try HelperTransport.response(from: Data("HTTP x\n\n".utf8), status: 0)
     }
+  }
+
+  @Test func theHelperReadsItsArgumentsAndHeaders() throws {
+    let request = try FetchHelper.parse(["--total-timeout", "2.5", "http://127.0.0.1:1/x?y=1"])
+    #expect(request.url.absoluteString == "http://127.0.0.1:1/x?y=1")
+    #expect(request.connectTimeout == 10)
+    #expect(request.totalTimeout == 2.5)
+    #expect(throws: FetchHelper.UsageError.self) {
+      try FetchHelper.parse(["http://a.example/", "http://b.example/"])
+    }
+    #expect(throws: FetchHelper.UsageError.self) { try FetchHelper.parse(["--connect-timeout"]) }
+    #expect(
+      FetchHelper.headers("x-cg-demo-api-key: k: v\nno colon\nUser-Agent:  Folio/1 \n")
+        == ["x-cg-demo-api-key": "k: v", "User-Agent": "Folio/1"])
   }
 
   @Test func theHelperRefusesBadArgumentsWithUsage() throws {
