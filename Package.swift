@@ -37,9 +37,10 @@ let package = Package(
     // URLSession (FoundationNetworking, libcurl, TLS) only here: folio starts without them.
     .target(name: "FolioNetwork", dependencies: ["FolioService"]),
     .executableTarget(name: "folio-fetch", dependencies: ["FolioNetwork"]),
-    // Helpers shared by the test targets: a loopback HTTP server and the Fixtures/ folder.
+    // Helpers shared by the test targets: a loopback HTTP server, the Fixtures/ folder and a
+    // seeded random generator.
     .target(name: "FolioTestSupport", path: "Tests/FolioTestSupport"),
-    .testTarget(name: "FolioStorageTests", dependencies: ["FolioStorage"]),
+    .testTarget(name: "FolioStorageTests", dependencies: ["FolioStorage", "FolioTestSupport"]),
     .testTarget(
       name: "FolioServiceTests",
       dependencies: ["FolioService", "FolioNetwork", "folio-fetch", "FolioTestSupport"]),

@@ -1,3 +1,4 @@
+import FolioTestSupport
 import Foundation
 import Testing
 
@@ -334,25 +335,5 @@ final class LocationTestStore {
       """
     ) { $0.text(3) ?? "" }
     #expect(plan.contains { $0.contains("USING COVERING INDEX locations_by_position") }, "\(plan)")
-  }
-}
-
-/// A small deterministic generator, so the random test data is the same on every run.
-struct SplitMix64 {
-  var state: UInt64
-
-  init(seed: UInt64) { state = seed }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-
-  mutating func next(in range: ClosedRange<Double>) -> Double {
-    let unit = Double(next() >> 11) / Double(1 << 53)
-    return range.lowerBound + unit * (range.upperBound - range.lowerBound)
   }
 }

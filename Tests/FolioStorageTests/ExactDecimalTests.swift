@@ -1,3 +1,4 @@
+import FolioTestSupport
 import Testing
 
 @testable import FolioStorage
@@ -23,18 +24,7 @@ import Testing
   }
 
   @Test func canonicalTextParsesBackToTheSameValue() throws {
-    // SplitMix64 with a fixed seed: the same 10,000 samples on every run.
-    struct SplitMix: RandomNumberGenerator {
-      var state: UInt64 = 0x5EED
-      mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-      }
-    }
-    var generator = SplitMix()
+    var generator = SplitMix64(seed: 0x5EED)
     for _ in 0..<10_000 {
       let value = ExactDecimal(units: Int128(truncatingIfNeeded: generator.next() as UInt64))
       let wide = ExactDecimal(

@@ -1,0 +1,20 @@
+/// A small deterministic generator (SplitMix64), so random test data is the same on every run.
+public struct SplitMix64: RandomNumberGenerator {
+  var state: UInt64
+
+  public init(seed: UInt64) { state = seed }
+
+  public mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+
+  /// A value spread evenly over `range`.
+  public mutating func next(in range: ClosedRange<Double>) -> Double {
+    let unit = Double(next() >> 11) / Double(1 << 53)
+    return range.lowerBound + unit * (range.upperBound - range.lowerBound)
+  }
+}
