@@ -25,11 +25,8 @@ public enum FetchHelper {
       connectTimeout: request.connectTimeout, totalTimeout: request.totalTimeout)
     do {
       let response = try transport.get(request.url, headers: headers)
-      var head = "HTTP \(response.status)\n"
-      for (name, value) in response.headers.sorted(by: { $0.key < $1.key }) {
-        head += "\(name): \(oneLine(value))\n"
-      }
-      output.write(Data((head + "\n").utf8) + response.body)
+      let head = "HTTP \(response.status)\n" + HelperTransport.headerLines(response.headers) + "\n"
+      output.write(Data(head.utf8) + response.body)
       return 0
     } catch let failure {
       switch failure {
@@ -73,15 +70,9 @@ public enum FetchHelper {
     return (target, connectTimeout, totalTimeout)
   }
 
-  /// `Name: value` lines; others are ignored.
+  /// The request headers from standard input.
   static func headers(_ text: String) -> [String: String] {
-    var headers: [String: String] = [:]
-    for line in text.split(separator: "\n") {
-      guard let colon = line.firstIndex(of: ":") else { continue }
-      headers[String(line[..<colon])] = line[line.index(after: colon)...]
-        .trimmingCharacters(in: .whitespaces)
-    }
-    return headers
+    HelperTransport.headers(fromLines: text.split(separator: "\n"))
   }
 
   private static func oneLine(_ text: String) -> String {

@@ -96,7 +96,7 @@ public struct HelperTransport: HTTPTransport {
     } catch {
       throw .failed("\(Self.name) could not be started: \(error.localizedDescription)")
     }
-    let request = headers.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)\n" }.joined()
+    let request = Self.headerLines(headers)
     // Should the helper be gone already, the write fails instead of SIGPIPE ending folio; its
     // exit status below says what happened.
     let previous = signal(SIGPIPE, SIG_IGN)
@@ -129,12 +129,28 @@ public struct HelperTransport: HTTPTransport {
     }
     guard let first = lines.first, first.hasPrefix("HTTP "), let code = Int(first.dropFirst(5))
     else { throw .failed("\(name) sent a malformed reply") }
+    return HTTPResponse(
+      status: code, headers: headers(fromLines: lines.dropFirst()), body: Data(rest))
+  }
+
+  /// Headers as the exchange carries them, both ways: `name: value` lines sorted by name, a
+  /// line break inside a value turned into a space.
+  public static func headerLines(_ headers: [String: String]) -> String {
+    headers.sorted { $0.key < $1.key }.map { name, value in
+      "\(name): \(value.replacingOccurrences(of: "\n", with: " "))\n"
+    }.joined()
+  }
+
+  /// Reads `name: value` lines back; a line without a colon is ignored.
+  public static func headers(fromLines lines: some Sequence<some StringProtocol>) -> [String:
+    String]
+  {
     var fields: [String: String] = [:]
-    for header in lines.dropFirst() {
-      guard let colon = header.firstIndex(of: ":") else { continue }
-      fields[String(header[..<colon])] = header[header.index(after: colon)...]
+    for line in lines {
+      guard let colon = line.firstIndex(of: ":") else { continue }
+      fields[String(line[..<colon])] = line[line.index(after: colon)...]
         .trimmingCharacters(in: .whitespaces)
     }
-    return HTTPResponse(status: code, headers: fields, body: Data(rest))
+    return fields
   }
 }
