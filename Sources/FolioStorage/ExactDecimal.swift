@@ -126,18 +126,18 @@ public struct ExactDecimal: Hashable, Comparable, Sendable, CustomStringConverti
         start -= 1
         buffer[start] = UInt8(truncatingIfNeeded: 48 + digit)
       }
-      if wholePart <= UInt128(UInt64.max) {
-        var whole = UInt64(wholePart)
+      func prependDigits(of value: some FixedWidthInteger & UnsignedInteger) {
+        var rest = value
         repeat {
-          prepend(whole % 10)
-          whole /= 10
-        } while whole > 0
+          prepend(UInt64(truncatingIfNeeded: rest % 10))
+          rest /= 10
+        } while rest > 0
+      }
+      // 64-bit division is much cheaper than 128-bit, and whole parts almost always fit.
+      if let whole = UInt64(exactly: wholePart) {
+        prependDigits(of: whole)
       } else {
-        var whole = wholePart
-        repeat {
-          prepend(UInt64(truncatingIfNeeded: whole % 10))
-          whole /= 10
-        } while whole > 0
+        prependDigits(of: wholePart)
       }
       if units < 0 {
         start -= 1
