@@ -81,6 +81,14 @@ public struct JSONObject: Equatable, Sendable {
     for (key, value) in pairs { set(key, value) }
   }
 
+  /// Adds `key` unless it is already present; false when it is.
+  mutating func add(_ key: String, _ value: JSONValue) -> Bool {
+    guard positions[key] == nil else { return false }
+    positions[key] = members.count
+    members.append(Member(key: key, value: value))
+    return true
+  }
+
   /// Adds `key` or replaces its value.
   public mutating func set(_ key: String, _ value: JSONValue) {
     if let position = positions[key] {
@@ -157,11 +165,14 @@ public struct JSONParser {
 
   // MARK: - Document
 
-  /// An array or object being filled.
-  private enum Frame {
-    case array([JSONValue])
-    /// The object so far, the key of the value being parsed and where that key starts.
-    case object(JSONObject, key: String, keyAt: Int)
+  /// An array or object being filled. It is changed in place on the stack (never copied out
+  /// and back), so adding an element costs the same however many came before it.
+  private struct Frame {
+    var items: [JSONValue] = []
+    /// Set for an object, with the key of the value being parsed and where that key starts.
+    var object: JSONObject?
+    var key = ""
+    var keyAt = 0
   }
 
   private mutating func parseDocument() throws(JSONParseError) -> JSONValue {
@@ -179,32 +190,22 @@ public struct JSONParser {
       skipWhitespace()
       guard let byte = peek() else { throw error("unexpected end of input; expected a value") }
       switch byte {
-      case UInt8(ascii: "["):
+      case UInt8(ascii: "["), UInt8(ascii: "{"):
         guard stack.count < maximumDepth else {
           throw error("arrays and objects are nested more than \(maximumDepth) levels deep")
         }
         position += 1
         skipWhitespace()
-        if peek() == UInt8(ascii: "]") {
+        let isArray = byte == UInt8(ascii: "[")
+        if peek() == (isArray ? UInt8(ascii: "]") : UInt8(ascii: "}")) {
           position += 1
-          completed = .array([])
-        } else {
-          stack.append(.array([]))
+          completed = isArray ? .array([]) : .object(JSONObject())
+        } else if isArray {
+          stack.append(Frame())
           continue parsing
-        }
-      case UInt8(ascii: "{"):
-        guard stack.count < maximumDepth else {
-          throw error("arrays and objects are nested more than \(maximumDepth) levels deep")
-        }
-        position += 1
-        skipWhitespace()
-        if peek() == UInt8(ascii: "}") {
-          position += 1
-          completed = .object(JSONObject())
         } else {
           let keyAt = position
-          let key = try parseKey()
-          stack.append(.object(JSONObject(), key: key, keyAt: keyAt))
+          stack.append(Frame(object: JSONObject(), key: try parseKey(), keyAt: keyAt))
           continue parsing
         }
       case UInt8(ascii: "\""):
@@ -225,42 +226,39 @@ public struct JSONParser {
       }
 
       // Attach the completed value to its container; close containers that end here.
-      while true {
-        guard let top = stack.popLast() else { break parsing }
+      while let top = stack.indices.last {
         skipWhitespace()
-        switch top {
-        case .array(var items):
-          items.append(completed)
+        if stack[top].object == nil {
+          stack[top].items.append(completed)
           if peek() == UInt8(ascii: ",") {
             position += 1
-            stack.append(.array(items))
             continue parsing
           }
           guard peek() == UInt8(ascii: "]") else {
             throw error("expected ',' or ']' after an array element, found \(describePeek())")
           }
           position += 1
-          completed = .array(items)
-        case .object(var object, let key, let keyAt):
-          guard object[key] == nil else {
-            throw error("the key \"\(key)\" appears twice in one object", at: keyAt)
+          completed = .array(stack.removeLast().items)
+        } else {
+          let key = stack[top].key
+          guard stack[top].object?.add(key, completed) == true else {
+            throw error("the key \"\(key)\" appears twice in one object", at: stack[top].keyAt)
           }
-          object.set(key, completed)
           if peek() == UInt8(ascii: ",") {
             position += 1
             skipWhitespace()
-            let nextAt = position
-            let next = try parseKey()
-            stack.append(.object(object, key: next, keyAt: nextAt))
+            stack[top].keyAt = position
+            stack[top].key = try parseKey()
             continue parsing
           }
           guard peek() == UInt8(ascii: "}") else {
             throw error("expected ',' or '}' after an object member, found \(describePeek())")
           }
           position += 1
-          completed = .object(object)
+          completed = .object(stack.removeLast().object ?? JSONObject())
         }
       }
+      break parsing
     }
     skipWhitespace()
     guard position == bytes.count else {
