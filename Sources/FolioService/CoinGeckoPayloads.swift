@@ -4,8 +4,9 @@ import Foundation
 // MARK: - Values
 
 /// One coin's row of `GET /coins/markets`: every field the API returns. Only id, symbol and
-/// name are required; every number may be missing or null. A coin without a price is skipped
-/// when a page is read, so `currentPrice` is always present.
+/// name are required; every number may be missing or null. A coin without a price, or with a
+/// price that is not above zero, is skipped when a page is read, so `currentPrice` is always
+/// present and positive.
 public struct MarketQuote: Equatable, Sendable {
   public var id: String
   public var symbol: String
@@ -238,7 +239,8 @@ extension CoinGeckoDocument {
     return MarketPage(quotes: quotes, skipped: skipped)
   }
 
-  /// One element of a /coins/markets array; nil when it is skipped (no price, repeated id).
+  /// One element of a /coins/markets array; nil when it is skipped (no price, a price not above
+  /// zero, a repeated id).
   private static func readQuote(
     _ item: JSONValue, index: Int, seen: inout Set<String>, notes: inout PayloadNotes
   ) throws(PayloadError) -> MarketQuote? {
@@ -259,6 +261,11 @@ extension CoinGeckoDocument {
     }
     guard let price = try reader.decimal("current_price", notes: &notes) else {
       notes.warnings.append("\(reader.context) has no current_price; skipped")
+      return nil
+    }
+    guard price.isPositive else {
+      notes.warnings.append(
+        "\(reader.context) has a current_price of \(price), not above zero; skipped")
       return nil
     }
     seen.insert(id)

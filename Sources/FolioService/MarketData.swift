@@ -151,8 +151,11 @@ public struct MarketData {
   /// The snapshot time is `at`, else the data's own time, else `now`. A markets page whose
   /// time matches an existing snapshot of the currency joins it (coins already there are kept
   /// as they were), so importing the same file twice adds nothing.
+  ///
+  /// A markets page whose prices do not look like `vsCurrency` (`PageCurrencyCheck`) is
+  /// refused with `currencyMismatch` (65), unless `force`, when it is imported with a warning.
   public func importFiles(
-    _ paths: [String], vsCurrency: String, at: Date?, now: Date
+    _ paths: [String], vsCurrency: String, at: Date?, now: Date, force: Bool = false
   ) throws -> [ImportOutcome] {
     var documents: [(path: String, document: CoinGeckoDocument, notes: PayloadNotes)] = []
     for path in paths {
@@ -180,9 +183,31 @@ public struct MarketData {
       }
       documents.append((path, document, notes))
     }
+    func time(of document: CoinGeckoDocument) -> String {
+      at.map(Timestamp.format) ?? document.dataTime ?? Timestamp.format(now)
+    }
+    let batchGlobals = documents.compactMap { item -> (String, GlobalData)? in
+      guard case .global(let data) = item.document else { return nil }
+      return (time(of: item.document), data)
+    }
+    for index in documents.indices {
+      guard case .markets(let page) = documents[index].document else { continue }
+      guard
+        let mismatch = try checkCurrency(
+          page, vsCurrency: vsCurrency, at: time(of: documents[index].document),
+          batchGlobals: batchGlobals)
+      else { continue }
+      let path = documents[index].path
+      let error = MarketError.currencyMismatch(
+        file: path, currency: vsCurrency, evidence: mismatch.evidence, likely: mismatch.likely)
+      guard force else { throw error }
+      documents[index].notes.warnings.append(
+        "the prices do not look like \(vsCurrency.uppercased()): \(mismatch.evidence); "
+          + "imported as \(vsCurrency.uppercased()) anyway (--force)")
+    }
     var outcomes: [ImportOutcome] = []
     for (path, document, notes) in documents {
-      let fetchedAt = at.map(Timestamp.format) ?? document.dataTime ?? Timestamp.format(now)
+      let fetchedAt = time(of: document)
       let source = "import:" + path
       let counts = try database.write {
         try persist(document, fetchedAt: fetchedAt, source: source, vsCurrency: vsCurrency)
@@ -204,6 +229,46 @@ public struct MarketData {
           warnings: notes.allWarnings))
     }
     return outcomes
+  }
+
+  /// Runs `PageCurrencyCheck` on a page to be stored at `at`, with the rates of the newest
+  /// /global (stored or among `batchGlobals`, the /global files of the same import) and the
+  /// latest stored snapshot of the currency, each used to decide only when taken within a day
+  /// of the page.
+  func checkCurrency(
+    _ page: MarketPage, vsCurrency: String, at: String, batchGlobals: [(String, GlobalData)]
+  ) throws -> PageCurrencyCheck.Mismatch? {
+    guard let pageTime = MarketTime.parse(at) else { return nil }
+    let window = PageCurrencyCheck.window
+    let earliest = Timestamp.format(pageTime.addingTimeInterval(-window))
+    let until = Timestamp.format(pageTime.addingTimeInterval(window + 1))
+    func newest(_ candidates: [(String, GlobalData)]) -> PageCurrencyCheck.Rates? {
+      guard let best = candidates.max(by: { $0.0 < $1.0 }) else { return nil }
+      return PageCurrencyCheck.Rates(best.1, takenAt: best.0)
+    }
+    var stored: [(String, GlobalData)] = []
+    if let latest = try MarketRecords.latestGlobal(database) {
+      stored.append((latest.fetchedAt, latest.data))
+    }
+    if let near = try MarketRecords.latestGlobal(database, before: until) {
+      stored.append((near.fetchedAt, near.data))
+    }
+    let all = stored + batchGlobals
+    let rates = newest(all.filter { $0.0 >= earliest && $0.0 < until })
+    let namingRates = newest(all)
+    var previous: (prices: [String: ExactDecimal], takenAt: String)?
+    if let snapshot = try MarketRecords.latestSnapshot(
+      database, vsCurrency: vsCurrency, before: until), snapshot.fetchedAt >= earliest
+    {
+      var prices: [String: ExactDecimal] = [:]
+      for quote in try MarketRecords.quotes(database, snapshotID: snapshot.id) {
+        prices[quote.coinID] = quote.price
+      }
+      previous = (prices, snapshot.fetchedAt)
+    }
+    return PageCurrencyCheck.check(
+      page.quotes, currency: vsCurrency, rates: rates, namingRates: namingRates,
+      previous: previous)
   }
 
   private static func readFile(_ path: String) throws -> [UInt8] {

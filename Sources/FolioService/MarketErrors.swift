@@ -12,6 +12,9 @@ public enum MarketError: LocalizedError, ClassifiedError, Equatable {
   /// A file is JSON but not a response Folio knows (65); `line` is where the offending element
   /// of a /coins/markets array starts, when known.
   case wrongShape(file: String, line: Int? = nil, reason: String)
+  /// A /coins/markets page whose prices do not look like the currency it is imported as (65);
+  /// `likely` is the currency they look like, when one can be told.
+  case currencyMismatch(file: String, currency: String, evidence: String, likely: String?)
   /// Nothing is cached for the currency yet (66).
   case noMarketData(vsCurrency: String)
   /// A coin that the cache knows nothing about (65).
@@ -46,6 +49,15 @@ public enum MarketError: LocalizedError, ClassifiedError, Equatable {
     case .wrongShape(let file, let line, let reason):
       let place = line.map { "\(file):\($0)" } ?? file
       return "\(place): not a CoinGecko response Folio can import: \(reason) (nothing was imported)"
+    case .currencyMismatch(let file, let currency, let evidence, let likely):
+      let cur = currency.uppercased()
+      let what =
+        likely.map {
+          "; the prices look like \($0.uppercased()): if the page is in \($0.uppercased()), "
+            + "import it with --vs \($0)"
+        } ?? "; give the currency the page was saved in with --vs"
+      return "\(file): the prices do not look like \(cur): \(evidence)\(what), or give --force "
+        + "to import it as \(cur) anyway (nothing was imported)"
     case .noMarketData(let currency):
       return "no market data in \(currency.uppercased()) is cached; run 'folio market refresh' "
         + "(online) or 'folio market import FILE' first"

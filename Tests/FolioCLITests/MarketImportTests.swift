@@ -1,3 +1,4 @@
+import FolioService
 import FolioTestSupport
 import Foundation
 import Testing
@@ -29,6 +30,107 @@ import Testing
         == "\(markets): already imported (/coins/markets page, snapshot 2024-01-24T00:28:58Z); nothing added\n"
     )
     #expect(try sandbox.sqlite("SELECT count(*) FROM market_quotes") == "20\n")
+  }
+
+  // MARK: - The page's currency
+
+  static let eurPage = "coingecko/captured/coins_markets_eur_100_nosparkline_2024-01-24.json"
+
+  /// The real EUR page without its USD stablecoins, coins cut down to id, symbol, name and
+  /// price (as the page wrote them).
+  func eurPageWithoutStablecoins() throws -> String {
+    let items = try #require(
+      try JSONSerialization.jsonObject(with: Data(Fixtures.bytes(Self.eurPage)))
+        as? [[String: Any]])
+    let kept = items.filter {
+      !PageCurrencyCheck.usdStablecoins.contains($0["id"] as? String ?? "")
+    }
+    #expect(kept.count < items.count)
+    let rows = kept.map { item in
+      let price = (item["current_price"] as? NSNumber)?.doubleValue ?? 0
+      return #"{"id":"\#(item["id"] ?? "")","symbol":"\#(item["symbol"] ?? "")","#
+        + #""name":"x","current_price":\#(price),"last_updated":"2024-01-24T00:28:58.000Z"}"#
+    }
+    return sandbox.write("eur-no-stablecoins.json", "[" + rows.joined(separator: ",") + "]")
+  }
+
+  @Test func aEURPageImportedAsUSDIsRefusedNamingEUR() throws {
+    let global = Fixtures.path("coingecko/global_usd.json")
+    #expect(sandbox.run("market", "import", global).code == 0)
+    let before = try sandbox.dump()
+    let eur = Fixtures.path(Self.eurPage)
+    let result = sandbox.run("market", "import", eur)
+    #expect(result.code == 65)
+    #expect(result.out.isEmpty)
+    #expect(
+      result.err == "folio: error: \(eur): the prices do not look like USD: its USD stablecoins "
+        + "(dai, first-digital-usd, frax, tether, true-usd, usd-coin, usdd) have a median price "
+        + "of 0.920646, expected 1 within 3%; the prices look like EUR: if the page is in EUR, "
+        + "import it with --vs eur, or give --force to import it as USD anyway "
+        + "(nothing was imported)\n")
+    #expect(try sandbox.dump() == before)
+    let right = sandbox.run("market", "import", "--vs", "eur", eur)
+    #expect(right.code == 0, "\(right.err)")
+    #expect(right.err.isEmpty)
+    #expect(
+      try sandbox.sqlite(
+        "SELECT vs_currency, count(*) FROM market_snapshots JOIN market_quotes ON snapshot_id = id")
+        == "eur|100\n")
+  }
+
+  @Test func aUSDPageImportedAsEURIsRefusedNamingUSD() throws {
+    let global = Fixtures.path("coingecko/global_usd.json")
+    let usd = Fixtures.path("coingecko/markets_usd.json")
+    let result = sandbox.run("market", "import", "--vs", "eur", global, usd)
+    #expect(result.code == 65)
+    #expect(
+      result.err == "folio: error: \(usd): the prices do not look like EUR: its USD stablecoins "
+        + "(dai, tether, usd-coin) have a median price of 1.00328, expected 0.9186 (1 USD in EUR "
+        + "by /global of 2024-01-24T00:28:56Z) within 3%; the prices look like USD: if the page "
+        + "is in USD, import it with --vs usd, or give --force to import it as EUR anyway "
+        + "(nothing was imported)\n")
+    #expect(try sandbox.sqlite("SELECT count(*) FROM global_snapshots") == "0\n")
+  }
+
+  @Test func withoutRatesAPageImportedAsUSDMustPriceStablecoinsNearOneUnlessForced() throws {
+    let eur = Fixtures.path(Self.eurPage)
+    let result = sandbox.run("market", "import", eur)
+    #expect(result.code == 65)
+    #expect(
+      result.err == "folio: error: \(eur): the prices do not look like USD: its USD stablecoins "
+        + "(dai, first-digital-usd, frax, tether, true-usd, usd-coin, usdd) have a median price "
+        + "of 0.920646, expected 1 within 3%; give the currency the page was saved in with --vs, "
+        + "or give --force to import it as USD anyway (nothing was imported)\n")
+    #expect(try sandbox.sqlite("SELECT count(*) FROM market_snapshots") == "0\n")
+    let forced = sandbox.run("market", "import", "--force", eur)
+    #expect(forced.code == 0)
+    #expect(
+      forced.err == "folio: warning: \(eur): the prices do not look like USD: its USD "
+        + "stablecoins (dai, first-digital-usd, frax, tether, true-usd, usd-coin, usdd) have a "
+        + "median price of 0.920646, expected 1 within 3%; imported as USD anyway (--force)\n")
+    #expect(
+      try sandbox.sqlite(
+        "SELECT vs_currency, count(*) FROM market_snapshots JOIN market_quotes ON snapshot_id = id")
+        == "usd|100\n")
+  }
+
+  @Test func aPageWithoutStablecoinsIsComparedWithTheSnapshotOfThatCurrencyWithinADay() throws {
+    sandbox.importUSDFixtures()  // USD page and /global of 2024-01-24T00:28
+    let page = try eurPageWithoutStablecoins()
+    let before = try sandbox.dump()
+    let result = sandbox.run("market", "import", page)
+    #expect(result.code == 65)
+    #expect(
+      result.err == "folio: error: \(page): the prices do not look like USD: its prices are a "
+        + "median 0.9186 times those of the USD snapshot of 2024-01-24T00:28:58Z (17 coin(s) in "
+        + "common), expected 1 within 5%; the prices look like EUR: if the page is in EUR, "
+        + "import it with --vs eur, or give --force to import it as USD anyway "
+        + "(nothing was imported)\n")
+    #expect(try sandbox.dump() == before)
+    // A day and a half later there is nothing to compare with: the page is accepted.
+    let later = sandbox.run("market", "import", "--at", "2024-01-25T12:30:00Z", page)
+    #expect(later.code == 0, "\(later.err)")
+    #expect(sandbox.run("market", "import", "--vs", "eur", page).code == 0)
   }
 
   @Test func theRealCapturesImportIncludingTheEURPageAndTheFullDetail() throws {
@@ -66,6 +168,28 @@ import Testing
     #expect(
       result.out == "\(file): 1 coin(s) in USD stored in snapshot 2024-11-30T10:00:00Z, 1 skipped\n"
     )
+  }
+
+  @Test func aNegativeOrZeroPriceSkipsTheCoinWithAWarning() throws {
+    let file = sandbox.write(
+      "page.json",
+      #"[{"id":"a","symbol":"a","name":"A","current_price":1},"#
+        + #"{"id":"b","symbol":"b","name":"B","current_price":-2.5},"#
+        + #"{"id":"c","symbol":"c","name":"C","current_price":0},"#
+        + #"{"id":"d","symbol":"d","name":"D","current_price":0.0}]"#)
+    let result = sandbox.run("market", "import", "--at", "2024-11-30T10:00:00Z", file)
+    #expect(result.code == 0, "\(result.err)")
+    #expect(
+      result.err == """
+        folio: warning: \(file): coin 'b' (element 1) has a current_price of -2.5, not above zero; skipped
+        folio: warning: \(file): coin 'c' (element 2) has a current_price of 0, not above zero; skipped
+        folio: warning: \(file): coin 'd' (element 3) has a current_price of 0, not above zero; skipped
+
+        """)
+    #expect(
+      result.out == "\(file): 1 coin(s) in USD stored in snapshot 2024-11-30T10:00:00Z, 3 skipped\n"
+    )
+    #expect(try sandbox.sqlite("SELECT coin_id, current_price FROM market_quotes") == "a|1\n")
   }
 
   @Test func malformedOrWrongFilesExit65AndStoreNothing() throws {

@@ -102,6 +102,25 @@ import Testing
     #expect(try sandbox.sqlite("SELECT count(*) FROM market_snapshots") == "2\n")
   }
 
+  @Test func aNegativeOrZeroPriceFromTheServerIsSkippedWithAWarning() throws {
+    server.route(
+      "/coins/markets",
+      .json(
+        #"[{"id":"good","symbol":"g","name":"Good","current_price":2},"#
+          + #"{"id":"minus","symbol":"m","name":"Minus","current_price":-1},"#
+          + #"{"id":"nought","symbol":"n","name":"Nought","current_price":0}]"#))
+    server.route("/global", try .fixture("coingecko/global_usd.json"))
+    let result = refresh()
+    #expect(result.code == 0, "\(result.err)")
+    #expect(
+      result.err == """
+        folio: warning: coin 'minus' (element 1) has a current_price of -1, not above zero; skipped
+        folio: warning: coin 'nought' (element 2) has a current_price of 0, not above zero; skipped
+
+        """)
+    #expect(try sandbox.sqlite("SELECT coin_id, current_price FROM market_quotes") == "good|2\n")
+  }
+
   @Test func aFailurePartWayStoresNothing() throws {
     try serveFixtures()
     #expect(refresh().code == 0)

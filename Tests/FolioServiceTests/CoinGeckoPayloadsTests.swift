@@ -208,7 +208,7 @@ import Testing
   }
 
   @Test func missingOptionalFieldsAreFine() throws {
-    let (markets, notes) = try read(#"[{"id":"a","symbol":"","name":"","current_price":0}]"#)
+    let (markets, notes) = try read(#"[{"id":"a","symbol":"","name":"","current_price":1}]"#)
     guard case .markets(let page) = markets, let quote = page.quotes.first else {
       Issue.record("not read as a markets page")
       return

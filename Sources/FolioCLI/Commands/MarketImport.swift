@@ -13,28 +13,37 @@ struct MarketImport: FolioCommand {
       stored; a missing file exits 66. Each file is stored in one transaction.
       The snapshot time is --at, else the data's own last_updated / updated_at, else now.
       Importing a file again adds nothing.
+      A /coins/markets page does not say its currency, so its prices are checked against
+      --vs: USD stablecoins (tether, usd-coin, dai...) must be priced near 1 USD at the rates
+      of a /global taken within a day (without one, within 3% of 1 when imported as USD);
+      a page without them must be within 5% of the latest snapshot in that currency taken
+      within a day. A page that does not match is refused (exit 65) naming the currency it
+      looks like; --force imports it anyway.
       """,
     arguments: [ArgumentSpec(name: "file", help: "A saved response.", repeating: true)],
     options: [
       CurrencyOption.spec("The currency of /coins/markets files (default: usd)."),
       .value("at", "time", help: "The snapshot time, such as 2024-01-24T00:30:00Z."),
+      .flag("force", help: "Import a markets page even if its prices do not look like --vs."),
     ],
     make: { try Self($0) })
 
   let files: [String]
   let vsCurrency: String
   let at: Date?
+  let force: Bool
 
   init(_ values: ParsedValues) throws {
     files = values.arguments
     vsCurrency = try CurrencyOption.parse(values)
     at = try values.value(
       "at", expected: "a time such as 2024-01-24T00:30:00Z or 2024-01-24", MarketTime.parse)
+    force = values.flag("force")
   }
 
   func run(_ context: Context) throws {
     let outcomes = try MarketData(context.store()).importFiles(
-      files, vsCurrency: vsCurrency, at: at, now: context.now)
+      files, vsCurrency: vsCurrency, at: at, now: context.now, force: force)
     for outcome in outcomes {
       context.warn(all: outcome.warnings.map { "\(outcome.file): \($0)" })
       context.print(Self.describe(outcome))
