@@ -19,15 +19,48 @@ public enum FolioCLI {
   /// Runs the command line of this process with its real streams and environment.
   /// The only place where the process's exit code is decided.
   public static func main(_ arguments: [String]) -> Int32 {
-    let out = FileSink(FileHandle.standardOutput)
-    let err = FileSink(FileHandle.standardError)
+    let out = DescriptorWriter(descriptor: STDOUT_FILENO)
+    let err = DescriptorWriter(descriptor: STDERR_FILENO)
+    occupyClosedStandardDescriptors(out: out, err: err)
     let code = run(
       Array(arguments.dropFirst()), out: out, err: err,
       environment: ProcessInfo.processInfo.environment, now: Date(),
       stdoutIsTerminal: isatty(1) == 1, stderrIsTerminal: isatty(2) == 1)
     out.flush()
+    return finish(code, out: out, err: err)
+  }
+
+  /// The exit code once the output is written: a failed write to stdout or stderr (a full
+  /// disk, a closed descriptor) turns success into 74, with one line on stderr for stdout's
+  /// failure. A closed pipe (EPIPE, when SIGPIPE is ignored) stays quiet.
+  static func finish(_ code: Int32, out: DescriptorWriter, err: DescriptorWriter) -> Int32 {
+    if let failure = out.failure, failure != EPIPE {
+      err.write(
+        "folio: error: cannot write to standard output: "
+          + "\(DatabaseFileError.describe(errno: failure)) (the command itself ran; "
+          + "its output is lost)\n")
+    }
     err.flush()
-    return code
+    guard out.failure != nil || err.failure != nil, code == ExitCode.ok else { return code }
+    return ExitCode.ioError
+  }
+
+  /// A standard descriptor closed by the caller (`folio holdings >&-`) is taken by /dev/null,
+  /// so no file opened later (the database) can become "stdout"; writes meant for a closed
+  /// stdout or stderr count as failed (EBADF).
+  private static func occupyClosedStandardDescriptors(
+    out: DescriptorWriter, err: DescriptorWriter
+  ) {
+    for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] {
+      guard fcntl(descriptor, F_GETFD) == -1, errno == EBADF else { continue }
+      if descriptor == STDOUT_FILENO { out.fail(EBADF) }
+      if descriptor == STDERR_FILENO { err.fail(EBADF) }
+      let opened = open("/dev/null", descriptor == STDIN_FILENO ? O_RDONLY : O_WRONLY)
+      if opened >= 0 && opened != descriptor {
+        dup2(opened, descriptor)
+        close(opened)
+      }
+    }
   }
 
   /// Parses and runs `arguments` (without the program name); returns the exit code.

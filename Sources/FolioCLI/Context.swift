@@ -9,24 +9,9 @@ protocol TextSink: AnyObject {
   func flush()
 }
 
-/// Buffered writes to a file descriptor (stdout or stderr), flushed at 64 KiB and at the end.
-final class FileSink: TextSink {
-  private let handle: FileHandle
-  private var buffer = Data()
-
-  init(_ handle: FileHandle) { self.handle = handle }
-
-  func write(_ text: String) {
-    buffer.append(contentsOf: text.utf8)
-    if buffer.count >= 65_536 { flush() }
-  }
-
-  func flush() {
-    guard !buffer.isEmpty else { return }
-    handle.write(buffer)
-    buffer.removeAll(keepingCapacity: true)
-  }
-}
+/// stdout, stderr and `--out` files are written through storage's `DescriptorWriter`
+/// (`write(2)`, never a trap; a failure is kept and mapped to exit 74 by `FolioCLI.main`).
+extension DescriptorWriter: TextSink {}
 
 /// Collects output in memory, for in-process tests.
 final class StringSink: TextSink {

@@ -228,21 +228,3 @@ enum ReportFormat {
     SparklineChart.rows(points.map { $0?.doubleValue }, width: width, height: 1).first ?? ""
   }
 }
-
-/// A file named by `--out` could not be written (74).
-struct OutputFileError: LocalizedError, ClassifiedError {
-  let path: String
-  let reason: String
-
-  var kind: FailureKind { .io }
-  var errorDescription: String? { "\(path): cannot be written (\(reason))" }
-
-  /// Writes `text` to `path` atomically (replacing the file), or throws this error.
-  static func write(_ text: String, to path: String) throws {
-    do {
-      try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
-    } catch {
-      throw OutputFileError(path: path, reason: error.localizedDescription)
-    }
-  }
-}

@@ -39,6 +39,10 @@ extension DatabaseFileError: ClassifiedError {
   }
 }
 
+extension OutputFileError: ClassifiedError {
+  public var kind: FailureKind { .io }
+}
+
 extension SQLiteError: ClassifiedError {
   public var kind: FailureKind {
     if isBusy { return .busy }

@@ -1,4 +1,5 @@
 import FolioService
+import FolioStorage
 import Foundation
 
 /// `folio export trades [--out FILE]`.
@@ -21,39 +22,10 @@ struct ExportTrades: FolioCommand {
       try exporter.forEachRow(of: portfolio) { context.out.write(CSVWriter.line($0)) }
       return
     }
-    try AtomicFile.write(to: out) { sink in
+    try OutputFile.write(to: out) { sink in
       sink.write(CSVWriter.line(TradeExporter.header))
       try exporter.forEachRow(of: portfolio) { sink.write(CSVWriter.line($0)) }
     }
     context.err.write("wrote \(out)\n")
-  }
-}
-
-/// Writes a file through a temporary sibling renamed into place, so readers never see half a file.
-enum AtomicFile {
-  static func write(to path: String, _ body: (TextSink) throws -> Void) throws {
-    let temporary = path + ".tmp-\(getpid())"
-    guard FileManager.default.createFile(atPath: temporary, contents: nil),
-      let handle = FileHandle(forWritingAtPath: temporary)
-    else {
-      throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path])
-    }
-    let sink = FileSink(handle)
-    do {
-      try body(sink)
-      sink.flush()
-      try handle.synchronize()
-      try handle.close()
-      if FileManager.default.fileExists(atPath: path) {
-        _ = try FileManager.default.replaceItemAt(
-          URL(fileURLWithPath: path), withItemAt: URL(fileURLWithPath: temporary))
-      } else {
-        try FileManager.default.moveItem(atPath: temporary, toPath: path)
-      }
-    } catch {
-      try? handle.close()
-      try? FileManager.default.removeItem(atPath: temporary)
-      throw error
-    }
   }
 }

@@ -1,4 +1,5 @@
 import FolioService
+import FolioStorage
 import Foundation
 
 /// `folio locations export [--format json|geojson] [--out FILE]`.
@@ -37,12 +38,7 @@ struct LocationsExport: FolioCommand {
       context.out.write(text)
       return
     }
-    do {
-      try Data(text.utf8).write(to: URL(fileURLWithPath: out), options: .atomic)
-    } catch {
-      throw LocationError.fileError(
-        path: out, reason: "cannot be written (\(error.localizedDescription))")
-    }
+    try OutputFile.write(text, to: out)
     context.print("exported \(locations.count) location(s) to \(out)")
   }
 }

@@ -75,7 +75,7 @@ struct Report: FolioCommand {
     let text = Self.render(
       report, format: format, saved: save, useColor: out == nil && context.useColor)
     if let out {
-      try OutputFileError.write(text, to: out)
+      try OutputFile.write(text, to: out)
       if save { try service.save(report, now: context.now) }
       context.print(
         "wrote the \(format.rawValue) report of \(report.day) to \(out)"

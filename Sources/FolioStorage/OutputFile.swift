@@ -1,0 +1,199 @@
+import Foundation
+
+// The one way Folio writes bytes to a file descriptor and to a file a user named (`--out`).
+// It lives in FolioStorage, the lowest layer and the one that already owns the crash-safe file
+// routines it reuses (`Database.syncFolder`, `DatabaseFileError.describe(errno:)`); the CLI's
+// stdout/stderr and every `--out` go through it. Foundation's `FileHandle.write` is not used:
+// it traps on EPIPE, ENOSPC and EBADF.
+
+// MARK: - Descriptor writer
+
+/// Buffered writes to a file descriptor through `write(2)`. It never traps: the first failure
+/// is kept (as an `errno` value) and every later write is dropped, so the caller decides what
+/// a failed write means (exit 74, remove a temporary file) once, at the end.
+///
+/// Not `Sendable`: one command writes on one thread.
+public final class DescriptorWriter {
+  /// The descriptor written to.
+  public let descriptor: Int32
+  /// The `errno` of the first failed write, or nil while every write succeeded.
+  public private(set) var failure: Int32?
+  private var buffer: [UInt8] = []
+  private let capacity: Int
+
+  /// A writer that flushes whenever `capacity` bytes are waiting.
+  public init(descriptor: Int32, capacity: Int = 65_536) {
+    self.descriptor = descriptor
+    self.capacity = capacity
+    buffer.reserveCapacity(capacity)
+  }
+
+  /// Marks the writer as failed with `code` (a descriptor found closed at start, for example),
+  /// so nothing is written and `failure` reports it.
+  public func fail(_ code: Int32) {
+    if failure == nil { failure = code }
+    buffer.removeAll()
+  }
+
+  /// Queues `text`; flushes once the buffer is full.
+  public func write(_ text: String) {
+    guard failure == nil else { return }
+    buffer.append(contentsOf: text.utf8)
+    if buffer.count >= capacity { flush() }
+  }
+
+  /// Writes out everything queued, retrying short writes and EINTR.
+  public func flush() {
+    defer { buffer.removeAll(keepingCapacity: true) }
+    guard failure == nil, !buffer.isEmpty else { return }
+    buffer.withUnsafeBytes { bytes in
+      guard let start = bytes.baseAddress else { return }
+      var offset = 0
+      while offset < bytes.count {
+        let written = Glibc.write(descriptor, start + offset, bytes.count - offset)
+        if written > 0 {
+          offset += written
+        } else if written < 0 && errno == EINTR {
+          continue
+        } else {
+          failure = written < 0 ? errno : EIO
+          return
+        }
+      }
+    }
+  }
+}
+
+// MARK: - Output files
+
+/// A file named by `--out` could not be written (74); nothing at the path was changed.
+public enum OutputFileError: LocalizedError, Equatable {
+  /// The path names something that is not a regular file (a directory, a FIFO, a device,
+  /// a socket); it is left as it is.
+  case notARegularFile(path: String, kind: String)
+  /// Creating, writing, syncing or renaming the file failed.
+  case cannotWrite(path: String, reason: String)
+
+  public var errorDescription: String? {
+    switch self {
+    case .notARegularFile(let path, let kind):
+      return
+        "\(path): cannot be written (it is \(kind), not a regular file); --out replaces only "
+        + "regular files, and nothing was changed"
+    case .cannotWrite(let path, let reason):
+      return "\(path): cannot be written (\(reason)); the file, if any, was left as it was"
+    }
+  }
+}
+
+/// Writes a file a user named, with the rules every `--out` keeps:
+/// - a regular file is replaced atomically: the content goes to a temporary file in the same
+///   folder, is synced to disk, then renamed over it; the file keeps its mode;
+/// - a new file is created with mode 0600 (it holds financial data, like the database);
+/// - a symlink is followed to its target, as a shell's `>` does; the link itself stays;
+/// - a directory, FIFO, device or socket is refused and left untouched;
+/// - a failure leaves no temporary file behind and the old file as it was.
+public enum OutputFile {
+  /// Writes what `body` produces to `path`; `body` writes through the given writer.
+  public static func write(to path: String, _ body: (DescriptorWriter) throws -> Void) throws {
+    let target = try resolve(path)
+    var status = stat()
+    let exists = lstat(target, &status) == 0
+    if exists {
+      if let kind = nonRegularKind(status.st_mode) {
+        throw OutputFileError.notARegularFile(path: path, kind: kind)
+      }
+    } else if errno != ENOENT {
+      throw failed(path)
+    }
+    let folder = (target as NSString).deletingLastPathComponent
+    let name = (target as NSString).lastPathComponent
+    let temporary =
+      (folder.isEmpty ? "" : folder + "/")
+      + ".\(name).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    let descriptor = open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else {
+      throw OutputFileError.cannotWrite(
+        path: path,
+        reason: errno == ENOENT
+          ? "its folder does not exist"
+          : "cannot create a temporary file in its folder: "
+            + DatabaseFileError.describe(errno: errno))
+    }
+    var closed = false
+    do {
+      if exists && fchmod(descriptor, status.st_mode & 0o7777) != 0 {
+        throw failed(path)
+      }
+      let writer = DescriptorWriter(descriptor: descriptor)
+      try body(writer)
+      writer.flush()
+      if let failure = writer.failure {
+        throw failed(path, failure)
+      }
+      guard fsync(descriptor) == 0 else {
+        throw failed(path)
+      }
+      closed = true
+      guard close(descriptor) == 0 else {
+        throw failed(path)
+      }
+      guard rename(temporary, target) == 0 else {
+        throw failed(path)
+      }
+    } catch {
+      if !closed { close(descriptor) }
+      unlink(temporary)
+      throw error
+    }
+    Database.syncFolder(of: target)
+  }
+
+  /// Writes `text` to `path` with the rules above.
+  public static func write(_ text: String, to path: String) throws {
+    try write(to: path) { $0.write(text) }
+  }
+
+  /// The path a write to `path` lands on: symlinks followed (as `open` would), the link
+  /// itself never replaced. A dangling link resolves to the file it names, which is created.
+  static func resolve(_ path: String) throws -> String {
+    var current = path
+    for _ in 0..<40 {
+      var status = stat()
+      guard lstat(current, &status) == 0, status.st_mode & S_IFMT == S_IFLNK else {
+        return current
+      }
+      var bytes = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+      let count = readlink(current, &bytes, Int(PATH_MAX))
+      guard count > 0 else {
+        throw failed(path)
+      }
+      let link = String(decoding: bytes[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      if link.hasPrefix("/") {
+        current = link
+      } else {
+        let folder = (current as NSString).deletingLastPathComponent
+        current = folder.isEmpty ? link : folder + "/" + link
+      }
+    }
+    throw failed(path, ELOOP)
+  }
+
+  /// The error for a system call on `path` that failed with `code` (default: the current errno).
+  private static func failed(_ path: String, _ code: Int32 = errno) -> OutputFileError {
+    .cannotWrite(path: path, reason: DatabaseFileError.describe(errno: code))
+  }
+
+  /// "a directory", "a FIFO"… for anything that is not a regular file; nil for a regular file.
+  static func nonRegularKind(_ mode: mode_t) -> String? {
+    switch mode & S_IFMT {
+    case S_IFREG: return nil
+    case S_IFDIR: return "a directory"
+    case S_IFIFO: return "a FIFO"
+    case S_IFCHR: return "a character device"
+    case S_IFBLK: return "a block device"
+    case S_IFSOCK: return "a socket"
+    default: return "a special file"
+    }
+  }
+}
