@@ -39,7 +39,10 @@ let package = Package(
     .executableTarget(name: "folio-fetch", dependencies: ["FolioNetwork"]),
     // Helpers shared by the test targets: a loopback HTTP server, the Fixtures/ folder and a
     // seeded random generator.
-    .target(name: "FolioTestSupport", path: "Tests/FolioTestSupport"),
+    .target(name: "FolioTestSupport", dependencies: ["CSQLite"], path: "Tests/FolioTestSupport"),
+    // The synthetic trade histories (CSV, hledger and beancount journals) of the benchmarks.
+    .executableTarget(
+      name: "folio-gen", dependencies: ["FolioTestSupport"], path: "Benchmarks/folio-gen"),
     .testTarget(name: "FolioStorageTests", dependencies: ["FolioStorage", "FolioTestSupport"]),
     .testTarget(
       name: "FolioServiceTests",

@@ -13,14 +13,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 trades=${1:-1000000}
-gen=${FOLIO_BENCH_GEN:-../shared/bench/gen.py}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 swift build -c release --static-swift-stdlib --product folio >/dev/null
-folio=$(swift build -c release --static-swift-stdlib --show-bin-path)/folio
+swift build -c release --static-swift-stdlib --product folio-gen >/dev/null
+bin=$(swift build -c release --static-swift-stdlib --show-bin-path)
+folio=$bin/folio
 mkdir -p "$work/data"
-python3 "$gen" "$trades" "$work/data" >/dev/null
+"$bin/folio-gen" "$trades" "$work/data" >/dev/null
 csv=$work/data/trades.csv
 
 seconds() { python3 -c 'import sys; print(f"{float(sys.argv[1]):.2f}")' "$1"; }

@@ -55,12 +55,12 @@ final class Sandbox {
 
   /// The rows of `sql` as the sqlite3 shell prints them (pipe-separated), for state checks.
   func sqlite(_ sql: String) throws -> String {
-    try Binary.runTool("/usr/bin/sqlite3", [database, sql]).out
+    DatabaseProbe.run(database, sql).out
   }
 
-  /// A full textual dump of the database, to prove a refused command changed nothing.
+  /// The schema and every row, to prove a refused command changed nothing.
   func dump() throws -> String {
-    try Binary.runTool("/usr/bin/sqlite3", [database, ".dump"]).out
+    DatabaseProbe.dump(database)
   }
 }
 
@@ -120,6 +120,9 @@ enum Binary {
         err: String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
     }
   }
+
+  /// The sqlite3 shell, for the tests of what users do with it (marked `.requires(.sqlite3)`).
+  static var sqlite3: String { ExternalTool.sqlite3.path ?? "sqlite3" }
 
   /// Runs any program and captures its output and exit status.
   static func runTool(
@@ -255,7 +258,7 @@ extension Sandbox {
 
   /// The rows of `sql` as the real sqlite3 prints them with `-json`, or the failure.
   func sqliteJSON(_ sql: String) throws -> [[String: Any]] {
-    let result = try Binary.runTool("/usr/bin/sqlite3", ["-bail", "-json", database, sql])
+    let result = try Binary.runTool(Binary.sqlite3, ["-bail", "-json", database, sql])
     guard result.code == 0, result.err.isEmpty else {
       throw DemoError(message: "sqlite3 failed (\(result.code)): \(result.err) for \(sql)")
     }

@@ -52,7 +52,7 @@ import Testing
   /// A `sqlite3` shell that has begun a read transaction (its first `count(*)` is done).
   func openReader() throws -> Spawned {
     let reader = try Spawned(
-      "/usr/bin/stdbuf", ["-o0", "/usr/bin/sqlite3", sandbox.database],
+      "/usr/bin/stdbuf", ["-o0", Binary.sqlite3, sandbox.database],
       environment: Binary.environment(), folder: sandbox.path, name: "sqlite3-reader")
     reader.send("BEGIN; SELECT count(*) FROM trades;\n")
     reader.waitForOutput(lines: 1)
@@ -119,7 +119,7 @@ import Testing
 
   // MARK: - Tests
 
-  @Test func eightWritersAndAnOpenReaderLoseNothing() throws {
+  @Test(.requires(.sqlite3)) func eightWritersAndAnOpenReaderLoseNothing() throws {
     #expect(try folio("db", "migrate").code == 0)
     let reader = try openReader()
     let buys = ReliabilityScale.pick(12, full: 100, variable: "FOLIO_STRESS_BUYS")
@@ -150,7 +150,7 @@ import Testing
     #expect(try folio("db", "check").out == "ok\n")
   }
 
-  @Test func mixedWritersAndLongReadersSeeWholeCommits() throws {
+  @Test(.requires(.sqlite3)) func mixedWritersAndLongReadersSeeWholeCommits() throws {
     // Seed trades make every read long enough for commits to land while it runs.
     let seedRows = ReliabilityScale.pick(1_500, full: 5_000, variable: "FOLIO_STRESS_SEED")
     var seed = "date,side,coin,quantity,price,fee,note\n"
@@ -279,12 +279,11 @@ import Testing
       let attributes = try FileManager.default.attributesOfItem(atPath: copy)
       #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
       #expect(
-        try Binary.runTool("/usr/bin/sqlite3", [copy, "PRAGMA integrity_check"]).out == "ok\n")
+        DatabaseProbe.run(copy, "PRAGMA integrity_check").out == "ok\n")
       #expect(try folio("db", "check", db: copy).out == "ok\n")
       // The derived positions match the journal inside the copy, and imports are whole.
-      let rows = try Binary.runTool(
-        "/usr/bin/sqlite3",
-        [copy, "SELECT coin_id, note, count(*) FROM trades GROUP BY coin_id, note"]
+      let rows = DatabaseProbe.run(
+        copy, "SELECT coin_id, note, count(*) FROM trades GROUP BY coin_id, note"
       ).out
       var bitcoinTrades = 0
       for line in rows.split(separator: "\n") {

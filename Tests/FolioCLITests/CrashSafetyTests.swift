@@ -29,7 +29,7 @@ import Testing
   }
 
   func sqlite(_ db: String, _ sql: String) throws -> String {
-    try Binary.runTool("/usr/bin/sqlite3", [db, sql]).out
+    DatabaseProbe.run(db, sql).out
   }
 
   /// Copies the database `template` (a closed file without -wal) to a fresh name.

@@ -1,3 +1,4 @@
+import FolioTestSupport
 import Foundation
 import Testing
 
@@ -69,7 +70,7 @@ import Testing
     #expect(try mode(sandbox.file("new")) == 0o700)
     #expect(try mode(sandbox.file("new/nested")) == 0o700)
     #expect(
-      try Binary.runTool("/usr/bin/sqlite3", [target, "PRAGMA user_version"]).out
+      DatabaseProbe.run(target, "PRAGMA user_version").out
         == "\(latest)\n")
 
     let again = try folio("db", "migrate", db: target)
@@ -92,8 +93,7 @@ import Testing
         == "folio: note: upgraded the database schema; the previous file was saved as \(backup)\n"
     )
     #expect(try mode(backup) == 0o600)
-    let old = try Binary.runTool(
-      "/usr/bin/sqlite3", [backup, "PRAGMA user_version; SELECT value FROM settings"])
+    let old = DatabaseProbe.run(backup, "PRAGMA user_version; SELECT value FROM settings")
     #expect(old.out == "1\nada\n")
     #expect(try sandbox.sqlite("SELECT value FROM settings") == "ada\n")
   }
@@ -190,9 +190,8 @@ import Testing
     #expect(result.code == 0)
     #expect(result.out == "backed up to \(copy)\n")
     #expect(try mode(copy) == 0o600)
-    let check = try Binary.runTool(
-      "/usr/bin/sqlite3",
-      [copy, "PRAGMA integrity_check; PRAGMA user_version; SELECT value FROM settings"])
+    let check = DatabaseProbe.run(
+      copy, "PRAGMA integrity_check; PRAGMA user_version; SELECT value FROM settings")
     #expect(check.out == "ok\n\(latest)\nada\n")
 
     let original = bytes(copy)
@@ -214,7 +213,7 @@ import Testing
     let result = try folio("db", "backup", copy)
     try writer.execute("COMMIT")
     #expect(result.code == 0)
-    let rows = try Binary.runTool("/usr/bin/sqlite3", [copy, "SELECT count(*) FROM settings"])
+    let rows = DatabaseProbe.run(copy, "SELECT count(*) FROM settings")
     #expect(rows.out == "0\n")  // the copy holds the last committed state only
     #expect(try sandbox.sqlite("SELECT count(*) FROM settings") == "1\n")
   }
@@ -254,8 +253,8 @@ import Testing
     #expect(try folio("db", "migrate").code == 0)
     _ = try sandbox.sqlite("PRAGMA user_version = \(latest + 1)")
     let shell = sandbox.file("shell.sqlite3")
-    _ = try Binary.runTool(
-      "/usr/bin/sqlite3", [shell, "CREATE TABLE t (x); PRAGMA user_version = \(latest + 5)"])
+    _ = DatabaseProbe.run(
+      shell, "CREATE TABLE t (x); PRAGMA user_version = \(latest + 5)", create: true)
     for (path, version) in [(sandbox.database, latest + 1), (shell, latest + 5)] {
       let original = bytes(path)
       for command in [["db", "migrate"], ["db", "status"]] {
@@ -340,7 +339,7 @@ import Testing
         .filter { $0.hasPrefix("applied ") }
       #expect(lines.count == latest)
       #expect(
-        try Binary.runTool("/usr/bin/sqlite3", [target, "SELECT count(*) FROM schema_migrations"])
+        DatabaseProbe.run(target, "SELECT count(*) FROM schema_migrations")
           .out == "\(latest)\n")
     }
     #expect(try files().filter { $0.contains(".bak-") }.isEmpty)

@@ -1,3 +1,4 @@
+import FolioTestSupport
 import Foundation
 import Testing
 
@@ -55,7 +56,7 @@ import Testing
     // The aside copy is the content that was replaced, whole and private.
     let asidePath = sandbox.file(aside)
     #expect(
-      try Binary.runTool("/usr/bin/sqlite3", [asidePath, "SELECT count(*) FROM trades"]).out
+      DatabaseProbe.run(asidePath, "SELECT count(*) FROM trades").out
         == "5\n")
     let attributes = try FileManager.default.attributesOfItem(atPath: asidePath)
     #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
@@ -68,14 +69,14 @@ import Testing
     #expect(holdings.out.contains("\nbitcoin,3,"))
   }
 
-  @Test func restoresWhileOtherProcessesUseTheDatabase() throws {
+  @Test(.requires(.sqlite3)) func restoresWhileOtherProcessesUseTheDatabase() throws {
     try buy(2, note: "kept")
     let backup = sandbox.file("backup.sqlite3")
     #expect(try folio("db", "backup", backup).code == 0)
     try buy(3, note: "later")
     // A shell holding a read transaction and a writer recording buys while the restore runs.
     let reader = try Spawned(
-      "/usr/bin/stdbuf", ["-o0", "/usr/bin/sqlite3", sandbox.database],
+      "/usr/bin/stdbuf", ["-o0", Binary.sqlite3, sandbox.database],
       environment: Binary.environment(), folder: sandbox.path, name: "reader")
     reader.send("BEGIN; SELECT count(*) FROM trades;\n")
     #expect(reader.waitForOutput(lines: 1) == "5\n")
@@ -94,9 +95,7 @@ import Testing
     // Every buy is either in the restored database (it came after) or in the aside copy.
     let aside = sandbox.file(try #require(try replaced().first))
     let live = try sandbox.sqlite("SELECT count(*) FROM trades WHERE note LIKE 'w %'")
-    let before = try Binary.runTool(
-      "/usr/bin/sqlite3", [aside, "SELECT count(*) FROM trades WHERE note LIKE 'w %'"]
-    ).out
+    let before = DatabaseProbe.run(aside, "SELECT count(*) FROM trades WHERE note LIKE 'w %'").out
     #expect((Int(live.dropLast()) ?? -1) + (Int(before.dropLast()) ?? -1) == 20)
     #expect(
       try sandbox.sqlite("SELECT count(*) FROM trades WHERE note NOT LIKE 'w %'") == "2\n")
@@ -132,10 +131,8 @@ import Testing
     try buy(2, note: "kept")
     let backup = sandbox.file("backup.sqlite3")
     #expect(try folio("db", "backup", backup).code == 0)
-    _ = try Binary.runTool(
-      "/usr/bin/sqlite3",
-      [backup, "PRAGMA journal_mode = DELETE; PRAGMA page_size = 1024; VACUUM;"])
-    #expect(try Binary.runTool("/usr/bin/sqlite3", [backup, "PRAGMA page_size"]).out == "1024\n")
+    _ = DatabaseProbe.run(backup, "PRAGMA journal_mode = DELETE; PRAGMA page_size = 1024; VACUUM;")
+    #expect(DatabaseProbe.run(backup, "PRAGMA page_size").out == "1024\n")
     try buy(1, note: "later")
     let result = try folio("db", "restore", backup)
     #expect(result.code == 0, "\(result.err)")
@@ -151,7 +148,7 @@ import Testing
     #expect(created.code == 0, "\(created.err)")
     #expect(!created.out.contains("kept as"))
     #expect(
-      try Binary.runTool("/usr/bin/sqlite3", [fresh, "SELECT count(*) FROM trades"]).out == "2\n")
+      DatabaseProbe.run(fresh, "SELECT count(*) FROM trades").out == "2\n")
 
     let junk = Data("not a database at all, just some text\n".utf8)
     FileManager.default.createFile(atPath: sandbox.database, contents: junk)
@@ -172,11 +169,10 @@ import Testing
 
     let text = sandbox.write("notes.txt", "hello\n")
     let plain = sandbox.file("plain.sqlite3")
-    _ = try Binary.runTool(
-      "/usr/bin/sqlite3", [plain, "CREATE TABLE t (x); INSERT INTO t VALUES (1);"])
+    _ = DatabaseProbe.run(plain, "CREATE TABLE t (x); INSERT INTO t VALUES (1);", create: true)
     let newer = sandbox.file("newer.sqlite3")
     #expect(try folio("db", "backup", newer).code == 0)
-    _ = try Binary.runTool("/usr/bin/sqlite3", [newer, "PRAGMA user_version = 999"])
+    _ = DatabaseProbe.run(newer, "PRAGMA user_version = 999")
     let damaged = sandbox.file("damaged.sqlite3")
     try buy(400, note: "bulk", db: damaged)
     let size = try #require(bytes(damaged)).count

@@ -1,3 +1,4 @@
+import FolioTestSupport
 import Foundation
 import Testing
 
@@ -43,7 +44,7 @@ import Testing
     // Demo data never goes to the user's own database.
     #expect(!FileManager.default.fileExists(atPath: sandbox.database))
     func query(_ sql: String) throws -> String {
-      try Binary.runTool("/usr/bin/sqlite3", [path, sql]).out
+      DatabaseProbe.run(path, sql).out
     }
     #expect(
       try query("SELECT group_concat(name || ':' || method) FROM portfolios")

@@ -1,3 +1,4 @@
+import FolioTestSupport
 import Foundation
 import Testing
 
@@ -231,9 +232,9 @@ import Testing
     for row in 0..<20_000 { csv += "2024-01-01T00:00:00Z,buy,ethereum,0.01,2000,0,row \(row)\n" }
     let result = try folio("import", "trades", sandbox.write("big.csv", csv), db: path)
     expectOneError(result, code: 74, "the disk holding the database at \(path) is full")
-    #expect(try Binary.runTool("/usr/bin/sqlite3", [path, "PRAGMA integrity_check"]).out == "ok\n")
+    #expect(DatabaseProbe.run(path, "PRAGMA integrity_check").out == "ok\n")
     #expect(
-      try Binary.runTool("/usr/bin/sqlite3", [path, "SELECT count(*) FROM trades"]).out == "1\n")
+      DatabaseProbe.run(path, "SELECT count(*) FROM trades").out == "1\n")
     #expect(try folio("tx", "list", db: path).code == 0)
     // A backup onto the full disk fails without leaving a file that looks like a backup.
     let filler = try Binary.runTool(

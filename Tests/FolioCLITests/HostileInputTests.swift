@@ -75,8 +75,8 @@ import Testing
     for step in steps {
       guard (try? Binary.run(step, environment: environment))?.code == 0 else { return nil }
     }
-    guard let dump = try? Binary.runTool("/usr/bin/sqlite3", [path, ".dump"]).out,
-      let schema = try? Binary.runTool("/usr/bin/sqlite3", [path, schemaQuery]).out,
+    guard let dump = Optional(DatabaseProbe.dump(path)),
+      let schema = Optional(DatabaseProbe.run(path, schemaQuery).out),
       !FileManager.default.fileExists(atPath: path + "-wal")
     else { return nil }
     return Template(path: path, dump: dump, schema: schema)

@@ -1,3 +1,4 @@
+import FolioTestSupport
 import Foundation
 import Testing
 
@@ -119,7 +120,7 @@ import Testing
     #expect(try sandbox.sqlite("SELECT count(*) FROM trades") == "1\n")
   }
 
-  @Test func importKeepsTheGuardRailsForHandEdits() throws {
+  @Test(.requires(.sqlite3)) func importKeepsTheGuardRailsForHandEdits() throws {
     let schema =
       "SELECT type, name FROM sqlite_schema WHERE tbl_name = 'trades' AND type IN ('index', 'trigger') ORDER BY name"
     _ = sandbox.run("db", "migrate")
@@ -134,7 +135,7 @@ import Testing
     #expect(try sandbox.sqlite(schema) == before)
     // The plain sqlite3 shell has foreign keys off; the trigger still refuses a missing portfolio.
     let typed = try Binary.runTool(
-      "/usr/bin/sqlite3",
+      Binary.sqlite3,
       [
         sandbox.database,
         "INSERT INTO trades (portfolio_id, executed_at, side, coin_id, quantity, price, fee, created_at) VALUES (99, '2024-01-01T00:00:00Z', 'buy', 'bitcoin', '1', '1', '0', '2024-01-01T00:00:00Z')",
@@ -146,7 +147,7 @@ import Testing
 
   /// The import skips the CHECK constraints on trades for speed: what it writes must satisfy
   /// them anyway (PRAGMA integrity_check evaluates them), and they still guard hand edits.
-  @Test func importedValuesPassTheTablesOwnChecks() throws {
+  @Test(.requires(.sqlite3)) func importedValuesPassTheTablesOwnChecks() throws {
     let file = sandbox.write(
       "forms.csv",
       header
@@ -163,7 +164,7 @@ import Testing
         + "2024-01-03T00:00:00Z|bitcoin|0.5|62000|0\n")
     #expect(try sandbox.sqlite("PRAGMA integrity_check") == "ok\n")
     let typed = try Binary.runTool(
-      "/usr/bin/sqlite3", [sandbox.database, "UPDATE trades SET price = '1.50' WHERE id = 1"])
+      Binary.sqlite3, [sandbox.database, "UPDATE trades SET price = '1.50' WHERE id = 1"])
     #expect(typed.err.contains("CHECK constraint failed"))
     #expect(try sandbox.sqlite("SELECT price FROM trades WHERE id = 1") == "61000\n")
   }

@@ -1,3 +1,4 @@
+import FolioTestSupport
 import Foundation
 import Testing
 
@@ -496,7 +497,7 @@ import Testing
 
   // MARK: - The schema outside Folio
 
-  @Test func sqliteShellCannotStoreABadLocation() throws {
+  @Test(.requires(.sqlite3)) func sqliteShellCannotStoreABadLocation() throws {
     importFixtures()
     let before = try sandbox.dump()
     let columns =
@@ -513,7 +514,7 @@ import Testing
       "\(columns) VALUES ('X', 'Rome', 0, 0, NULL, 'today', 'today')",
     ]
     for sql in rows {
-      let result = try Binary.runTool("/usr/bin/sqlite3", [sandbox.database, sql])
+      let result = try Binary.runTool(Binary.sqlite3, [sandbox.database, sql])
       #expect(result.code != 0, "\(sql)")
       // SQLITE_CONSTRAINT (19): a CHECK, UNIQUE or STRICT type rule refused the row.
       #expect(result.err.contains("(19)"), "\(sql): \(result.err)")

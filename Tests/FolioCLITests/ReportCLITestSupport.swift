@@ -144,25 +144,9 @@ enum Golden {
   }
 }
 
-/// Tools the HTML tests run: python3 for XML and PNG checks, Chromium for rendering.
-enum ExternalTool {
-  /// The first of `names` found on PATH (plus the usual system folders).
-  static func find(_ names: [String]) -> String? {
-    let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
-    let folders =
-      path.split(separator: ":").map(String.init) + ["/usr/bin", "/usr/local/bin", "/bin"]
-    for name in names {
-      for folder in folders where FileManager.default.isExecutableFile(atPath: folder + "/" + name)
-      {
-        return folder + "/" + name
-      }
-    }
-    return nil
-  }
-
-  /// Runs python3 with `script` and `arguments`.
+extension ExternalTool {
+  /// Runs python3 with `script` and `arguments` (tests that call it are `.requires(.python3)`).
   static func python(_ script: String, _ arguments: [String]) throws -> RunResult {
-    let python = try #require(find(["python3"]), "python3 is needed to check the HTML and PNG")
-    return try Binary.runTool(python, ["-c", script] + arguments)
+    try Binary.runTool(python3.path ?? "python3", ["-c", script] + arguments)
   }
 }

@@ -1,3 +1,4 @@
+import FolioTestSupport
 import Foundation
 import Testing
 
@@ -14,7 +15,7 @@ import Testing
     return result.out
   }
 
-  @Test func theDocumentIsWellFormedXHTML() throws {
+  @Test(.requires(.python3)) func theDocumentIsWellFormedXHTML() throws {
     let path = sandbox.write("report.html", html())
     let check = try ExternalTool.python(
       """
@@ -51,16 +52,8 @@ import Testing
     #expect(page.contains("Solana &amp; &lt;Co&gt; | *x*"))
   }
 
-  @Test func chromiumRendersAVisiblePage() throws {
-    guard
-      let chromium = ExternalTool.find([
-        "chromium", "chromium-browser", "google-chrome", "google-chrome-stable",
-      ])
-    else {
-      Issue.record(
-        "Chromium is not installed: install it with 'apt-get install -y chromium' (.ci/run does)")
-      return
-    }
+  @Test(.requires(.chromium), .requires(.python3)) func chromiumRendersAVisiblePage() throws {
+    let chromium = try #require(ExternalTool.chromium.path)
     let page = sandbox.write("report.html", html())
     let shot = sandbox.file("report.png")
     let render = try Binary.runTool(

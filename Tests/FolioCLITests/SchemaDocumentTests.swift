@@ -1,3 +1,4 @@
+import FolioTestSupport
 import Foundation
 import Testing
 
@@ -5,7 +6,7 @@ import Testing
 
 /// docs/schema.md cannot rot: every query in it runs with the real sqlite3 on a database built
 /// by the CLI, and every table, view and column of that database is documented in it.
-@Suite struct SchemaDocumentTests {
+@Suite(.requires(.sqlite3)) struct SchemaDocumentTests {
   let sandbox = Sandbox()
 
   static let document = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

@@ -1,4 +1,5 @@
 import FolioService
+import FolioTestSupport
 import Foundation
 import Testing
 
@@ -6,7 +7,7 @@ import Testing
 
 /// The views and guard rails of the views migration, read and poked with the real sqlite3 on a
 /// database built by the CLI.
-@Suite struct ViewsTests {
+@Suite(.requires(.sqlite3)) struct ViewsTests {
   let sandbox = Sandbox()
 
   /// A decimal string as a Double, for comparing with a REAL twin.
@@ -320,7 +321,7 @@ import Testing
     _ sql: String, _ message: String, sourceLocation: SourceLocation = #_sourceLocation
   ) throws {
     let before = try sandbox.dump()
-    let result = try Binary.runTool("/usr/bin/sqlite3", [sandbox.database, sql])
+    let result = try Binary.runTool(Binary.sqlite3, [sandbox.database, sql])
     #expect(result.code != 0, "\(sql) was accepted", sourceLocation: sourceLocation)
     #expect(result.err.contains(message), "\(result.err)", sourceLocation: sourceLocation)
     #expect(try sandbox.dump() == before, "\(sql) changed the file", sourceLocation: sourceLocation)
@@ -379,7 +380,7 @@ import Testing
   @Test func handDeletedSnapshotsTakeTheirRowsWithThemEvenWithForeignKeysOff() throws {
     try sandbox.buildDemo(withMarketData: true)
     let result = try Binary.runTool(
-      "/usr/bin/sqlite3",
+      Binary.sqlite3,
       [
         sandbox.database,
         """
@@ -411,7 +412,7 @@ import Testing
   @Test func guardsLetGoodHandEditsThrough() throws {
     try sandbox.buildDemo()
     let result = try Binary.runTool(
-      "/usr/bin/sqlite3",
+      Binary.sqlite3,
       [
         sandbox.database,
         """

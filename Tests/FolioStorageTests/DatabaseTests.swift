@@ -1,4 +1,5 @@
 import CSQLite
+import FolioTestSupport
 import Foundation
 import Testing
 
@@ -176,7 +177,7 @@ import Testing
     // A file made by the sqlite3 shell keeps its rollback journal: inspecting it must not
     // switch it to WAL (that would rewrite its header).
     let path = folder.file("shell.sqlite3")
-    _ = try runTool("/usr/bin/sqlite3", [path, "CREATE TABLE t (x); INSERT INTO t VALUES (7);"])
+    _ = DatabaseProbe.run(path, "CREATE TABLE t (x); INSERT INTO t VALUES (7);", create: true)
     let original = try Data(contentsOf: URL(fileURLWithPath: path))
     do {
       let db = try Database(path: path, mode: .readOnly)
@@ -196,7 +197,7 @@ import Testing
     // Opening a rollback-journal file while another connection reads it waits for the reader
     // (busy timeout) before switching the file to WAL, instead of failing.
     let path = folder.file("switch.sqlite3")
-    _ = try runTool("/usr/bin/sqlite3", [path, "CREATE TABLE t (x); INSERT INTO t VALUES (1);"])
+    _ = DatabaseProbe.run(path, "CREATE TABLE t (x); INSERT INTO t VALUES (1);", create: true)
     let locked = DispatchSemaphore(value: 0)
     let released = DispatchSemaphore(value: 0)
     Thread.detachNewThread {

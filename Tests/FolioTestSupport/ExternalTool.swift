@@ -1,0 +1,52 @@
+import FolioTestSupport
+import Foundation
+import Testing
+
+/// A program outside the Swift toolchain that some tests run: those tests are skipped, with
+/// the reason, where it is missing, and `.ci/run` installs it so CI always runs them.
+public struct ExternalTool: Sendable {
+  /// The names it may have on PATH, the preferred first.
+  public let names: [String]
+  /// How to install it.
+  public let install: String
+
+  /// The sqlite3 shell, for tests of what users do with it.
+  public static let sqlite3 = ExternalTool(names: ["sqlite3"], install: "apt-get install sqlite3")
+  /// A headless Chromium, to render the HTML report.
+  public static let chromium = ExternalTool(
+    names: ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"],
+    install: "apt-get install chromium")
+  /// beancount's query tool, for the FIFO cross-check.
+  public static let beanQuery = ExternalTool(
+    names: ["bean-query"], install: "pip install beancount beanquery")
+  /// hledger, for the holdings cross-check.
+  public static let hledger = ExternalTool(names: ["hledger"], install: "apt-get install hledger")
+  /// python3, for the checks written in it.
+  public static let python3 = ExternalTool(names: ["python3"], install: "apt-get install python3")
+
+  /// The program's path: the first of `names` on PATH or in the usual system folders.
+  public var path: String? {
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+    let folders =
+      path.split(separator: ":").map(String.init) + ["/usr/local/bin", "/usr/bin", "/bin"]
+    for name in names {
+      for folder in folders where FileManager.default.isExecutableFile(atPath: "\(folder)/\(name)")
+      {
+        return "\(folder)/\(name)"
+      }
+    }
+    return nil
+  }
+
+  /// Why a test that needs it was skipped.
+  public var missing: String {
+    "\(names[0]) is not installed (\(install); .ci/run installs it)"
+  }
+}
+
+extension Trait where Self == ConditionTrait {
+  /// Runs the test or suite only where `tool` is installed; elsewhere it is skipped, saying why.
+  public static func requires(_ tool: ExternalTool) -> Self {
+    .enabled(if: tool.path != nil, Comment(rawValue: tool.missing))
+  }
+}
