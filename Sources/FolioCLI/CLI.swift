@@ -112,7 +112,7 @@ public enum FolioCLI {
     String, Int32
   ) {
     if let error = error as? SQLiteError, let message = fileProblem(error, database: database) {
-      return (message, error.code == 11 || error.code == 26 ? ExitCode.dataError : ExitCode.ioError)
+      return (message, error.category == .damaged ? ExitCode.dataError : ExitCode.ioError)
     }
     let message = (error as? LocalizedError)?.errorDescription ?? String(describing: error)
     if let classified = error as? ClassifiedError {
@@ -151,18 +151,18 @@ public enum FolioCLI {
     let file = database.map { "the database at \($0)" } ?? "the database"
     let detail = "(SQLite error \(error.extendedCode): \(error.message))"
     let rolledBack = "the command's changes were rolled back"
-    switch error.code {
-    case 8:  // SQLITE_READONLY
+    switch error.category {
+    case .readOnly:
       return
         "cannot write to \(file): the file or its folder is read-only \(detail); "
         + "\(rolledBack). Check its permissions and attributes (chattr), or the file system"
-    case 13:  // SQLITE_FULL
+    case .full:
       return
         "the disk holding \(file) is full \(detail); \(rolledBack). "
         + "Free some space and run the command again"
-    case 10:  // SQLITE_IOERR
+    case .ioError:
       return "reading or writing \(file) failed \(detail); \(rolledBack)"
-    case 11, 26:  // SQLITE_CORRUPT, SQLITE_NOTADB
+    case .damaged:
       return
         "\(file) is damaged \(detail); \(rolledBack). Run 'folio db check', and "
         + "'folio db restore BACKUP' to go back to a backup"

@@ -67,7 +67,7 @@ public struct DatabaseAdmin {
         findings: foreignKeys + ledger.findings, ledgerChecked: true,
         schemaVersion: status.version, tradesChecked: ledger.trades,
         positionsChecked: ledger.positions)
-    } catch let error as SQLiteError where error.code == 11 || error.code == 26 {
+    } catch let error as SQLiteError where error.category == .damaged {
       // SQLITE_CORRUPT, SQLITE_NOTADB: SQLite stopped the check itself.
       return report([
         CheckFinding(kind: .integrity, message: "SQLite stopped the check: \(error.message)")

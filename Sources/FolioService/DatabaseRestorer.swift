@@ -96,7 +96,7 @@ public struct DatabaseRestorer {
     let target: Database
     do {
       target = try Database(path: live, mode: .readWrite, busyTimeout: location.busyTimeout)
-    } catch let error as SQLiteError where error.code == 11 || error.code == 26 {
+    } catch let error as SQLiteError where error.category == .damaged {
       // The live file is not a database SQLite can open: nobody can be using it, so it is
       // renamed aside (with its WAL, which belongs to it) and the copy takes its name.
       try Self.renameAside(live, to: aside)
@@ -135,7 +135,7 @@ public struct DatabaseRestorer {
     let source: Database
     do {
       source = try Database(path: file, mode: .readOnly, busyTimeout: location.busyTimeout)
-    } catch let error as SQLiteError where error.code == 11 || error.code == 26 {
+    } catch let error as SQLiteError where error.category == .damaged {
       throw RestoreError.notADatabase(file)  // SQLITE_CORRUPT, SQLITE_NOTADB
     }
     let findings: [String]
@@ -145,7 +145,7 @@ public struct DatabaseRestorer {
         + source.rows("PRAGMA foreign_key_check") { row in
           "row \(row.int(1) ?? 0) of \(row.text(0) ?? "?") refers to a missing row"
         }
-    } catch let error as SQLiteError where error.code == 11 || error.code == 26 {
+    } catch let error as SQLiteError where error.category == .damaged {
       throw RestoreError.damaged(path: file, findings: [error.message])
     }
     guard findings.isEmpty else { throw RestoreError.damaged(path: file, findings: findings) }
@@ -177,7 +177,7 @@ public struct DatabaseRestorer {
       do {
         let old = try Database(path: target.path, mode: .readOnly, busyTimeout: 0)
         try old.backup(to: aside)
-      } catch let error as SQLiteError where error.code == 11 || error.code == 26 {
+      } catch let error as SQLiteError where error.category == .damaged {
         // The old content is damaged: keep its bytes as they are (no one can commit meanwhile).
         try Self.copyBytes(target.path, to: aside)
       }

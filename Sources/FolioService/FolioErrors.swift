@@ -45,12 +45,11 @@ extension OutputFileError: ClassifiedError {
 
 extension SQLiteError: ClassifiedError {
   public var kind: FailureKind {
-    if isBusy { return .busy }
-    switch code {
-    case 11, 26: return .badData  // SQLITE_CORRUPT, SQLITE_NOTADB
-    case 19: return .badData  // SQLITE_CONSTRAINT
-    case 8, 10, 13, 14: return .io  // READONLY, IOERR, FULL, CANTOPEN
-    default: return .internalFailure
+    switch category {
+    case .busy: .busy
+    case .damaged, .constraint: .badData
+    case .readOnly, .ioError, .full, .cannotOpen: .io
+    case .denied, .other: .internalFailure
     }
   }
 }

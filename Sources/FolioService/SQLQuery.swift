@@ -116,7 +116,9 @@ public final class PreparedQuery {
       try statement.forEachRow { row in try body((0..<count).map { row[$0] }) }
     } catch let error as SQLiteError where !error.isBusy {
       // SQLITE_READONLY: a write the read-only connection stopped at run time.
-      if error.code == 8 { throw SQLQueryError.writes(SQLQuery.shortened(statement.sql)) }
+      if error.category == .readOnly {
+        throw SQLQueryError.writes(SQLQuery.shortened(statement.sql))
+      }
       throw SQLQueryError.invalid(error.message)
     }
   }

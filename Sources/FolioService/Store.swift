@@ -119,11 +119,11 @@ public final class Store {
         path: location.path, mode: mode, busyTimeout: location.busyTimeout,
         writeAheadLog: writeAheadLog)
     } catch let error as SQLiteError {
-      switch error.code {
-      case 14:  // SQLITE_CANTOPEN
+      switch error.category {
+      case .cannotOpen:
         throw StoreError.cannotOpen(
           path: location.path, reason: cannotOpenReason(location.path, error.message))
-      case 11, 26: throw StoreError.notADatabase(location.path)  // CORRUPT, NOTADB
+      case .damaged: throw StoreError.notADatabase(location.path)
       default: throw error
       }
     }

@@ -49,6 +49,8 @@ public enum MigrationError: LocalizedError, Equatable {
   case invalidMigrationList(String)
   /// `schema_migrations` and `PRAGMA user_version` disagree, or versions are missing.
   case inconsistentHistory(path: String, reason: String)
+  /// After the pending migrations, rows would point at parents that do not exist.
+  case foreignKeysBroken(version: Int, rows: [String])
 
   public var errorDescription: String? {
     switch self {
@@ -66,6 +68,13 @@ public enum MigrationError: LocalizedError, Equatable {
       return
         "\(path): the schema history is inconsistent (\(reason)); the file was left untouched, "
         + "restore it from a backup"
+    case .foreignKeysBroken(let version, let rows):
+      let listed = rows.prefix(3).joined(separator: ", ")
+      let more = rows.count > 3 ? " and \(rows.count - 3) more" : ""
+      return
+        "migrating to version \(version) would leave rows whose foreign keys point nowhere "
+        + "(\(listed)\(more)); nothing was changed: fix those rows (`folio db check` lists "
+        + "them) and run it again"
     }
   }
 }
@@ -176,6 +185,13 @@ public struct Migrator: Sendable {
     guard !(try status(of: database).pending.isEmpty) else {
       return Outcome(applied: [], backupPath: nil)
     }
+    // SQLite's procedure for changing a table's schema
+    // (https://sqlite.org/lang_altertable.html#otheralter): foreign keys off while the
+    // migrations run, so rebuilding a parent table cascades nothing, then
+    // `PRAGMA foreign_key_check` before the commit. The pragma is a no-op inside a
+    // transaction, so it is set around it.
+    try database.execute("PRAGMA foreign_keys = OFF")
+    defer { try? database.execute("PRAGMA foreign_keys = ON") }
     // All pending migrations run in one write transaction, with the state read under the lock:
     // another process migrating the same file at once sees it either before or after, never
     // half-way, and a failure anywhere leaves the file exactly as it was.
@@ -201,6 +217,13 @@ public struct Migrator: Sendable {
           "INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)",
           [migration.version, migration.name, migration.checksum, Timestamp.format(now)])
         try database.execute("PRAGMA user_version = \(migration.version)")
+      }
+      let broken = try database.rows("PRAGMA foreign_key_check") { row in
+        "\(row.text(0) ?? "?") row \(row.int(1).map(String.init) ?? "?") → \(row.text(2) ?? "?")"
+      }
+      guard broken.isEmpty else {
+        throw MigrationError.foreignKeysBroken(
+          version: current.pending.last?.version ?? 0, rows: broken)
       }
       return Outcome(applied: current.pending, backupPath: backupPath)
     }

@@ -20,11 +20,49 @@ public struct SQLiteError: Error, CustomStringConvertible, Equatable {
   /// The primary result code (the low byte of the extended one).
   public var code: Int32 { extendedCode & 0xFF }
 
+  /// The kinds of failure Folio tells apart, named after SQLite's primary result codes
+  /// (https://sqlite.org/rescode.html).
+  public enum Category: Sendable, Equatable {
+    /// SQLITE_BUSY or SQLITE_LOCKED: another connection holds the lock.
+    case busy
+    /// SQLITE_READONLY: the file or the connection refuses writes.
+    case readOnly
+    /// SQLITE_IOERR: the operating system failed a read or a write.
+    case ioError
+    /// SQLITE_FULL: the disk (or the database's size limit) is full.
+    case full
+    /// SQLITE_CANTOPEN: the file or its journal cannot be opened.
+    case cannotOpen
+    /// SQLITE_CORRUPT or SQLITE_NOTADB: the file is damaged or not a database.
+    case damaged
+    /// SQLITE_CONSTRAINT: a CHECK, UNIQUE, NOT NULL, foreign key or trigger refused a row.
+    case constraint
+    /// SQLITE_AUTH: the authorizer denied the statement.
+    case denied
+    /// Anything else.
+    case other
+  }
+
+  /// What kind of failure this is (named, so no caller compares bare numbers).
+  public var category: Category {
+    switch code {
+    case SQLITE_BUSY, SQLITE_LOCKED: .busy
+    case SQLITE_READONLY: .readOnly
+    case SQLITE_IOERR: .ioError
+    case SQLITE_FULL: .full
+    case SQLITE_CANTOPEN: .cannotOpen
+    case SQLITE_CORRUPT, SQLITE_NOTADB: .damaged
+    case SQLITE_CONSTRAINT: .constraint
+    case SQLITE_AUTH: .denied
+    default: .other
+    }
+  }
+
   /// True for SQLITE_BUSY and SQLITE_LOCKED: another connection holds the lock.
-  public var isBusy: Bool { code == SQLITE_BUSY || code == SQLITE_LOCKED }
+  public var isBusy: Bool { category == .busy }
 
   /// True for SQLITE_CONSTRAINT and its extended codes.
-  public var isConstraint: Bool { code == SQLITE_CONSTRAINT }
+  public var isConstraint: Bool { category == .constraint }
 
   public var description: String {
     let name = String(cString: sqlite3_errstr(code)).replacingOccurrences(of: " failed", with: "")

@@ -83,8 +83,17 @@ public final class Statement {
     sqlite3_clear_bindings(handle)
   }
 
-  /// Binds positional parameters, starting at index 1.
+  /// Binds positional parameters, starting at index 1. The number of values must be the
+  /// number of parameters the statement has: a missing or extra value is a programming error
+  /// reported as SQLITE_RANGE, never a silent NULL.
   public func bind(_ values: [any SQLBindable]) throws {
+    let parameters = sqlite3_bind_parameter_count(handle)
+    guard values.count == parameters else {
+      throw SQLiteError(
+        extendedCode: SQLITE_RANGE,
+        message: "\(values.count) values bound to a statement with \(parameters) parameters",
+        sql: sql)
+    }
     for (offset, value) in values.enumerated() {
       try bind(value.sqlValue, at: Int32(clamping: offset + 1))
     }

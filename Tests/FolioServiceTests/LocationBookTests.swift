@@ -332,7 +332,7 @@ final class LocationTestStore {
       EXPLAIN QUERY PLAN SELECT id, latitude, longitude FROM locations
       WHERE latitude BETWEEN ? AND ?
         AND (longitude BETWEEN ? AND ? OR longitude BETWEEN ? AND ?)
-      """
+      """, [-1.0, 1.0, -1.0, 1.0, 179.0, 180.0]
     ) { $0.text(3) ?? "" }
     #expect(plan.contains { $0.contains("USING COVERING INDEX locations_by_position") }, "\(plan)")
   }

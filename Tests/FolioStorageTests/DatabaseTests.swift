@@ -319,3 +319,36 @@ import Testing
       SHA256.hex(million) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
   }
 }
+
+extension DatabaseTests {
+  /// A statement given fewer or more values than it has parameters throws instead of binding
+  /// NULL to the rest or ignoring the extra ones.
+  @Test func bindingTheWrongNumberOfValuesThrows() throws {
+    let db = try open("bind-count.sqlite3")
+    try db.execute("CREATE TABLE t (a TEXT, b TEXT)")
+    for values: [any SQLBindable] in [["only one"], ["one", "two", "three"], []] {
+      #expect(throws: SQLiteError.self) { try db.execute("INSERT INTO t VALUES (?, ?)", values) }
+    }
+    do {
+      try db.execute("INSERT INTO t VALUES (?, ?)", ["one"])
+    } catch let error as SQLiteError {
+      #expect(error.extendedCode == SQLITE_RANGE)
+      #expect(error.message == "1 values bound to a statement with 2 parameters")
+    }
+    try db.execute("INSERT INTO t VALUES (?, ?)", ["one", "two"])
+    #expect(try db.scalarInt("SELECT count(*) FROM t") == 1)
+  }
+
+  /// Result codes are told apart by name.
+  @Test func resultCodesHaveNames() {
+    let cases: [(Int32, SQLiteError.Category)] = [
+      (SQLITE_BUSY, .busy), (SQLITE_LOCKED, .busy), (SQLITE_READONLY, .readOnly),
+      (SQLITE_IOERR | 3 << 8, .ioError), (SQLITE_FULL, .full), (SQLITE_CANTOPEN, .cannotOpen),
+      (SQLITE_CORRUPT, .damaged), (SQLITE_NOTADB, .damaged),
+      (SQLITE_CONSTRAINT | 1 << 8, .constraint), (SQLITE_AUTH, .denied), (SQLITE_ERROR, .other),
+    ]
+    for (code, category) in cases {
+      #expect(SQLiteError(extendedCode: code, message: "").category == category, "\(code)")
+    }
+  }
+}

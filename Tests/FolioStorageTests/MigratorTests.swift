@@ -306,3 +306,62 @@ func runTool(_ path: String, _ arguments: [String]) throws -> String {
   process.waitUntilExit()
   return String(decoding: data, as: UTF8.self)
 }
+
+// MARK: - Foreign keys during migrations
+
+extension MigratorTests {
+  /// A parent table with children that cascade, as market_snapshots and its quotes.
+  static let parentAndChildren = Migration(
+    version: 1, name: "parent_and_children",
+    sql: """
+      CREATE TABLE parent (id INTEGER PRIMARY KEY, label TEXT NOT NULL) STRICT;
+      CREATE TABLE child (
+        id INTEGER PRIMARY KEY,
+        parent_id INTEGER NOT NULL REFERENCES parent (id) ON DELETE CASCADE
+      ) STRICT;
+      """)
+
+  func databaseWithChildren() throws -> Database {
+    let db = try Database(path: folder.file("cascade.sqlite3"))
+    try Migrator(migrations: [Self.parentAndChildren]).migrate(db, now: now)
+    try db.execute("INSERT INTO parent VALUES (1, 'a'), (2, 'b')")
+    try db.execute("INSERT INTO child VALUES (10, 1), (11, 1), (12, 2)")
+    return db
+  }
+
+  /// SQLite's documented way to change a table (create, copy, drop, rename) must not
+  /// cascade-delete the rows that point at it: migrations run with foreign keys off.
+  @Test func rebuildingAParentTableKeepsItsChildren() throws {
+    let db = try databaseWithChildren()
+    let rebuild = Migration(
+      version: 2, name: "rebuild_parent",
+      sql: """
+        CREATE TABLE parent_new (id INTEGER PRIMARY KEY, label TEXT NOT NULL, note TEXT) STRICT;
+        INSERT INTO parent_new (id, label) SELECT id, label FROM parent;
+        DROP TABLE parent;
+        ALTER TABLE parent_new RENAME TO parent;
+        """)
+    try Migrator(migrations: [Self.parentAndChildren, rebuild]).migrate(
+      db, now: now, keepingBackup: false)
+    #expect(try db.scalarInt("SELECT count(*) FROM child") == 3)
+    #expect(try db.scalarInt("PRAGMA foreign_keys") == 1)  // on again afterwards
+    #expect(try db.scalarInt("PRAGMA user_version") == 2)
+  }
+
+  /// A migration that would leave rows pointing nowhere is refused before it commits.
+  @Test func aMigrationThatBreaksForeignKeysIsRolledBack() throws {
+    let db = try databaseWithChildren()
+    let breaking = Migration(
+      version: 2, name: "drop_a_parent", sql: "DELETE FROM parent WHERE id = 2;")
+    #expect(
+      throws: MigrationError.foreignKeysBroken(version: 2, rows: ["child row 12 → parent"])
+    ) {
+      try Migrator(migrations: [Self.parentAndChildren, breaking]).migrate(
+        db, now: now, keepingBackup: false)
+    }
+    #expect(try db.scalarInt("SELECT count(*) FROM parent") == 2)
+    #expect(try db.scalarInt("SELECT count(*) FROM child") == 3)
+    #expect(try db.scalarInt("PRAGMA user_version") == 1)
+    #expect(try db.scalarInt("PRAGMA foreign_keys") == 1)
+  }
+}
