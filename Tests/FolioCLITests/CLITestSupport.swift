@@ -14,20 +14,14 @@ struct RunResult {
 
 /// A fresh temporary folder with a database path in it, for one test.
 final class Sandbox {
-  let path: String
+  let temporary = TemporaryFolder("folio-cli")
+  var path: String { temporary.path }
   /// The database file this sandbox's commands use.
   var database: String { path + "/folio.sqlite3" }
   /// A fixed clock, so output with times is stable.
   var now = Date(timeIntervalSince1970: 1_732_968_000)  // 2024-11-30T12:00:00Z
 
-  init() {
-    path = NSTemporaryDirectory() + "folio-cli-" + UUID().uuidString
-    try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-  }
-
-  deinit { try? FileManager.default.removeItem(atPath: path) }
-
-  func file(_ name: String) -> String { path + "/" + name }
+  func file(_ name: String) -> String { temporary.file(name) }
 
   /// Runs `folio ARGS --db <sandbox db>` in-process: parse → run → captured output and code.
   @discardableResult

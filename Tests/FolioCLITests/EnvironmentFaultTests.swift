@@ -44,9 +44,9 @@ import Testing
 
   /// True when `chattr +i` works here (root, on a file system with attributes).
   static let attributesWork: Bool = {
-    let probe = NSTemporaryDirectory() + "folio-chattr-" + UUID().uuidString
+    let folder = TemporaryFolder("folio-chattr")
+    let probe = folder.file("probe")
     FileManager.default.createFile(atPath: probe, contents: Data())
-    defer { try? FileManager.default.removeItem(atPath: probe) }
     guard (try? Binary.runTool("/usr/bin/chattr", ["+i", probe]))?.code == 0 else { return false }
     _ = try? Binary.runTool("/usr/bin/chattr", ["-i", probe])
     return true
@@ -54,9 +54,8 @@ import Testing
 
   /// True when a tmpfs can be mounted here (root with mount rights).
   static let mountWorks: Bool = {
-    let probe = NSTemporaryDirectory() + "folio-mount-" + UUID().uuidString
-    try? FileManager.default.createDirectory(atPath: probe, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: probe) }
+    let folder = TemporaryFolder("folio-mount")
+    let probe = folder.path
     let mounted = try? Binary.runTool(
       "/usr/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", probe])
     guard mounted?.code == 0 else { return false }

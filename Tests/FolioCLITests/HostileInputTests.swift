@@ -62,9 +62,7 @@ import Testing
 
   /// A database holding a trade, the bundled market data and a location; built once.
   static let template: Template? = {
-    let folder = NSTemporaryDirectory() + "folio-hostile-" + UUID().uuidString
-    try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    let path = folder + "/template.sqlite3"
+    let path = TemporaryFolder.forTheRun("folio-hostile").file("template.sqlite3")
     let environment = ["FOLIO_DB": path]
     let coingecko = Fixtures.path("coingecko")
     let steps = [

@@ -91,9 +91,7 @@ enum ReportScenario {
   /// The template database, its folder (removed when the tests end) and the folder its market
   /// files were imported from (named in the snapshots' sources).
   static let template: (database: String, folder: String, importedFrom: String) = {
-    let folder = NSTemporaryDirectory() + "folio-report-scenario-" + UUID().uuidString
-    try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    atexit { try? FileManager.default.removeItem(atPath: ReportScenario.template.folder) }
+    let folder = TemporaryFolder.forTheRun("folio-report-scenario").path
     let builder = Sandbox()
     builder.buildReportScenario()
     let database = folder + "/folio.sqlite3"

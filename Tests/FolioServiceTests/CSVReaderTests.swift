@@ -1,3 +1,4 @@
+import FolioTestSupport
 import Foundation
 import Testing
 
@@ -9,9 +10,9 @@ import Testing
   }
 
   func records(_ data: Data) throws -> [CSVRecord] {
-    let path = NSTemporaryDirectory() + "csv-" + UUID().uuidString
+    let folder = TemporaryFolder("csv")
+    let path = folder.file("t.csv")
     FileManager.default.createFile(atPath: path, contents: data)
-    defer { try? FileManager.default.removeItem(atPath: path) }
     let handle = try #require(FileHandle(forReadingAtPath: path))
     let reader = CSVReader(handle: handle, source: "t.csv")
     var result: [CSVRecord] = []

@@ -1,4 +1,5 @@
 import FolioStorage
+import FolioTestSupport
 import Foundation
 import Testing
 
@@ -10,10 +11,7 @@ enum DemoTemplate {
   static let now = Date(timeIntervalSince1970: 1_732_980_000)
 
   static let built: (path: String, outcome: DemoOutcome?, seconds: TimeInterval) = {
-    let folder = NSTemporaryDirectory() + "folio-demo-template-" + UUID().uuidString
-    try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    atexit { try? FileManager.default.removeItem(atPath: DemoTemplate.folder) }
-    let path = folder + "/demo.sqlite3"
+    let path = TemporaryFolder.forTheRun("folio-demo-template").file("demo.sqlite3")
     let started = Date()
     let outcome = try? DemoBuilder(Store(StoreLocation(path: path))).build(now: now)
     return (path, outcome, Date().timeIntervalSince(started))

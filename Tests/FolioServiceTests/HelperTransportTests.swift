@@ -39,10 +39,10 @@ import Testing
   }
 
   @Test func aHelperThatQuitsWithoutReadingIsAFailureNotASignal() throws {
-    let script = NSTemporaryDirectory() + "quitting-helper-" + UUID().uuidString
+    let folder = TemporaryFolder("quitting-helper")
+    let script = folder.file("helper")
     try "#!/bin/sh\nexit 3\n".write(toFile: script, atomically: true, encoding: .utf8)
     try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: script)
-    defer { try? FileManager.default.removeItem(atPath: script) }
     let url = try #require(URL(string: "http://127.0.0.1:9/"))
     // More than a pipe holds, so the write is still going when the helper has gone.
     let headers = ["x-large": String(repeating: "k", count: 1 << 20)]

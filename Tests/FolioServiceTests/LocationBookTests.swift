@@ -7,16 +7,14 @@ import Testing
 
 /// A fresh database in its own temporary folder, removed when the value goes away.
 final class LocationTestStore {
-  let folder = NSTemporaryDirectory() + "folio-locations-" + UUID().uuidString
+  let temporary = TemporaryFolder("folio-locations")
+  var folder: String { temporary.path }
   let store: Store
   let now = Date(timeIntervalSince1970: 1_732_968_000)  // 2024-11-30T12:00:00Z
 
   init() throws {
-    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    store = try Store(StoreLocation(path: folder + "/folio.sqlite3"), now: now)
+    store = try Store(StoreLocation(path: temporary.file("folio.sqlite3")), now: now)
   }
-
-  deinit { try? FileManager.default.removeItem(atPath: folder) }
 
   var book: LocationBook { LocationBook(store) }
 

@@ -1,4 +1,5 @@
 import FolioStorage
+import FolioTestSupport
 import Foundation
 import Testing
 
@@ -6,7 +7,8 @@ import Testing
 
 /// Finding the sqlite3 shell on PATH and the command line `folio db shell` hands it.
 @Suite struct SQLiteShellTests {
-  let folder = NSTemporaryDirectory() + "folio-shell-" + UUID().uuidString
+  let temporary = TemporaryFolder("folio-shell")
+  var folder: String { temporary.path }
 
   init() throws {
     try FileManager.default.createDirectory(
@@ -14,7 +16,6 @@ import Testing
   }
 
   @Test func locatesTheFirstExecutableOnThePath() throws {
-    defer { try? FileManager.default.removeItem(atPath: folder) }
     #expect(SQLiteShell.locate(searchPath: folder + "/bin") == nil)
     let fake = folder + "/bin/sqlite3"
     #expect(FileManager.default.createFile(atPath: fake, contents: Data("#!/bin/sh\n".utf8)))
@@ -27,7 +28,6 @@ import Testing
   }
 
   @Test func turnsForeignKeysOnAndWaitsLikeFolio() {
-    defer { try? FileManager.default.removeItem(atPath: folder) }
     let arguments = SQLiteShell.arguments(
       for: StoreLocation(path: "/x/f.sqlite3", busyTimeout: 250))
     #expect(

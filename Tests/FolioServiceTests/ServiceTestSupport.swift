@@ -6,18 +6,15 @@ import Foundation
 
 /// A fresh database in a temporary folder for one service test.
 final class ServiceSandbox {
-  let folder: String
+  let temporary = TemporaryFolder("folio-service")
+  var folder: String { temporary.path }
   let store: Store
   /// 2024-01-25T12:00:00Z: a day and a half after the fixtures' data.
   let now = Date(timeIntervalSince1970: 1_706_184_000)
 
   init() throws {
-    folder = NSTemporaryDirectory() + "folio-service-" + UUID().uuidString
-    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    store = try Store(StoreLocation(path: folder + "/folio.sqlite3"))
+    store = try Store(StoreLocation(path: temporary.file("folio.sqlite3")))
   }
-
-  deinit { try? FileManager.default.removeItem(atPath: folder) }
 
   var market: MarketData { MarketData(store) }
 
@@ -74,15 +71,13 @@ final class ServiceSandbox {
 
 /// A store on a fresh temporary file, removed afterwards.
 final class TestStore {
-  let folder: String
+  let temporary = TemporaryFolder("folio-service")
+  var folder: String { temporary.path }
   let store: Store
 
   init() throws {
-    folder = NSTemporaryDirectory() + "folio-service-" + UUID().uuidString
-    store = try Store(StoreLocation(path: folder + "/folio.sqlite3"))
+    store = try Store(StoreLocation(path: temporary.file("folio.sqlite3")))
   }
-
-  deinit { try? FileManager.default.removeItem(atPath: folder) }
 
   var db: Database { store.database }
 

@@ -1,22 +1,12 @@
 import FolioStorage
+import FolioTestSupport
 import Foundation
 import Testing
 
 @testable import FolioService
 
-/// A fresh temporary folder for one test, removed when the test's suite value goes away.
-final class ScratchFolder {
-  let path = NSTemporaryDirectory() + "folio-store-" + UUID().uuidString
-
-  init() {
-    try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-  }
-
-  deinit { try? FileManager.default.removeItem(atPath: path) }
-}
-
 @Suite struct StoreTests {
-  let scratch = ScratchFolder()
+  let scratch = TemporaryFolder("folio-store")
 
   func location(_ name: String = "folio.sqlite3") -> StoreLocation {
     StoreLocation(path: scratch.path + "/" + name)

@@ -1,4 +1,5 @@
 import FolioStorage
+import FolioTestSupport
 import Foundation
 import Testing
 
