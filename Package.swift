@@ -32,7 +32,7 @@ let package = Package(
       dependencies: ["EmbedFixturesTool"]
     ),
     .target(name: "FolioService", dependencies: ["FolioStorage"], plugins: ["EmbedFixtures"]),
-    .target(name: "FolioCLI", dependencies: ["FolioService"]),
+    .target(name: "FolioCLI", dependencies: ["FolioService", "FolioStorage"]),
     .executableTarget(name: "folio", dependencies: ["FolioCLI"]),
     // URLSession (FoundationNetworking, libcurl, TLS) only here: folio starts without them.
     .target(name: "FolioNetwork", dependencies: ["FolioService"]),
@@ -46,10 +46,14 @@ let package = Package(
     .testTarget(name: "FolioStorageTests", dependencies: ["FolioStorage", "FolioTestSupport"]),
     .testTarget(
       name: "FolioServiceTests",
-      dependencies: ["FolioService", "FolioNetwork", "folio-fetch", "FolioTestSupport"]),
+      dependencies: [
+        "FolioStorage", "FolioService", "FolioNetwork", "folio-fetch", "FolioTestSupport",
+      ]),
     .testTarget(
       name: "FolioCLITests",
-      dependencies: ["FolioCLI", "folio", "folio-fetch", "FolioTestSupport"],
+      dependencies: [
+        "FolioStorage", "FolioService", "FolioCLI", "folio", "folio-fetch", "FolioTestSupport",
+      ],
       exclude: ["Golden"]),
   ],
   swiftLanguageModes: [.v6]
