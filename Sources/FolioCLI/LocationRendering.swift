@@ -9,12 +9,12 @@ enum LocationRendering {
 
   /// One location as a JSON object: the shape `list`, `show` and `export --format json` write
   /// and `import` reads back.
-  static func json(_ location: Location) -> JSON {
+  static func json(_ location: Location) -> JSONValue {
     .object([("id", .int(location.id))] + jsonFields(location, coordinates: true))
   }
 
-  private static func jsonFields(_ location: Location, coordinates: Bool) -> [(String, JSON)] {
-    var fields: [(String, JSON)] = [
+  private static func jsonFields(_ location: Location, coordinates: Bool) -> [(String, JSONValue)] {
+    var fields: [(String, JSONValue)] = [
       ("name", .string(location.name)), ("city", .string(location.city)),
     ]
     if coordinates {
@@ -34,7 +34,7 @@ enum LocationRendering {
 
   /// An RFC 7946 FeatureCollection: one Point feature per location, coordinates in
   /// [longitude, latitude] order, the other fields as properties.
-  static func geoJSON(_ locations: [Location]) -> JSON {
+  static func geoJSON(_ locations: [Location]) -> JSONValue {
     .object([
       ("type", .string("FeatureCollection")),
       (
@@ -74,10 +74,9 @@ enum LocationRendering {
     }
   }
 
-  static func json(_ detail: LocationDetail) -> JSON {
-    guard case .object(let fields) = json(detail.location) else { return .null }
+  static func json(_ detail: LocationDetail) -> JSONValue {
     let trades = detail.trades.map { trade in
-      JSON.object([
+      JSONValue.object([
         ("id", .int(trade.id)),
         ("executed_at", .string(trade.executedAt)),
         ("side", .string(trade.side)),
@@ -86,8 +85,9 @@ enum LocationRendering {
         ("price", .decimal(trade.price)),
       ])
     }
-    return .object(
-      fields + [("map_url", .string(detail.location.mapURL)), ("trades", .array(trades))])
+    return json(detail.location).appending([
+      ("map_url", .string(detail.location.mapURL)), ("trades", .array(trades)),
+    ])
   }
 
   // MARK: - CSV

@@ -1,3 +1,4 @@
+import FolioService
 import FolioStorage
 
 /// The output formats a command may offer with `--format`.
@@ -17,68 +18,6 @@ enum OutputFormat: String, CaseIterable {
       "format", expected: allowed.map(\.rawValue).joined(separator: ", ")
     ) { text in OutputFormat(rawValue: text).flatMap { allowed.contains($0) ? $0 : nil } }
       ?? allowed[0]
-  }
-}
-
-/// A JSON value with keys kept in the order they were written, so output is stable.
-/// Decimals are written as strings, as the house style asks.
-indirect enum JSON {
-  case string(String)
-  case number(String)
-  case bool(Bool)
-  case null
-  case array([JSON])
-  case object([(String, JSON)])
-
-  /// A decimal as a JSON string, or null.
-  static func decimal(_ value: ExactDecimal?) -> JSON {
-    value.map { .string($0.description) } ?? .null
-  }
-
-  static func string(_ value: String?) -> JSON { value.map { JSON.string($0) } ?? .null }
-
-  static func int<T: BinaryInteger>(_ value: T?) -> JSON {
-    value.map { .number(String($0)) } ?? .null
-  }
-
-  /// The value as pretty-printed JSON text with two-space indentation.
-  func rendered(indent: String = "") -> String {
-    switch self {
-    case .string(let text): return JSON.quote(text)
-    case .number(let text): return text
-    case .bool(let value): return value ? "true" : "false"
-    case .null: return "null"
-    case .array(let items):
-      guard !items.isEmpty else { return "[]" }
-      let inner = indent + "  "
-      return "[\n" + items.map { inner + $0.rendered(indent: inner) }.joined(separator: ",\n")
-        + "\n" + indent + "]"
-    case .object(let pairs):
-      guard !pairs.isEmpty else { return "{}" }
-      let inner = indent + "  "
-      return "{\n"
-        + pairs.map { inner + JSON.quote($0.0) + ": " + $0.1.rendered(indent: inner) }
-        .joined(separator: ",\n") + "\n" + indent + "}"
-    }
-  }
-
-  /// `text` as a JSON string literal (RFC 8259 escaping).
-  static func quote(_ text: String) -> String {
-    var result = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": result += "\\\""
-      case "\\": result += "\\\\"
-      case "\n": result += "\\n"
-      case "\r": result += "\\r"
-      case "\t": result += "\\t"
-      case _ where scalar.value < 0x20:
-        let hex = String(scalar.value, radix: 16)
-        result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-      default: result.unicodeScalars.append(scalar)
-      }
-    }
-    return result + "\""
   }
 }
 

@@ -4,7 +4,7 @@ import FolioStorage
 /// The daily report for scripts: JSON (every figure as an exact decimal string) and CSV (one
 /// row per holding).
 enum ReportData {
-  static func json(_ report: DailyReport, saved: Bool) -> JSON {
+  static func json(_ report: DailyReport, saved: Bool) -> JSONValue {
     .object([
       ("portfolio", .string(report.portfolio.name)),
       ("currency", .string(report.portfolio.currency)),
@@ -67,10 +67,9 @@ enum ReportData {
         "trades",
         .array(
           report.trades.map { entry in
-            guard case .object(var pairs) = TradeRendering.json(entry.trade) else { return .null }
-            pairs.append(("realized_pnl", .decimal(entry.realized)))
-            pairs.append(("location", .string(entry.location)))
-            return .object(pairs)
+            TradeRendering.json(entry.trade).appending([
+              ("realized_pnl", .decimal(entry.realized)), ("location", .string(entry.location)),
+            ])
           })
       ),
       (

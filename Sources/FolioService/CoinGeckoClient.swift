@@ -226,7 +226,7 @@ public final class CoinGeckoClient {
         ("sparkline", "true"), ("price_change_percentage", "24h"),
       ]
     let value = try getJSON("/coins/markets", query: query, label: label)
-    guard case .array(let items) = value else {
+    guard case .array(let items) = value.kind else {
       throw .malformedResponse(
         endpoint: label, reason: "expected an array, found \(value.kindName)")
     }
@@ -261,7 +261,7 @@ public final class CoinGeckoClient {
       ("community_data", "false"), ("developer_data", "false"), ("sparkline", "false"),
     ]
     let value = try getJSON("/coins/\(id)", query: query, label: label, coinID: id)
-    guard case .object(let object) = value, object["id"] != nil else {
+    guard case .object(let object) = value.kind, object["id"] != nil else {
       throw .malformedResponse(endpoint: label, reason: "expected a coin object")
     }
     var notes = PayloadNotes()
@@ -312,7 +312,7 @@ public final class CoinGeckoClient {
       switch response.status {
       case 200..<300:
         do {
-          return try JSONParser.parse(response.body)
+          return try JSONValue.parse(response.body)
         } catch {
           throw .malformedResponse(endpoint: label, reason: error.description)
         }
@@ -362,7 +362,7 @@ public final class CoinGeckoClient {
 
   /// The error message of a CoinGecko error body, if it has one.
   static func message(in body: Data) -> String? {
-    guard let value = try? JSONParser.parse(body), let object = value.objectValue else {
+    guard let value = try? JSONValue.parse(body), let object = value.objectValue else {
       return nil
     }
     return CoinGeckoDocument.errorMessage(object)

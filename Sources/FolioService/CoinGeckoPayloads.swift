@@ -146,12 +146,11 @@ public enum CoinGeckoDocument: Equatable, Sendable {
 /// Why a CoinGecko response does not have the expected shape.
 public struct PayloadError: Error, Equatable, Sendable, CustomStringConvertible {
   public let reason: String
-  /// The element of a /coins/markets array the problem is in (0-based), so that the file's
-  /// line can be named.
-  public let element: Int?
-  public init(_ reason: String, element: Int? = nil) {
+  /// The line where the element of a /coins/markets array the problem is in starts.
+  public let line: Int?
+  public init(_ reason: String, line: Int? = nil) {
     self.reason = reason
-    self.element = element
+    self.line = line
   }
   public var description: String { reason }
 }
@@ -182,7 +181,7 @@ extension CoinGeckoDocument {
   public static func read(_ value: JSONValue, notes: inout PayloadNotes) throws(PayloadError)
     -> CoinGeckoDocument
   {
-    switch value {
+    switch value.kind {
     case .array(let items):
       return .markets(try readMarkets(items, notes: &notes))
     case .object(let object):
@@ -233,7 +232,7 @@ extension CoinGeckoDocument {
           skipped += 1
         }
       } catch {
-        throw PayloadError(error.reason, element: index)
+        throw PayloadError(error.reason, line: item.line)
       }
     }
     return MarketPage(quotes: quotes, skipped: skipped)
@@ -244,7 +243,7 @@ extension CoinGeckoDocument {
   private static func readQuote(
     _ item: JSONValue, index: Int, seen: inout Set<String>, notes: inout PayloadNotes
   ) throws(PayloadError) -> MarketQuote? {
-    guard case .object(let object) = item else {
+    guard case .object(let object) = item.kind else {
       throw PayloadError("element \(index) is \(item.kindName), expected a coin object")
     }
     var reader = FieldReader(object: object, context: "element \(index)")
@@ -311,14 +310,14 @@ extension CoinGeckoDocument {
     _ object: JSONObject, context: String, notes: inout PayloadNotes
   ) throws(PayloadError) -> [ExactDecimal?]? {
     guard let value = object["price"], !value.isNull else { return nil }
-    guard case .array(let points) = value else {
+    guard case .array(let points) = value.kind else {
       throw PayloadError(
         "\(context): sparkline_in_7d.price is \(value.kindName), expected an array")
     }
     var prices: [ExactDecimal?] = []
     var outOfRange = 0
     for point in points {
-      switch point {
+      switch point.kind {
       case .null: prices.append(nil)
       case .number(let literal):
         switch JSONDecimal.convert(literal) {
@@ -394,7 +393,7 @@ extension CoinGeckoDocument {
     var detail = CoinDetail(id: id)
     detail.symbol = try reader.string("symbol")
     detail.name = try reader.string("name")
-    switch object["image"] {
+    switch object["image"]?.kind {
     case .string(let url): detail.imageURL = url
     case .object(let sizes):
       detail.imageURL = (sizes["large"] ?? sizes["small"] ?? sizes["thumb"])?.stringValue
@@ -409,7 +408,7 @@ extension CoinGeckoDocument {
     }
     if let links = try reader.object("links") {
       let linkReader = FieldReader(object: links, context: "\(reader.context) links")
-      switch links["homepage"] {
+      switch links["homepage"]?.kind {
       case .array(let pages):
         detail.homepage = pages.compactMap(\.stringValue).first { !$0.isEmpty }
       case .string(let page):
@@ -417,7 +416,7 @@ extension CoinGeckoDocument {
       case nil, .null: break
       case let other?:
         throw PayloadError(
-          "\(reader.context): links.homepage is \(other.kindName), expected an array of strings")
+          "\(reader.context): links.homepage is \(other.name), expected an array of strings")
       }
       detail.subredditURL = try linkReader.string("subreddit_url").flatMap(nonEmpty)
     }
@@ -438,7 +437,7 @@ struct FieldReader {
 
   func requiredString(_ key: String, allowEmpty: Bool = false) throws(PayloadError) -> String {
     guard let value = object[key] else { throw PayloadError("\(context) has no \(key)") }
-    guard case .string(let text) = value else {
+    guard case .string(let text) = value.kind else {
       throw PayloadError("\(context): \(key) is \(value.kindName), expected a string")
     }
     guard allowEmpty || !text.isEmpty else { throw PayloadError("\(context): \(key) is empty") }
@@ -446,26 +445,26 @@ struct FieldReader {
   }
 
   func string(_ key: String) throws(PayloadError) -> String? {
-    switch object[key] {
+    switch object[key]?.kind {
     case nil, .null?: return nil
     case .string(let text)?: return text
     case let value?:
-      throw PayloadError("\(context): \(key) is \(value.kindName), expected a string or null")
+      throw PayloadError("\(context): \(key) is \(value.name), expected a string or null")
     }
   }
 
   func object(_ key: String) throws(PayloadError) -> JSONObject? {
-    switch object[key] {
+    switch object[key]?.kind {
     case nil, .null?: return nil
     case .object(let inner)?: return inner
     case let value?:
-      throw PayloadError("\(context): \(key) is \(value.kindName), expected an object or null")
+      throw PayloadError("\(context): \(key) is \(value.name), expected an object or null")
     }
   }
 
   /// A number as an exact decimal; null or missing is nil; out of range is nil with a warning.
   func decimal(_ key: String, notes: inout PayloadNotes) throws(PayloadError) -> ExactDecimal? {
-    switch object[key] {
+    switch object[key]?.kind {
     case nil, .null?: return nil
     case .number(let literal)?:
       switch JSONDecimal.convert(literal) {
@@ -479,13 +478,13 @@ struct FieldReader {
         return nil
       }
     case let value?:
-      throw PayloadError("\(context): \(key) is \(value.kindName), expected a number or null")
+      throw PayloadError("\(context): \(key) is \(value.name), expected a number or null")
     }
   }
 
   /// A whole number; null or missing is nil.
   func integer(_ key: String) throws(PayloadError) -> Int? {
-    switch object[key] {
+    switch object[key]?.kind {
     case nil, .null?: return nil
     case .number(let literal)?:
       guard let value = JSONDecimal.convert(literal).value, value.rounded(places: 0) == value,
@@ -495,7 +494,7 @@ struct FieldReader {
       }
       return whole
     case let value?:
-      throw PayloadError("\(context): \(key) is \(value.kindName), expected a number or null")
+      throw PayloadError("\(context): \(key) is \(value.name), expected a number or null")
     }
   }
 

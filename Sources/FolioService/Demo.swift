@@ -266,7 +266,7 @@ public struct DemoBuilder {
   static func document(_ name: String) throws -> CoinGeckoDocument {
     do {
       var notes = PayloadNotes()
-      return try CoinGeckoDocument.read(JSONParser.parse(try fixture(name)), notes: &notes)
+      return try CoinGeckoDocument.read(JSONValue.parse(try fixture(name)), notes: &notes)
     } catch let error as DemoError {
       throw error
     } catch {

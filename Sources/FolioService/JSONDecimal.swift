@@ -23,6 +23,11 @@ public enum JSONDecimal {
   /// Converts a JSON number literal such as `-1.25`, `36685` or `7.53314e-7`.
   /// `7.53314e-7` becomes exactly `0.000000753314`; `1e-30` rounds to `0`.
   public static func convert(_ literal: String) -> Conversion {
+    // Most literals (prices such as 39123.45) are exact decimals as written: parse them
+    // directly, without the digit arrays the general case below needs.
+    if literal.utf8.first != UInt8(ascii: "+"), let value = try? ExactDecimal(parsing: literal) {
+      return .exact(value)
+    }
     let bytes = Array(literal.utf8)
     var index = 0
     var negative = false

@@ -28,8 +28,8 @@ extension LocationBook {
   /// Location object members: `name`, `city`, `latitude`, `longitude` (required; numbers or
   /// decimal strings), `description`, `link`, `images` (array of strings), `created_at`,
   /// `updated_at` (optional; null means absent) and `id` (ignored: ids are assigned anew).
-  /// In GeoJSON the coordinates come from the Point geometry (`[longitude, latitude]`) and
-  /// the other members from `properties`.
+  /// In GeoJSON the coordinates come from the Point geometry (`[longitude, latitude]`,
+  /// numbers only) and the other members from `properties`.
   public func importLocations(fromFile path: String, now: Date) throws -> LocationImportOutcome {
     let entries = try Self.readEntries(path)
     return try database.write {
@@ -74,32 +74,29 @@ extension LocationBook {
 
   /// Parses and checks every element of a file's bytes; `path` names it in messages.
   static func readEntries(data: Data, path: String) throws -> [ImportEntry] {
-    guard let text = String(data: data, encoding: .utf8) else {
-      throw LocationError.malformedFile(path: path, line: 1, message: "the file is not UTF-8 text")
-    }
-    let root: LocationJSONNode
+    let root: JSONValue
     do {
-      root = try LocationJSONParser.parse(text)
+      root = try JSONValue.parse(data)
     } catch {
       throw LocationError.malformedFile(
-        path: path, line: error.line, message: "column \(error.column): \(error.message)")
+        path: path, line: error.line, message: "column \(error.column): \(error.reason)")
     }
     var reader = ElementReader(path: path)
-    switch root.value {
+    switch root.kind {
     case .array(let items):
       return try items.enumerated().map { offset, node in
         reader.element = "element \(offset + 1)"
         return try reader.locationObject(node)
       }
     case .object:
-      guard case .string("FeatureCollection") = root.member("type")?.value else {
+      guard root["type"]?.stringValue == "FeatureCollection" else {
         throw LocationError.malformedFile(
           path: path, line: root.line,
           message:
             "expected a JSON array of locations or a GeoJSON FeatureCollection (\"type\": \"FeatureCollection\")"
         )
       }
-      guard let features = root.member("features"), case .array(let items) = features.value else {
+      guard let items = root["features"]?.arrayValue else {
         throw LocationError.malformedFile(
           path: path, line: root.line, message: "the FeatureCollection has no \"features\" array")
       }
@@ -131,11 +128,11 @@ private struct ElementReader {
     "name", "city", "description", "link", "images", "created_at", "updated_at",
   ]
 
-  func fail(_ node: LocationJSONNode, _ message: String) -> LocationError {
+  func fail(_ node: JSONValue, _ message: String) -> LocationError {
     .invalidElement(path: path, line: node.line, element: element, message: message)
   }
 
-  func locationObject(_ node: LocationJSONNode) throws -> LocationImport.Entry {
+  func locationObject(_ node: JSONValue) throws -> LocationImport.Entry {
     let members = try members(of: node, allowed: ElementReader.objectMembers, what: "a location")
     let input = LocationInput(
       name: try requiredString("name", members, node),
@@ -150,19 +147,19 @@ private struct ElementReader {
     return try check(input, node)
   }
 
-  func feature(_ node: LocationJSONNode) throws -> LocationImport.Entry {
-    guard case .object = node.value, case .string("Feature") = node.member("type")?.value else {
+  func feature(_ node: JSONValue) throws -> LocationImport.Entry {
+    guard node["type"]?.stringValue == "Feature" else {
       throw fail(node, "expected a GeoJSON Feature object (\"type\": \"Feature\")")
     }
-    guard let geometry = node.member("geometry"), case .object = geometry.value,
-      case .string("Point") = geometry.member("type")?.value
-    else { throw fail(node, "geometry must be a GeoJSON Point") }
-    guard let coordinates = geometry.member("coordinates"),
-      case .array(let position) = coordinates.value, position.count == 2 || position.count == 3
+    guard let geometry = node["geometry"], geometry["type"]?.stringValue == "Point" else {
+      throw fail(node, "geometry must be a GeoJSON Point")
+    }
+    guard let position = geometry["coordinates"]?.arrayValue,
+      position.count == 2 || position.count == 3
     else {
       throw fail(geometry, "geometry coordinates must be [longitude, latitude]")
     }
-    guard let properties = node.member("properties") else {
+    guard let properties = node["properties"] else {
       throw fail(node, "properties are missing (they hold name and city)")
     }
     let members = try self.members(
@@ -170,8 +167,8 @@ private struct ElementReader {
     let input = LocationInput(
       name: try requiredString("name", members, properties),
       city: try requiredString("city", members, properties),
-      latitude: try number(position[1], field: "latitude"),
-      longitude: try number(position[0], field: "longitude"),
+      latitude: try number(position[1], field: "latitude", allowString: false),
+      longitude: try number(position[0], field: "longitude", allowString: false),
       description: try optionalString("description", members),
       link: try optionalString("link", members),
       images: try images(members),
@@ -180,7 +177,7 @@ private struct ElementReader {
     return try check(input, node)
   }
 
-  private func check(_ input: LocationInput, _ node: LocationJSONNode) throws
+  private func check(_ input: LocationInput, _ node: JSONValue) throws
     -> LocationImport.Entry
   {
     do {
@@ -193,40 +190,40 @@ private struct ElementReader {
     }
   }
 
-  private func members(of node: LocationJSONNode, allowed: Set<String>, what: String) throws
-    -> [String: LocationJSONNode]
+  private func members(of node: JSONValue, allowed: Set<String>, what: String) throws
+    -> [String: JSONValue]
   {
-    guard case .object(let pairs) = node.value else {
+    guard let object = node.objectValue else {
       throw fail(node, "expected \(what) object, found \(node.kindName)")
     }
-    var result: [String: LocationJSONNode] = [:]
-    for (key, value) in pairs {
-      guard allowed.contains(key) else {
+    var result: [String: JSONValue] = [:]
+    for member in object.members {
+      guard allowed.contains(member.key) else {
         throw fail(
-          value,
-          "unknown field '\(key)'; expected "
+          member.value,
+          "unknown field '\(member.key)'; expected "
             + allowed.sorted().filter { $0 != "id" }.joined(separator: ", "))
       }
-      result[key] = value
+      result[member.key] = member.value
     }
     return result
   }
 
   private func requiredString(
-    _ key: String, _ members: [String: LocationJSONNode], _ parent: LocationJSONNode
+    _ key: String, _ members: [String: JSONValue], _ parent: JSONValue
   ) throws -> String {
     guard let node = members[key] else { throw fail(parent, "\(key) is missing") }
-    guard case .string(let text) = node.value else {
+    guard let text = node.stringValue else {
       throw fail(node, "\(key) must be a string, found \(node.kindName)")
     }
     return text
   }
 
-  private func optionalString(_ key: String, _ members: [String: LocationJSONNode]) throws
+  private func optionalString(_ key: String, _ members: [String: JSONValue]) throws
     -> String?
   {
     guard let node = members[key] else { return nil }
-    switch node.value {
+    switch node.kind {
     case .null: return nil
     case .string(let text): return text
     default: throw fail(node, "\(key) must be a string or null, found \(node.kindName)")
@@ -234,28 +231,30 @@ private struct ElementReader {
   }
 
   private func degrees(
-    _ key: String, _ members: [String: LocationJSONNode], _ parent: LocationJSONNode
+    _ key: String, _ members: [String: JSONValue], _ parent: JSONValue
   ) throws -> String {
     guard let node = members[key] else { throw fail(parent, "\(key) is missing") }
     return try number(node, field: key)
   }
 
-  /// A coordinate given as a JSON number or a decimal string, as written (the location
-  /// checks parse it exactly, exponent included).
-  private func number(_ node: LocationJSONNode, field: String) throws -> String {
-    switch node.value {
-    case .number(let text), .string(let text): return text
+  /// A coordinate given as a JSON number, or (`allowString`) a decimal string, as written
+  /// (the location checks parse it exactly, exponent included). GeoJSON positions are numbers
+  /// (RFC 7946), so a feature's coordinates may not be strings.
+  private func number(_ node: JSONValue, field: String, allowString: Bool = true) throws -> String {
+    switch node.kind {
+    case .number(let text): return text
+    case .string(let text) where allowString: return text
     default: throw fail(node, "\(field) must be a number, found \(node.kindName)")
     }
   }
 
-  private func images(_ members: [String: LocationJSONNode]) throws -> [String] {
+  private func images(_ members: [String: JSONValue]) throws -> [String] {
     guard let node = members["images"] else { return [] }
-    switch node.value {
+    switch node.kind {
     case .null: return []
     case .array(let items):
       return try items.map { item in
-        guard case .string(let text) = item.value else {
+        guard let text = item.stringValue else {
           throw fail(item, "images must hold strings, found \(item.kindName)")
         }
         return text
@@ -264,7 +263,7 @@ private struct ElementReader {
     }
   }
 
-  private func timestamp(_ key: String, _ members: [String: LocationJSONNode]) throws -> String? {
+  private func timestamp(_ key: String, _ members: [String: JSONValue]) throws -> String? {
     guard let node = members[key], let text = try optionalString(key, members) else { return nil }
     guard LocationImport.isTimestamp(text) else {
       throw fail(node, "\(key) '\(text)' must be a UTC time such as 2024-03-01T12:00:00Z")

@@ -162,7 +162,7 @@ public struct MarketData {
       let bytes = try Self.readFile(path)
       let value: JSONValue
       do {
-        value = try JSONParser.parse(bytes)
+        value = try JSONValue.parse(bytes)
       } catch {
         throw MarketError.malformedJSON(file: path, error)
       }
@@ -172,8 +172,7 @@ public struct MarketData {
         document = try CoinGeckoDocument.read(value, notes: &notes)
       } catch {
         throw MarketError.wrongShape(
-          file: path, line: error.element.flatMap { JSONParser.line(ofElement: $0, in: bytes) },
-          reason: error.reason)
+          file: path, line: error.line, reason: error.reason)
       }
       if case .markets(let page) = document, page.quotes.isEmpty {
         // Say why the coins were skipped: that is what the user has to fix.

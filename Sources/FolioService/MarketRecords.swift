@@ -334,7 +334,7 @@ enum MarketRecords {
 
   /// Reads `sparklineText`'s format back; anything unreadable becomes a nil point.
   static func sparkline(_ text: String) -> [ExactDecimal?] {
-    guard let items = (try? JSONParser.parse(text))?.arrayValue else { return [] }
+    guard let items = (try? JSONValue.parse(text))?.arrayValue else { return [] }
     return items.map { item in item.numberText.flatMap { JSONDecimal.convert($0).value } }
   }
 

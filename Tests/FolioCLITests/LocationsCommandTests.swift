@@ -411,7 +411,7 @@ import Testing
       ),
       (
         "[\(valid), \(valid.replacingOccurrences(of: "\"A\"", with: "\"E\""))\n,]",
-        "bad.json:2: column 2: unexpected character ']'; expected a value; nothing was imported"
+        "bad.json:2: column 2: expected a value, found ']'; nothing was imported"
       ),
       (
         "{\"a\": 1}",
@@ -422,6 +422,13 @@ import Testing
         "{\"type\": \"FeatureCollection\", \"features\": [{\"type\": \"Feature\", \"geometry\": "
           + "{\"type\": \"LineString\", \"coordinates\": []}, \"properties\": {}}]}",
         "bad.json:1: feature 1: geometry must be a GeoJSON Point"
+      ),
+      (
+        // GeoJSON positions are numbers (RFC 7946); the line is the coordinate's own.
+        "{\"type\": \"FeatureCollection\", \"features\": [{\"type\": \"Feature\",\n"
+          + "\"geometry\": {\"type\": \"Point\", \"coordinates\": [\n1, \"2\"]},\n"
+          + "\"properties\": {\"name\": \"C\", \"city\": \"D\"}}]}",
+        "bad.json:3: feature 1: latitude must be a number, found a string; nothing was imported"
       ),
     ]
     for (text, message) in cases {
@@ -437,7 +444,7 @@ import Testing
       atPath: sandbox.file("latin1.json"), contents: Data([0x5B, 0xE9, 0x5D]))
     try expectRefusal(
       ["locations", "import", sandbox.file("latin1.json")],
-      message: "latin1.json:1: the file is not UTF-8 text")
+      message: "latin1.json:1: column 2: the input is not valid UTF-8")
   }
 
   @Test func geoJSONExportIsAValidFeatureCollection() throws {

@@ -1,3 +1,4 @@
+import FolioService
 import FolioTestSupport
 import Foundation
 import Testing
@@ -157,7 +158,7 @@ import Testing
     let warning =
       "the market snapshot (2024-11-30T11:00:00Z) is 1h old, older than 30m; run 'folio market refresh'"
     #expect(warned.err == "folio: warning: \(warning)\n")
-    #expect(warned.out.contains(JSON.quote(warning)))
+    #expect(warned.out.contains(JSONValue.quote(warning)))
     let text = sandbox.run("report", "--max-age", "30m")
     #expect(text.out.contains("\nwarning: \(warning)\n"))
     let before = try sandbox.dump()

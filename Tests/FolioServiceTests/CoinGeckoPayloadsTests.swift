@@ -7,13 +7,13 @@ import Testing
 @Suite struct CoinGeckoPayloadsTests {
   func read(_ text: String) throws -> (CoinGeckoDocument, PayloadNotes) {
     var notes = PayloadNotes()
-    let document = try CoinGeckoDocument.read(try JSONParser.parse(text), notes: &notes)
+    let document = try CoinGeckoDocument.read(try JSONValue.parse(text), notes: &notes)
     return (document, notes)
   }
 
   func readFixture(_ name: String) throws -> (CoinGeckoDocument, PayloadNotes) {
     var notes = PayloadNotes()
-    let value = try JSONParser.parse(try Fixtures.bytes(name))
+    let value = try JSONValue.parse(try Fixtures.bytes(name))
     return (try CoinGeckoDocument.read(value, notes: &notes), notes)
   }
 

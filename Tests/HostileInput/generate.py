@@ -127,7 +127,7 @@ w(j + "locations-latitude-out-of-range.json", json.dumps([dict(loc, latitude=91)
 w(j + "locations-huge-number.json", json.dumps([loc], indent=1).replace("41.8902", "1e400"))
 w(j + "locations-duplicate-key.json",
   '[\n {"name": "Colosseum", "city": "Rome", "latitude": 41.89, "latitude": 12, "longitude": 12.49}\n]')
-w(j + "locations-deep.json", "[" * 300 + "]" * 300)
+w(j + "locations-deep.json", "[" * 600 + "]" * 600)
 w(j + "locations-images-wrong-type.json", json.dumps([dict(loc, images="rome-1")], indent=1))
 w(j + "locations-name-missing.json", json.dumps([{"city": "Rome", "latitude": 1, "longitude": 2}], indent=1))
 w(j + "locations-empty.json", "")

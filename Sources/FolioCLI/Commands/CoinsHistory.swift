@@ -84,7 +84,7 @@ struct CoinsHistory: FolioCommand {
     return output
   }
 
-  private func json(_ history: CoinHistory, since: Date?) -> JSON {
+  private func json(_ history: CoinHistory, since: Date?) -> JSONValue {
     .object([
       ("id", .string(history.coinID)),
       ("symbol", .string(history.coin?.symbol)),

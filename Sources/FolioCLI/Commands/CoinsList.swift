@@ -101,7 +101,7 @@ struct CoinsList: FolioCommand {
     return output
   }
 
-  private func json(_ list: CoinList) -> JSON {
+  private func json(_ list: CoinList) -> JSONValue {
     .object([
       ("vs_currency", .string(list.snapshot.vsCurrency)),
       ("snapshot_at", .string(list.snapshot.fetchedAt)),

@@ -160,8 +160,8 @@ struct CoinsShow: FolioCommand {
 
   // MARK: - JSON
 
-  private func json(_ overview: CoinOverview) -> JSON {
-    var pairs: [(String, JSON)] = [
+  private func json(_ overview: CoinOverview) -> JSONValue {
+    var pairs: [(String, JSONValue)] = [
       ("id", .string(overview.coinID)),
       ("symbol", .string(overview.coin?.symbol)),
       ("name", .string(overview.coin?.name)),
@@ -192,7 +192,7 @@ struct CoinsShow: FolioCommand {
         ("atl", .decimal(quote.atl)),
         ("atl_date", .string(quote.atlDate)),
         ("last_updated", .string(quote.lastUpdated)),
-        ("sparkline_7d", .array(stored.sparkline.map { JSON.decimal($0) })),
+        ("sparkline_7d", .array(stored.sparkline.map { JSONValue.decimal($0) })),
       ]
     } else {
       pairs += [("snapshot_at", .null), ("current_price", .null)]

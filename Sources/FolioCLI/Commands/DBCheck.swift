@@ -41,7 +41,7 @@ struct DBCheck: FolioCommand {
     guard report.isSound else { throw StoreError.checkFailed(report.findings.map(\.message)) }
   }
 
-  func json(_ report: CheckReport) -> JSON {
+  func json(_ report: CheckReport) -> JSONValue {
     .object([
       ("ok", .bool(report.isSound)),
       ("schema_version", .int(report.schemaVersion)),

@@ -49,8 +49,8 @@ struct DBRebuild: FolioCommand {
     }
   }
 
-  func json(_ report: RebuildReport) -> JSON {
-    func counts(_ counts: DerivedRowCounts) -> JSON {
+  func json(_ report: RebuildReport) -> JSONValue {
+    func counts(_ counts: DerivedRowCounts) -> JSONValue {
       .object([
         ("positions", .int(counts.positions)), ("lots", .int(counts.lots)),
         ("disposals", .int(counts.disposals)), ("lot_consumptions", .int(counts.consumptions)),

@@ -19,7 +19,7 @@ struct DBStatus: FolioCommand {
   func run(_ context: Context) throws {
     let status = try DatabaseAdmin(context.inspectedStore()).status()
     if format == .json {
-      let json = JSON.object([
+      let json = JSONValue.object([
         ("path", .string(status.path)),
         ("size_bytes", .int(status.sizeBytes)),
         ("schema_version", .int(status.version)),

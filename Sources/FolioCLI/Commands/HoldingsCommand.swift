@@ -36,7 +36,7 @@ struct HoldingsCommand: FolioCommand {
     }
   }
 
-  func json(_ holdings: Holdings) -> JSON {
+  func json(_ holdings: Holdings) -> JSONValue {
     .object([
       ("portfolio", .string(holdings.portfolio.name)),
       ("currency", .string(holdings.portfolio.currency)),

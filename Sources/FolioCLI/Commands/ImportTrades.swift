@@ -57,7 +57,7 @@ struct ImportTrades: FolioCommand {
     progress.finish()
     if format == .json {
       context.print(
-        JSON.object([
+        JSONValue.object([
           ("rows", .int(report.rows)), ("imported", .int(report.imported)),
           ("skipped", .int(report.skipped)), ("dry_run", .bool(report.dryRun)),
         ]).rendered())

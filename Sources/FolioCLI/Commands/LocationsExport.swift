@@ -32,7 +32,8 @@ struct LocationsExport: FolioCommand {
     let locations = try LocationBook(context.existingStore()).list()
     let document =
       geoJSON
-      ? LocationRendering.geoJSON(locations) : JSON.array(locations.map(LocationRendering.json))
+      ? LocationRendering.geoJSON(locations)
+      : JSONValue.array(locations.map(LocationRendering.json))
     let text = document.rendered() + "\n"
     guard let out else {
       context.out.write(text)

@@ -28,7 +28,7 @@ struct LocationsList: FolioCommand {
     let locations = try LocationBook(context.existingStore()).list(city: city, search: search)
     switch format {
     case .json:
-      context.print(JSON.array(locations.map(LocationRendering.json)).rendered())
+      context.print(JSONValue.array(locations.map(LocationRendering.json)).rendered())
     case .csv:
       context.out.write(CSVWriter.line(LocationRendering.csvHeader))
       for location in locations {

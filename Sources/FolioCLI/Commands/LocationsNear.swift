@@ -42,12 +42,12 @@ struct LocationsNear: FolioCommand {
       latitude: latitude, longitude: longitude, radiusKm: radius, limit: limit)
     switch format {
     case .json:
-      let items = found.map { item -> JSON in
-        guard case .object(let fields) = LocationRendering.json(item.location) else { return .null }
-        let distance = String(format: "%.3f", item.distanceKm)
-        return .object(fields + [("distance_km", .number(distance))])
+      let items = found.map { item -> JSONValue in
+        LocationRendering.json(item.location).appending([
+          ("distance_km", .number(String(format: "%.3f", item.distanceKm)))
+        ])
       }
-      context.print(JSON.array(items).rendered())
+      context.print(JSONValue.array(items).rendered())
     case .csv:
       context.out.write(CSVWriter.line(LocationRendering.csvHeader + ["distance_km"]))
       for item in found {

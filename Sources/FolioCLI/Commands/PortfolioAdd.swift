@@ -44,8 +44,8 @@ struct PortfolioAdd: FolioCommand {
 
 /// Shared rendering of portfolios.
 enum PortfolioRendering {
-  static func json(_ portfolio: Portfolio, summary: PortfolioSummary? = nil) -> JSON {
-    var pairs: [(String, JSON)] = [
+  static func json(_ portfolio: Portfolio, summary: PortfolioSummary? = nil) -> JSONValue {
+    var pairs: [(String, JSONValue)] = [
       ("name", .string(portfolio.name)), ("currency", .string(portfolio.currency)),
       ("method", .string(portfolio.method.rawValue)), ("created_at", .string(portfolio.createdAt)),
     ]

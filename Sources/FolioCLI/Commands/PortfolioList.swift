@@ -18,7 +18,8 @@ struct PortfolioList: FolioCommand {
     let summaries = try PortfolioService(context.store()).list()
     if format == .json {
       context.print(
-        JSON.array(summaries.map { PortfolioRendering.json($0.portfolio, summary: $0) }).rendered())
+        JSONValue.array(summaries.map { PortfolioRendering.json($0.portfolio, summary: $0) })
+          .rendered())
       return
     }
     var table = TextTable(

@@ -92,7 +92,7 @@ struct ReportHistory: FolioCommand {
     return output + table.rendered(useColor: useColor)
   }
 
-  func json(_ rows: [DailyRecord], _ portfolio: Portfolio) -> JSON {
+  func json(_ rows: [DailyRecord], _ portfolio: Portfolio) -> JSONValue {
     .object([
       ("portfolio", .string(portfolio.name)),
       ("currency", .string(portfolio.currency)),

@@ -35,7 +35,7 @@ struct SQLCommand: FolioCommand {
     case .json:
       var first = true
       try query.forEachRow { values in
-        let object = JSON.object(zip(query.columns, values).map { ($0, Self.json($1)) })
+        let object = JSONValue.object(zip(query.columns, values).map { ($0, Self.json($1)) })
         context.out.write((first ? "[\n  " : ",\n  ") + object.rendered(indent: "  "))
         first = false
       }
@@ -64,7 +64,7 @@ struct SQLCommand: FolioCommand {
   }
 
   /// A value as JSON: numbers for INTEGER and REAL, strings for TEXT, base64 for a BLOB.
-  static func json(_ value: SQLValue) -> JSON {
+  static func json(_ value: SQLValue) -> JSONValue {
     switch value {
     case .null: return .null
     case .integer(let number): return .number(String(number))

@@ -59,11 +59,11 @@ struct Stats: FolioCommand {
   }
 
   /// A figure as `{"value": "…", "unavailable": null}` or `{"value": null, "unavailable": "…"}`.
-  static func json(_ measure: Measure) -> JSON {
+  static func json(_ measure: Measure) -> JSONValue {
     .object([("value", .decimal(measure.value)), ("unavailable", .string(measure.reason))])
   }
 
-  static func json(_ statistics: PortfolioStatistics) -> JSON {
+  static func json(_ statistics: PortfolioStatistics) -> JSONValue {
     .object([
       ("market_cap", json(statistics.marketCap)),
       ("market_cap_change_24h_percent", json(statistics.marketCapChange24h)),
@@ -76,7 +76,7 @@ struct Stats: FolioCommand {
     ])
   }
 
-  static func json(_ report: StatisticsReport) -> JSON {
+  static func json(_ report: StatisticsReport) -> JSONValue {
     .object([
       ("portfolio", .string(report.portfolio.name)),
       ("currency", .string(report.portfolio.currency)),

@@ -65,7 +65,7 @@ struct TradeCommand: FolioCommand {
 enum TradeRendering {
   static let csvHeader = ["id", "date", "side", "coin", "quantity", "price", "fee", "note"]
 
-  static func json(_ trade: Trade) -> JSON {
+  static func json(_ trade: Trade) -> JSONValue {
     .object([
       ("id", .int(trade.id)), ("date", .string(trade.executedAt)),
       ("side", .string(trade.side.rawValue)), ("coin", .string(trade.coinID)),

@@ -52,9 +52,9 @@ struct TxList: FolioCommand {
     let portfolio = try context.portfolio()
     switch format {
     case .json:
-      var items: [JSON] = []
+      var items: [JSONValue] = []
       try service.eachTrade(in: portfolio, filter: filter) { items.append(TradeRendering.json($0)) }
-      context.print(JSON.array(items).rendered())
+      context.print(JSONValue.array(items).rendered())
     case .csv:
       context.out.write(CSVWriter.line(TradeRendering.csvHeader))
       try service.eachTrade(in: portfolio, filter: filter) {

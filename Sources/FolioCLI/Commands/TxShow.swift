@@ -22,19 +22,20 @@ struct TxShow: FolioCommand {
     let detail = try TradeService(context.store()).detail(id, in: context.portfolio())
     let trade = detail.trade
     if format == .json {
-      guard case .object(var pairs) = TradeRendering.json(trade) else { return }
+      var json = TradeRendering.json(trade)
       if let lot = detail.lot {
-        pairs.append(
+        json = json.appending([
           (
             "lot",
             .object([
               ("cost", .decimal(lot.cost)), ("remaining", .decimal(lot.remaining)),
               ("remaining_cost", .decimal(lot.remainingCost)),
             ])
-          ))
+          )
+        ])
       }
       if let disposal = detail.disposal {
-        pairs += [
+        json = json.appending([
           ("proceeds", .decimal(disposal.proceeds)), ("cost_basis", .decimal(disposal.costBasis)),
           ("realized_pnl", .decimal(disposal.realized)),
           ("method", .string(disposal.method.rawValue)),
@@ -48,9 +49,9 @@ struct TxShow: FolioCommand {
                 ])
               })
           ),
-        ]
+        ])
       }
-      context.print(JSON.object(pairs).rendered())
+      context.print(json.rendered())
       return
     }
     context.print("trade #\(trade.id): \(trade.side.rawValue) \(trade.quantity) \(trade.coinID)")

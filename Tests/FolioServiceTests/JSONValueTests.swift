@@ -4,12 +4,12 @@ import Testing
 
 @testable import FolioService
 
-@Suite struct JSONParserTests {
-  func parse(_ text: String) throws(JSONParseError) -> JSONValue { try JSONParser.parse(text) }
+@Suite struct JSONValueTests {
+  func parse(_ text: String) throws(JSONParseError) -> JSONValue { try JSONValue.parse(text) }
 
   func failure(_ text: String) -> JSONParseError? {
     do {
-      _ = try JSONParser.parse(text)
+      _ = try JSONValue.parse(text)
       return nil
     } catch {
       return error
@@ -51,26 +51,49 @@ import Testing
       throws: JSONParseError(
         line: 2, column: 19, reason: #"the key "x" appears twice in one object"#)
     ) { try parse("[{\"x\": {\"x\": 1}},\n {\"y\": 1, \"x\": 2, \"x\": 3}]") }
-    var object = JSONObject([("a", .number("1")), ("b", .number("2"))])
-    object.set("a", .number("3"))
-    #expect(object.keys == ["a", "b"])
-    #expect(object["a"] == .number("3"))
+    // 50,000 distinct keys are all kept, in order.
+    let many = "{" + (0..<50_000).map { "\"k\($0)\": \($0)" }.joined(separator: ",") + "}"
+    let object = try #require(try parse(many).objectValue)
+    #expect(object.count == 50_000)
+    #expect(object["k49999"] == .number("49999"))
+    #expect(object.keys.prefix(2) == ["k0", "k1"])
   }
 
-  @Test func lineOfATopLevelElement() {
-    let text = Array("[\n {\"a\": \"[,]\"},\n\n  2, [3,\n 4], \"x\\\"\"\n]".utf8)
-    #expect(JSONParser.line(ofElement: 0, in: text) == 2)
-    #expect(JSONParser.line(ofElement: 1, in: text) == 4)
-    #expect(JSONParser.line(ofElement: 2, in: text) == 4)
-    #expect(JSONParser.line(ofElement: 3, in: text) == 5)
-    #expect(JSONParser.line(ofElement: 4, in: text) == nil)
-    #expect(JSONParser.line(ofElement: 0, in: Array("[]".utf8)) == nil)
-    #expect(JSONParser.line(ofElement: 0, in: Array("{\"a\": [1]}".utf8)) == nil)
+  @Test func everyValueKnowsItsLineAndColumn() throws {
+    // Columns count characters: "é" and "😀" are one each, though two and four bytes.
+    let value = try parse("[\n {\"a\": \"[,]\"},\n\n  2, [3,\n 4], \"x\\\"\"\n, {\"é😀\": true}]")
+    let items = try #require(value.arrayValue)
+    #expect(items.map(\.line) == [2, 4, 4, 5, 6])
+    #expect(items.map(\.column) == [2, 3, 6, 6, 3])
+    #expect((value.line, value.column) == (1, 1))
+    #expect((items[0]["a"]?.line, items[0]["a"]?.column) == (2, 8))
+    #expect(items[2].arrayValue?.map(\.line) == [4, 5])
+    #expect((items[4]["é😀"]?.line, items[4]["é😀"]?.column) == (6, 10))
+    // Where a value was written does not make it a different value.
+    #expect(try parse("[\n1]") == parse("[1]"))
+    #expect(JSONValue.number("1").line == 0)
+  }
+
+  @Test func whatIsRenderedParsesBackToTheSameValue() throws {
+    let value = JSONValue.object([
+      ("text", .string("a \"q\" \\ \n\t\u{01} é")), ("decimal", .decimal(.zero)),
+      ("int", .int(-3)), ("none", .string(nil)), ("list", .array([.bool(true), .null])),
+      ("empty", .object([])), ("nothing", .array([])),
+    ])
+    let text = value.rendered()
+    #expect(
+      text.hasPrefix("{\n  \"text\": \"a \\\"q\\\" \\\\ \\n\\t\\u0001 é\",\n  \"decimal\": \"0\""))
+    #expect(try parse(text) == value)
   }
 
   @Test func leadingByteOrderMarkIsSkipped() throws {
     let bytes: [UInt8] = [0xEF, 0xBB, 0xBF] + Array("[1]".utf8)
-    #expect(try JSONParser.parse(bytes) == .array([.number("1")]))
+    #expect(try JSONValue.parse(bytes) == .array([.number("1")]))
+    // The mark is a character: the array starts in column 2, as an error there would say.
+    #expect(try JSONValue.parse(bytes).column == 2)
+    #expect(throws: JSONParseError(line: 1, column: 2, reason: "expected a value, found 'x'")) {
+      try JSONValue.parse([0xEF, 0xBB, 0xBF] + Array("x".utf8))
+    }
   }
 
   @Test func syntaxErrorsNameLineAndColumn() {
@@ -126,10 +149,10 @@ import Testing
       Array("\"".utf8) + [0xE2, 0x82] + Array("\"".utf8),  // cut short
     ]
     for bytes in cases {
-      #expect(throws: JSONParseError.self) { try JSONParser.parse(bytes) }
+      #expect(throws: JSONParseError.self) { try JSONValue.parse(bytes) }
     }
     do {
-      _ = try JSONParser.parse(Array("[\"ok\", \"".utf8) + [0xFF])
+      _ = try JSONValue.parse(Array("[\"ok\", \"".utf8) + [0xFF])
       Issue.record("invalid UTF-8 was accepted")
     } catch {
       #expect(error.column == 9)
@@ -139,7 +162,7 @@ import Testing
 
   @Test func nestingIsLimited() throws {
     let deep = String(repeating: "[", count: 512) + String(repeating: "]", count: 512)
-    #expect(try JSONParser.parse(deep).arrayValue != nil)
+    #expect(try JSONValue.parse(deep).arrayValue != nil)
     let tooDeep = String(repeating: "[", count: 513) + String(repeating: "]", count: 513)
     let error = failure(tooDeep)
     #expect(error?.reason.contains("nested more than 512 levels") == true)
@@ -147,7 +170,7 @@ import Testing
     let objects =
       String(repeating: #"{"a":"#, count: 600) + "1" + String(repeating: "}", count: 600)
     #expect(failure(objects)?.reason.contains("nested") == true)
-    #expect(throws: JSONParseError.self) { try JSONParser.parse("[[[1]]]", maximumDepth: 2) }
+    #expect(throws: JSONParseError.self) { try JSONValue.parse("[[[1]]]", maximumDepth: 2) }
   }
 
   @Test func hugeUnclosedNestingDoesNotExhaustTheStack() {
@@ -160,9 +183,9 @@ import Testing
     let sample = Array(#"{"a":[1,-2.5e+3,"x\u00e9\"",true,null,{"b":{}}],"c":"é"}"#.utf8)
     // Every prefix of a valid document either parses or throws.
     for end in 0...sample.count {
-      _ = try? JSONParser.parse(Array(sample[0..<end]))
+      _ = try? JSONValue.parse(Array(sample[0..<end]))
     }
-    #expect(try JSONParser.parse(sample).objectValue?.count == 2)
+    #expect(try JSONValue.parse(sample).objectValue?.count == 2)
     // Random mutations of it, and random bytes.
     for _ in 0..<3000 {
       var bytes = sample
@@ -170,11 +193,11 @@ import Testing
         let index = Int.random(in: 0..<bytes.count, using: &generator)
         bytes[index] = UInt8.random(in: 0...255, using: &generator)
       }
-      _ = try? JSONParser.parse(bytes)
+      _ = try? JSONValue.parse(bytes)
       let noise = (0..<Int.random(in: 0...40, using: &generator)).map { _ in
         UInt8.random(in: 0...255, using: &generator)
       }
-      _ = try? JSONParser.parse(noise)
+      _ = try? JSONValue.parse(noise)
     }
   }
 
@@ -186,7 +209,7 @@ import Testing
     for name in names {
       let data = try Data(
         contentsOf: URL(fileURLWithPath: Fixtures.path("coingecko/captured/" + name)))
-      let mine = try JSONParser.parse(data)
+      let mine = try JSONValue.parse(data)
       let foundation = try JSONSerialization.jsonObject(with: data)
       #expect(count(mine) == count(foundation), "\(name)")
     }
@@ -194,7 +217,7 @@ import Testing
 
   /// The number of scalar values in a tree, for comparing two parsers' results.
   private func count(_ value: JSONValue) -> Int {
-    switch value {
+    switch value.kind {
     case .array(let items): return items.map(count).reduce(0, +)
     case .object(let object): return object.members.map { count($0.value) }.reduce(0, +)
     default: return 1

@@ -1,69 +1,189 @@
+import FolioStorage
 import Foundation
 
-/// A JSON value (RFC 8259) that keeps every number literal exactly as it was written, so
-/// `0.10` stays `"0.10"` and `1.52899720736006e+15` keeps all its digits.
+/// A JSON value (RFC 8259): what Folio reads (`parse`) and what it writes (`rendered`).
 ///
-/// Foundation's `JSONSerialization` turns numbers into binary floating point; money from an API
-/// must not pass through that, so Folio reads JSON with `JSONParser` instead.
-public enum JSONValue: Equatable, Sendable {
-  case null
-  case bool(Bool)
-  /// A number literal as written, such as `-12.5e3`.
-  case number(String)
-  case string(String)
-  case array([JSONValue])
-  case object(JSONObject)
+/// Number literals are kept exactly as written, so `0.10` stays `"0.10"` and
+/// `1.52899720736006e+15` keeps all its digits: Foundation's `JSONSerialization` turns numbers
+/// into binary floating point, and money must not pass through that. A parsed value also knows
+/// the line and column where it starts, so an import can name the line of a bad element.
+public struct JSONValue: Equatable, Sendable {
+  public enum Kind: Equatable, Sendable {
+    case null
+    case bool(Bool)
+    /// A number literal as written, such as `-12.5e3`.
+    case number(String)
+    case string(String)
+    case array([JSONValue])
+    case object(JSONObject)
 
-  /// The member `key` of an object; nil for a missing key or a value that is not an object.
-  public subscript(key: String) -> JSONValue? {
-    guard case .object(let object) = self else { return nil }
-    return object[key]
+    /// A short name of the type for messages: "an object", "a number", ...
+    public var name: String {
+      switch self {
+      case .null: return "null"
+      case .bool: return "a boolean"
+      case .number: return "a number"
+      case .string: return "a string"
+      case .array: return "an array"
+      case .object: return "an object"
+      }
+    }
   }
 
+  public let kind: Kind
+  private let storedLine: UInt32
+  private let storedColumn: UInt32
+
+  public init(_ kind: Kind, line: Int = 0, column: Int = 0) {
+    self.kind = kind
+    storedLine = UInt32(clamping: line)
+    storedColumn = UInt32(clamping: column)
+  }
+
+  /// The 1-based line where a parsed value starts; 0 for a value built in code.
+  public var line: Int { Int(storedLine) }
+  /// The 1-based column (in characters) where a parsed value starts; 0 for a built value.
+  public var column: Int { Int(storedColumn) }
+
+  /// Values are equal when their contents are; where they were written does not count.
+  public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool { lhs.kind == rhs.kind }
+
+  public static let null = JSONValue(.null)
+  public static func bool(_ value: Bool) -> JSONValue { JSONValue(.bool(value)) }
+  public static func number(_ literal: String) -> JSONValue { JSONValue(.number(literal)) }
+  public static func string(_ text: String) -> JSONValue { JSONValue(.string(text)) }
+  public static func array(_ items: [JSONValue]) -> JSONValue { JSONValue(.array(items)) }
+  /// An object with these members in this order (written as given, even a repeated key).
+  public static func object(_ pairs: [(String, JSONValue)]) -> JSONValue {
+    JSONValue(.object(JSONObject(pairs)))
+  }
+  /// A decimal as a JSON string (Folio writes exact decimals as strings), or null.
+  public static func decimal(_ value: ExactDecimal?) -> JSONValue {
+    value.map { .string($0.description) } ?? .null
+  }
+  public static func string(_ text: String?) -> JSONValue { text.map { .string($0) } ?? .null }
+  public static func int<T: BinaryInteger>(_ value: T?) -> JSONValue {
+    value.map { .number(String($0)) } ?? .null
+  }
+
+  /// This object with `pairs` added at the end, as given; any other value unchanged.
+  public func appending(_ pairs: [(String, JSONValue)]) -> JSONValue {
+    guard case .object(var object) = kind else { return self }
+    object.append(pairs)
+    return JSONValue(.object(object))
+  }
+
+  /// The member `key` of an object; nil for a missing key or a value that is not an object.
+  public subscript(key: String) -> JSONValue? { objectValue?[key] }
+
   /// True for `null`.
-  public var isNull: Bool { self == .null }
+  public var isNull: Bool { kind == .null }
 
   /// The text of a string value.
   public var stringValue: String? {
-    guard case .string(let text) = self else { return nil }
+    guard case .string(let text) = kind else { return nil }
     return text
   }
 
   /// The literal of a number value.
   public var numberText: String? {
-    guard case .number(let text) = self else { return nil }
+    guard case .number(let text) = kind else { return nil }
     return text
   }
 
   /// The elements of an array value.
   public var arrayValue: [JSONValue]? {
-    guard case .array(let items) = self else { return nil }
+    guard case .array(let items) = kind else { return nil }
     return items
   }
 
   /// The members of an object value.
   public var objectValue: JSONObject? {
-    guard case .object(let object) = self else { return nil }
+    guard case .object(let object) = kind else { return nil }
     return object
   }
 
   /// A short name of the value's type for messages: "an object", "a number", ...
-  public var kindName: String {
-    switch self {
+  public var kindName: String { kind.name }
+
+  // MARK: - Writing
+
+  /// The value as pretty-printed JSON text with two-space indentation.
+  public func rendered(indent: String = "") -> String {
+    switch kind {
+    case .string(let text): return JSONValue.quote(text)
+    case .number(let text): return text
+    case .bool(let value): return value ? "true" : "false"
     case .null: return "null"
-    case .bool: return "a boolean"
-    case .number: return "a number"
-    case .string: return "a string"
-    case .array: return "an array"
-    case .object: return "an object"
+    case .array(let items):
+      guard !items.isEmpty else { return "[]" }
+      let inner = indent + "  "
+      return "[\n" + items.map { inner + $0.rendered(indent: inner) }.joined(separator: ",\n")
+        + "\n" + indent + "]"
+    case .object(let object):
+      guard object.count > 0 else { return "{}" }
+      let inner = indent + "  "
+      return "{\n"
+        + object.members.map {
+          inner + JSONValue.quote($0.key) + ": " + $0.value.rendered(indent: inner)
+        }.joined(separator: ",\n") + "\n" + indent + "}"
     }
+  }
+
+  /// `text` as a JSON string literal (RFC 8259 escaping).
+  public static func quote(_ text: String) -> String {
+    var result = "\""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": result += "\\\""
+      case "\\": result += "\\\\"
+      case "\n": result += "\\n"
+      case "\r": result += "\\r"
+      case "\t": result += "\\t"
+      case _ where scalar.value < 0x20:
+        let hex = String(scalar.value, radix: 16)
+        result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+      default: result.unicodeScalars.append(scalar)
+      }
+    }
+    return result + "\""
+  }
+
+  // MARK: - Reading
+
+  /// The default limit on nested arrays and objects.
+  public static let defaultMaximumDepth = 512
+
+  /// Parses one JSON text from UTF-8 bytes. Strict RFC 8259: it never traps, and any other
+  /// input throws a `JSONParseError` naming the line and column. Nesting is limited
+  /// (`maximumDepth`) and handled with an explicit stack, so deep input cannot exhaust the
+  /// thread's stack. A leading byte order mark is skipped; invalid UTF-8, a lone UTF-16
+  /// surrogate in a `\u` escape and an object that repeats a key are errors (RFC 8259 leaves
+  /// duplicate keys to the implementation, and a price written twice is ambiguous). Time and
+  /// memory grow linearly with the input.
+  public static func parse(_ bytes: [UInt8], maximumDepth: Int = defaultMaximumDepth)
+    throws(JSONParseError) -> JSONValue
+  {
+    var parser = JSONTextParser(bytes: bytes, maximumDepth: max(1, maximumDepth))
+    return try parser.parseDocument()
+  }
+
+  /// Parses one JSON text from UTF-8 data.
+  public static func parse(_ data: Data, maximumDepth: Int = defaultMaximumDepth)
+    throws(JSONParseError) -> JSONValue
+  {
+    try parse([UInt8](data), maximumDepth: maximumDepth)
+  }
+
+  /// Parses one JSON text from a string.
+  public static func parse(_ text: String, maximumDepth: Int = defaultMaximumDepth)
+    throws(JSONParseError) -> JSONValue
+  {
+    try parse(Array(text.utf8), maximumDepth: maximumDepth)
   }
 }
 
-/// The members of a JSON object in the order they were written. `set` with a key already
-/// present replaces its value; `JSONParser` refuses a text that repeats a key instead
-/// (RFC 8259 leaves duplicate keys to the implementation, and a price written twice is
-/// ambiguous).
+/// The members of a JSON object in the order they were written.
 public struct JSONObject: Equatable, Sendable {
   /// One `"key": value` pair.
   public struct Member: Equatable, Sendable {
@@ -71,32 +191,29 @@ public struct JSONObject: Equatable, Sendable {
     public let value: JSONValue
   }
 
-  /// The members in written order, duplicates removed (the last value wins, in the first place).
+  /// The members in written order.
   public private(set) var members: [Member] = []
+  /// The position of each key (the first, for an object built with a repeated key).
   private var positions: [String: Int] = [:]
 
   public init() {}
 
-  public init(_ pairs: [(String, JSONValue)]) {
-    for (key, value) in pairs { set(key, value) }
+  /// An object with these members in this order, a repeated key included (for output).
+  public init(_ pairs: [(String, JSONValue)]) { append(pairs) }
+
+  /// Adds these members at the end, as given (for output).
+  mutating func append(_ pairs: [(String, JSONValue)]) {
+    for (key, value) in pairs {
+      if positions[key] == nil { positions[key] = members.count }
+      members.append(Member(key: key, value: value))
+    }
   }
 
   /// Adds `key` unless it is already present; false when it is.
   mutating func add(_ key: String, _ value: JSONValue) -> Bool {
-    guard positions[key] == nil else { return false }
-    positions[key] = members.count
+    guard positions.updateValue(members.count, forKey: key) == nil else { return false }
     members.append(Member(key: key, value: value))
     return true
-  }
-
-  /// Adds `key` or replaces its value.
-  public mutating func set(_ key: String, _ value: JSONValue) {
-    if let position = positions[key] {
-      members[position] = Member(key: key, value: value)
-    } else {
-      positions[key] = members.count
-      members.append(Member(key: key, value: value))
-    }
   }
 
   public subscript(key: String) -> JSONValue? {
@@ -121,49 +238,22 @@ public struct JSONParseError: Error, Equatable, Sendable, CustomStringConvertibl
   public var description: String { "line \(line), column \(column): \(reason)" }
 }
 
-/// A strict RFC 8259 JSON parser that keeps number literals as text.
-///
-/// It never traps: any byte sequence either parses or throws a `JSONParseError` naming the line
-/// and column. Nesting is limited (512 levels by default) and handled with an explicit stack, so
-/// deeply nested input cannot exhaust the thread's stack. Input must be UTF-8 (a leading byte
-/// order mark is skipped); a lone UTF-16 surrogate in a `\u` escape is an error, and so is an
-/// object that repeats a key.
-public struct JSONParser {
-  /// The default limit on nested arrays and objects.
-  public static let defaultMaximumDepth = 512
-
+/// The reader behind `JSONValue.parse`.
+private struct JSONTextParser {
   private let bytes: [UInt8]
   private let maximumDepth: Int
   private var position = 0
+  /// The current line, where it starts, and how many UTF-8 continuation bytes it holds before
+  /// `position` (columns count characters). Only whitespace holds line breaks: a string
+  /// cannot, so the column of any value is known without looking back.
+  private var line = 1
+  private var lineStart = 0
+  private var continuations = 0
 
-  private init(bytes: [UInt8], maximumDepth: Int) {
+  init(bytes: [UInt8], maximumDepth: Int) {
     self.bytes = bytes
     self.maximumDepth = maximumDepth
   }
-
-  /// Parses one JSON text from UTF-8 bytes.
-  public static func parse(_ bytes: [UInt8], maximumDepth: Int = defaultMaximumDepth)
-    throws(JSONParseError) -> JSONValue
-  {
-    var parser = JSONParser(bytes: bytes, maximumDepth: max(1, maximumDepth))
-    return try parser.parseDocument()
-  }
-
-  /// Parses one JSON text from UTF-8 data.
-  public static func parse(_ data: Data, maximumDepth: Int = defaultMaximumDepth)
-    throws(JSONParseError) -> JSONValue
-  {
-    try parse([UInt8](data), maximumDepth: maximumDepth)
-  }
-
-  /// Parses one JSON text from a string.
-  public static func parse(_ text: String, maximumDepth: Int = defaultMaximumDepth)
-    throws(JSONParseError) -> JSONValue
-  {
-    try parse(Array(text.utf8), maximumDepth: maximumDepth)
-  }
-
-  // MARK: - Document
 
   /// An array or object being filled. It is changed in place on the stack (never copied out
   /// and back), so adding an element costs the same however many came before it.
@@ -173,13 +263,19 @@ public struct JSONParser {
     var object: JSONObject?
     var key = ""
     var keyAt = 0
+    /// Where the array or object starts.
+    let line: Int
+    let column: Int
   }
 
-  private mutating func parseDocument() throws(JSONParseError) -> JSONValue {
-    if let invalid = JSONParser.firstInvalidUTF8(bytes) {
+  mutating func parseDocument() throws(JSONParseError) -> JSONValue {
+    if let invalid = JSONTextParser.firstInvalidUTF8(bytes) {
       throw error("the input is not valid UTF-8", at: invalid)
     }
-    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { position = 3 }
+    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+      position = 3
+      continuations = 2
+    }
     skipWhitespace()
     guard position < bytes.count else { throw error("the input holds no JSON value") }
 
@@ -189,6 +285,11 @@ public struct JSONParser {
       // Parse one value, or open a container and go round again for its first element.
       skipWhitespace()
       guard let byte = peek() else { throw error("unexpected end of input; expected a value") }
+      let line = line
+      let column = position - lineStart - continuations + 1
+      func value(_ kind: JSONValue.Kind) -> JSONValue {
+        JSONValue(kind, line: line, column: column)
+      }
       switch byte {
       case UInt8(ascii: "["), UInt8(ascii: "{"):
         guard stack.count < maximumDepth else {
@@ -199,28 +300,30 @@ public struct JSONParser {
         let isArray = byte == UInt8(ascii: "[")
         if peek() == (isArray ? UInt8(ascii: "]") : UInt8(ascii: "}")) {
           position += 1
-          completed = isArray ? .array([]) : .object(JSONObject())
+          completed = value(isArray ? .array([]) : .object(JSONObject()))
         } else if isArray {
-          stack.append(Frame())
+          stack.append(Frame(line: line, column: column))
           continue parsing
         } else {
           let keyAt = position
-          stack.append(Frame(object: JSONObject(), key: try parseKey(), keyAt: keyAt))
+          let key = try parseKey()
+          stack.append(
+            Frame(object: JSONObject(), key: key, keyAt: keyAt, line: line, column: column))
           continue parsing
         }
       case UInt8(ascii: "\""):
-        completed = .string(try parseString())
+        completed = value(.string(try parseString()))
       case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-        completed = .number(try parseNumber())
+        completed = value(.number(try parseNumber()))
       case UInt8(ascii: "t"):
         try expectLiteral("true")
-        completed = .bool(true)
+        completed = value(.bool(true))
       case UInt8(ascii: "f"):
         try expectLiteral("false")
-        completed = .bool(false)
+        completed = value(.bool(false))
       case UInt8(ascii: "n"):
         try expectLiteral("null")
-        completed = .null
+        completed = value(.null)
       default:
         throw error("expected a value, found \(describePeek())")
       }
@@ -238,7 +341,8 @@ public struct JSONParser {
             throw error("expected ',' or ']' after an array element, found \(describePeek())")
           }
           position += 1
-          completed = .array(stack.removeLast().items)
+          let frame = stack.removeLast()
+          completed = JSONValue(.array(frame.items), line: frame.line, column: frame.column)
         } else {
           let key = stack[top].key
           guard stack[top].object?.add(key, completed) == true else {
@@ -255,7 +359,9 @@ public struct JSONParser {
             throw error("expected ',' or '}' after an object member, found \(describePeek())")
           }
           position += 1
-          completed = .object(stack.removeLast().object ?? JSONObject())
+          let frame = stack.removeLast()
+          completed = JSONValue(
+            .object(frame.object ?? JSONObject()), line: frame.line, column: frame.column)
         }
       }
       break parsing
@@ -330,7 +436,9 @@ public struct JSONParser {
   private mutating func parseString() throws(JSONParseError) -> String {
     let open = position
     position += 1  // the opening quote
+    // Plain runs are copied in one go; the buffer is only needed once an escape turns up.
     var buffer: [UInt8] = []
+    var run = position
     while true {
       guard position < bytes.count else {
         throw error("unterminated string (it starts here)", at: open)
@@ -340,13 +448,19 @@ public struct JSONParser {
       case UInt8(ascii: "\""):
         position += 1
         // The input was validated as UTF-8 and escapes add only valid scalars.
+        if buffer.isEmpty { return String(decoding: bytes[run..<position - 1], as: UTF8.self) }
+        buffer.append(contentsOf: bytes[run..<position - 1])
         return String(decoding: buffer, as: UTF8.self)
       case UInt8(ascii: "\\"):
+        buffer.append(contentsOf: bytes[run..<position])
         try parseEscape(into: &buffer)
+        run = position
       case 0..<0x20:
         throw error("a control character in a string must be written as an escape")
+      case 0x80...0xBF:
+        continuations += 1
+        position += 1
       default:
-        buffer.append(byte)
         position += 1
       }
     }
@@ -408,54 +522,6 @@ public struct JSONParser {
     return value
   }
 
-  // MARK: - Lines
-
-  /// The 1-based line where element `index` (0-based) of the top-level array of `bytes` starts,
-  /// for messages about an element that parsed but has the wrong shape; nil when `bytes` is
-  /// not an array with that many elements.
-  public static func line(ofElement index: Int, in bytes: [UInt8]) -> Int? {
-    var line = 1
-    var depth = 0
-    var element = -1
-    var inString = false
-    var escaped = false
-    var expectingElement = false
-    for byte in bytes {
-      if byte == 0x0A { line += 1 }
-      if inString {
-        if escaped {
-          escaped = false
-        } else if byte == UInt8(ascii: "\\") {
-          escaped = true
-        } else if byte == UInt8(ascii: "\"") {
-          inString = false
-        }
-        continue
-      }
-      let isSpace = byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
-      if expectingElement && !isSpace {
-        expectingElement = false
-        if byte != UInt8(ascii: "]") {
-          element += 1
-          if element == index { return line }
-        }
-      }
-      switch byte {
-      case UInt8(ascii: "\""): inString = true
-      case UInt8(ascii: "["), UInt8(ascii: "{"):
-        depth += 1
-        if depth == 1 && byte == UInt8(ascii: "[") { expectingElement = true }
-      case UInt8(ascii: "]"), UInt8(ascii: "}"):
-        depth -= 1
-        if depth <= 0 { return nil }
-      case UInt8(ascii: ","):
-        if depth == 1 { expectingElement = true }
-      default: break
-      }
-    }
-    return nil
-  }
-
   // MARK: - Helpers
 
   private func peek(_ offset: Int = 0) -> UInt8? {
@@ -472,10 +538,16 @@ public struct JSONParser {
   }
 
   private mutating func skipWhitespace() {
-    while let byte = peek(),
-      byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
-    {
-      position += 1
+    while let byte = peek() {
+      switch byte {
+      case 0x20, 0x09, 0x0D: position += 1
+      case 0x0A:
+        position += 1
+        line += 1
+        lineStart = position
+        continuations = 0
+      default: return
+      }
     }
   }
 
