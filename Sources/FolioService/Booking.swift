@@ -87,6 +87,14 @@ struct PositionBook {
     return lot
   }
 
+  /// Books `trade`, a buy or a sell, discarding what it produced.
+  mutating func book(_ trade: Trade) throws {
+    switch trade.side {
+    case .buy: _ = try buy(trade)
+    case .sell: _ = try sell(trade)
+    }
+  }
+
   /// Books a sell against the open lots by the method; throws `OversellError` when the
   /// position holds less than the sell's quantity.
   mutating func sell(_ trade: Trade) throws -> SellResult {

@@ -171,15 +171,16 @@ struct PortfolioReplay {
   mutating func advance(before bound: String) throws {
     while next < trades.count, trades[next].executedAt < bound {
       let trade = trades[next]
-      var book = books[trade.coinID] ?? PositionBook(method: method)
+      // Booked in place: a copy of the book out of the dictionary and back would copy its
+      // lots on every trade, quadratic in the open lots (hourly DCA buys).
       switch trade.side {
-      case .buy: _ = try book.buy(trade)
+      case .buy: _ = try books[trade.coinID, default: PositionBook(method: method)].buy(trade)
       case .sell:
-        let disposal = try book.sell(trade).disposal
+        let disposal = try books[trade.coinID, default: PositionBook(method: method)].sell(trade)
+          .disposal
         realizedBySell[trade.id] = disposal.realized
         disposals.append((trade.executedAt, disposal.realized))
       }
-      books[trade.coinID] = book
       next += 1
     }
   }

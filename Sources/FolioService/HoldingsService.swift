@@ -110,12 +110,9 @@ public struct HoldingsService {
   func recomputed(_ portfolio: Portfolio, method: CostMethod) throws -> [Position] {
     var books: [String: (book: PositionBook, last: Trade)] = [:]
     try Trade.each(portfolioID: portfolio.id, filter: Trade.Filter(), db) { trade in
-      var book = books[trade.coinID]?.book ?? PositionBook(method: method)
-      switch trade.side {
-      case .buy: _ = try book.buy(trade)
-      case .sell: _ = try book.sell(trade)
-      }
-      books[trade.coinID] = (book, trade)
+      // Booked in place (see `PortfolioReplay.advance`): no copy of the lots per trade.
+      try books[trade.coinID, default: (PositionBook(method: method), trade)].book.book(trade)
+      books[trade.coinID]?.last = trade
     }
     return books.keys.sorted().compactMap { coin in
       guard let entry = books[coin] else { return nil }
