@@ -51,7 +51,9 @@ enum Parser {
     while index < arguments.count {
       let word = arguments[index]
       index += 1
-      if onlyArguments || word == "-" || !word.hasPrefix("-") || looksLikeNumber(word) {
+      if onlyArguments || word == "-" || !word.hasPrefix("-") || looksLikeNumber(word)
+        || looksLikeComment(word)
+      {
         // A word in a group command names a subcommand, or `help`.
         if !onlyArguments && !spec.subcommands.isEmpty && values.arguments.isEmpty {
           if word == "help" && spec.subcommand("help") == nil {
@@ -175,6 +177,14 @@ enum Parser {
       return (String(body[..<equals]), String(body[body.index(after: equals)...]))
     }
     return (String(body), nil)
+  }
+
+  /// A word such as "-- note\nSELECT 1" is an argument (a statement that begins with an SQL
+  /// comment), not an option: it starts with "--" and its would-be option name, up to the
+  /// first "=", holds white space, which no option name does. A bare "--" still ends options.
+  static func looksLikeComment(_ word: String) -> Bool {
+    guard word.count > 2, word.hasPrefix("--") else { return false }
+    return word.dropFirst(2).prefix { $0 != "=" }.contains { $0.isWhitespace }
   }
 
   /// A word such as "-33.86" is a negative number argument, not an option.

@@ -9,6 +9,9 @@ public enum SQLQueryError: LocalizedError, ClassifiedError, Equatable {
   case moreThanOneStatement
   /// The statement would write, to this database or to another file.
   case writes(String)
+  /// The statement uses something `folio sql` does not allow: a function that is not a plain
+  /// read, a pragma that changes a setting, ATTACH.
+  case notAllowed(String)
   /// SQLite refused the statement: a syntax error, an unknown table, a failing function.
   case invalid(String)
 
@@ -24,6 +27,10 @@ public enum SQLQueryError: LocalizedError, ClassifiedError, Equatable {
       return
         "'\(sql)' would write, and folio sql only reads (SELECT, WITH, EXPLAIN or a read-only "
         + "PRAGMA); nothing was changed: change data with folio's commands or 'folio db shell'"
+    case .notAllowed(let what):
+      return
+        "folio sql does not allow \(what): it runs only plain reads (tables, views, SQLite's "
+        + "own value functions and read-only pragmas); nothing was run"
     case .invalid(let message):
       return "SQLite refused the statement: \(message)"
     }
@@ -31,13 +38,19 @@ public enum SQLQueryError: LocalizedError, ClassifiedError, Equatable {
 }
 
 /// Runs one read-only SQL statement, for `folio sql`. The store must be opened read-only
-/// (`Store(readOnly:)`), so SQLite itself refuses any write; a statement that would write is
-/// refused before it runs (https://sqlite.org/c3ref/stmt_readonly.html).
+/// (`Store(readOnly:)`), so SQLite itself refuses any write; SQLite's authorizer
+/// (`ReadAuthorizer`) refuses, while compiling, anything that is not a plain read; and a
+/// statement that would write is refused before it runs
+/// (https://sqlite.org/c3ref/stmt_readonly.html).
 public struct SQLQuery {
   let store: Store
   var db: Database { store.database }
 
-  public init(_ store: Store) { self.store = store }
+  /// Restricts the store's connection to reads from now on.
+  public init(_ store: Store) {
+    self.store = store
+    store.database.restrictToReads()
+  }
 
   /// Prepares `sql`, which must be exactly one statement that does not write.
   public func prepare(_ sql: String) throws -> PreparedQuery {
@@ -50,7 +63,7 @@ public struct SQLQuery {
     do {
       first = try db.prepareFirst(sql)
     } catch let error as SQLiteError where !error.isBusy {
-      throw SQLQueryError.invalid(error.message)
+      throw refusal(error, sql)
     }
     guard let statement = first.statement else { throw SQLQueryError.noStatement }
     let another: Statement?
@@ -58,13 +71,26 @@ public struct SQLQuery {
       another = try db.prepareFirst(first.rest).statement
     } catch let error as SQLiteError where !error.isBusy {
       // Text after the first statement that is not even valid SQL is still a second statement.
+      _ = db.takeDeniedAction()
       throw SQLQueryError.moreThanOneStatement
     }
     guard another == nil else { throw SQLQueryError.moreThanOneStatement }
-    guard statement.isReadOnly, !Self.writesElsewhere(statement.sql) else {
+    // A pragma the authorizer let through only reports, although SQLite does not count every
+    // one as read-only (`PRAGMA journal_mode` may change the mode when given a value).
+    let pragma = Self.firstKeyword(statement.sql) == "PRAGMA"
+    guard statement.isReadOnly || pragma, !Self.writesElsewhere(statement.sql) else {
       throw SQLQueryError.writes(Self.shortened(statement.sql))
     }
     return statement
+  }
+
+  /// The error for a statement SQLite would not compile: what the authorizer denied, if it
+  /// did, else SQLite's message.
+  private func refusal(_ error: SQLiteError, _ sql: String) -> SQLQueryError {
+    if let denied = db.takeDeniedAction() {
+      return denied == ReadAuthorizer.write ? .writes(Self.shortened(sql)) : .notAllowed(denied)
+    }
+    return .invalid(error.message)
   }
 
   /// `VACUUM INTO` counts as read-only for SQLite, but it writes a new file; `ATTACH` and

@@ -29,6 +29,8 @@ public final class Database {
   /// How long, in milliseconds, this connection waits for a lock held by another one.
   public let busyTimeout: Int32
   private var statementCache: [String: Statement] = [:]
+  /// Kept alive while `restrictToReads` has an authorizer pointing at it.
+  var authorizerLog: AuthorizerLog?
 
   /// Opens (and, in `.readWriteCreate` mode, creates) the database at `path`.
   ///

@@ -100,6 +100,73 @@ import Testing
     try expectRefusal(["/* a comment */ vacuum"], message: "would write")
     try expectRefusal(
       ["ATTACH '\(sandbox.file("other.sqlite3"))' AS other"], message: "would write")
+    try expectRefusal(["BEGIN"], message: "folio sql does not allow a transaction")
+    try expectRefusal(["PRAGMA wal_checkpoint"], message: "does not allow PRAGMA wal_checkpoint")
+    try expectRefusal(["PRAGMA optimize"], message: "does not allow PRAGMA optimize")
+    try expectRefusal(["PRAGMA foreign_keys = OFF"], message: "would write")
+  }
+
+  /// SQLite's authorizer denies every function not known to be a plain read: fts3_tokenizer
+  /// hands out a pointer (and with two arguments would take one), load_extension runs code.
+  @Test func functionsThatAreNotPlainReadsAreDenied() throws {
+    try sandbox.buildDemo()
+    try expectRefusal(
+      ["SELECT hex(fts3_tokenizer('simple'))"],
+      message: "folio sql does not allow the function fts3_tokenizer()")
+    try expectRefusal(
+      ["SELECT fts3_tokenizer('simple', x'0000000000000000')"],
+      message: "does not allow the function fts3_tokenizer()")
+    try expectRefusal(
+      ["SELECT load_extension('/tmp/x.so')"],
+      message: "does not allow the function load_extension()")
+    try expectRefusal(
+      ["SELECT coin_id FROM v_holdings WHERE readfile('/etc/passwd') IS NULL"],
+      message: "readfile")
+    let plain = sandbox.run(
+      "sql",
+      "SELECT upper('a') AS u, round(2.5) AS r, json_extract('{\"a\":1}', '$.a') AS j, "
+        + "'{\"b\":2}' ->> '$.b' AS k, count(*) OVER () AS n, sqrt(16.0) AS s, date('2024-01-02') AS d"
+    )
+    #expect(plain.code == 0, "\(plain.err)")
+    #expect(plain.out == "u    r  j  k  n    s  d\nA  3.0  1  2  1  4.0  2024-01-02\n")
+    let view = sandbox.run("sql", "SELECT count(*) AS n FROM v_holdings WHERE portfolio = 'main'")
+    #expect(view.code == 0, "\(view.err)")
+    #expect(view.out == "n\n3\n")
+  }
+
+  /// Pragmas that only report run; the ones above that change something are refused.
+  @Test func readOnlyPragmasRun() throws {
+    try sandbox.buildDemo()
+    let mode = sandbox.run("sql", "PRAGMA journal_mode")
+    #expect(mode.code == 0, "\(mode.err)")
+    #expect(mode.out == "journal_mode\nwal\n")
+    let version = sandbox.run("sql", "PRAGMA user_version", "--format", "csv")
+    #expect(version.out == "user_version\n\(try Migrator().latestVersion)\n", "\(version.err)")
+    let columns = sandbox.run("sql", "SELECT name FROM pragma_table_info('settings')")
+    #expect(columns.out == "name\nkey\nvalue\n", "\(columns.err)")
+    try expectRefusal(["UPDATE sqlite_master SET type = 'x'"], message: "may not be modified")
+    let info = sandbox.run("sql", "PRAGMA table_info(settings)", "--format", "csv")
+    #expect(info.code == 0, "\(info.err)")
+    #expect(info.out.hasPrefix("cid,name,type,notnull,dflt_value,pk\n0,key,"))
+    let check = sandbox.run("sql", "PRAGMA quick_check")
+    #expect(check.out == "quick_check\nok\n", "\(check.err)")
+  }
+
+  /// A statement may begin with a comment, in either SQL form, without `--` before it: a word
+  /// that starts with "--" and whose would-be option name holds white space is an argument.
+  @Test func statementsMayBeginWithAComment() throws {
+    try sandbox.buildDemo()
+    for sql in ["-- note\nSELECT 1 AS one", "/* x */ SELECT 1 AS one", "--\nSELECT 1 AS one"] {
+      let result = sandbox.run("sql", sql)
+      #expect(result.code == 0, "\(sql): \(result.err)")
+      #expect(result.out == "one\n  1\n", "\(sql)")
+      let json = sandbox.run("sql", "--format", "json", sql)
+      #expect(json.code == 0, "\(sql): \(json.err)")
+    }
+    let separated = sandbox.run("sql", "--", "-- note\nSELECT 1 AS one")
+    #expect(separated.out == "one\n  1\n", "\(separated.err)")
+    // A real option still is one, and a mistyped one is still an error.
+    #expect(sandbox.run("sql", "--formt", "json", "SELECT 1").code == 64)
   }
 
   @Test func exactlyOneValidStatement() throws {

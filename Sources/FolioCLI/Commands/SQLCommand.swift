@@ -9,7 +9,10 @@ struct SQLCommand: FolioCommand {
     abstract: "Run one read-only SQL statement and print its rows.",
     discussion: """
       The database is opened read-only, so writes are impossible, not just discouraged: a
-      statement that would change anything exits 65 without running. One statement only.
+      statement that would change anything exits 65 without running, and so does one that uses
+      a function or pragma that is not a plain read (SQLite's authorizer checks it as it is
+      compiled). Read-only pragmas such as PRAGMA journal_mode run. One statement only; it may
+      begin with a comment ("-- note" on its own line, or /* ... */).
       docs/schema.md describes the tables and the v_* views, with ready queries. JSON output is
       an array of objects keyed by column name: INTEGER and REAL values are numbers, TEXT is a
       string (exact decimals stay strings), NULL is null, a BLOB is a base64 string.
