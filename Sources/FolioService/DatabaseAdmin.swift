@@ -36,6 +36,7 @@ public struct DatabaseAdmin {
 
   /// Runs `PRAGMA integrity_check` and `PRAGMA foreign_key_check`
   /// (https://sqlite.org/pragma.html#pragma_integrity_check), then checks what SQL cannot:
+  /// schema objects folio's migrations did not create (or that were changed or dropped),
   /// trades folio would have refused, positions that go negative, and derived tables that
   /// differ from a recomputation from the trades (see `LedgerAudit`). The ledger part needs the
   /// current schema; on an older file it is skipped and the report says so. Damage so severe
@@ -60,11 +61,20 @@ public struct DatabaseAdmin {
           message:
             "\(which) of \(row.text(0) ?? "?") refers to a missing row of \(row.text(2) ?? "?")")
       }
-      let status = try Migrator().status(of: database)
-      guard status.pending.isEmpty else { return report(foreignKeys, version: status.version) }
+      let migrator = try Migrator()
+      let status = try migrator.status(of: database)
+      let schema = try migrator.schemaDifferences(of: database, version: status.version).map {
+        CheckFinding(
+          kind: .schema,
+          message: "schema: \($0.description); undo the change in 'folio db shell' or "
+            + "restore a clean backup")
+      }
+      guard status.pending.isEmpty else {
+        return report(foreignKeys + schema, version: status.version)
+      }
       let ledger = try LedgerAudit(store).findings()
       return CheckReport(
-        findings: foreignKeys + ledger.findings, ledgerChecked: true,
+        findings: foreignKeys + schema + ledger.findings, ledgerChecked: true,
         schemaVersion: status.version, tradesChecked: ledger.trades,
         positionsChecked: ledger.positions)
     } catch let error as SQLiteError where error.category == .damaged {

@@ -27,11 +27,14 @@ public enum RestoreError: LocalizedError, ClassifiedError, Equatable {
   case damaged(path: String, findings: [String])
   /// The file is an SQLite database but not one written by folio.
   case notFolio(String)
+  /// The file's schema is not the one folio's migrations create for its version: it holds
+  /// objects folio did not create (a trigger, a replaced view, extra tables), or lacks some.
+  case foreignSchema(path: String, objects: [String])
 
   public var kind: FailureKind {
     switch self {
     case .fileMissing: return .inputMissing
-    case .sameFile, .notADatabase, .damaged, .notFolio: return .badData
+    case .sameFile, .notADatabase, .damaged, .notFolio, .foreignSchema: return .badData
     }
   }
 
@@ -52,12 +55,19 @@ public enum RestoreError: LocalizedError, ClassifiedError, Equatable {
       return
         "\(path) is an SQLite database but not a folio one (it has no schema_migrations); "
         + "nothing was restored (\(untouched))"
+    case .foreignSchema(let path, let objects):
+      let listed = objects.prefix(5).joined(separator: "; ")
+      let more = objects.count > 5 ? "; and \(objects.count - 5) more" : ""
+      return
+        "\(path) holds a schema folio did not create: \(listed)\(more); nothing was restored "
+        + "(\(untouched)). Restore a backup written by 'folio db backup'"
     }
   }
 }
 
 /// Restores the database from a file: the file is checked (integrity, foreign keys, that it
-/// is a folio database with a schema this folio knows), copied, migrated if it is older, and
+/// is a folio database with a schema this folio knows, holding exactly the schema objects
+/// folio's migrations create for its version), copied, migrated if it is older, and
 /// only then put in place of the live database in one step. The content it replaces is kept
 /// aside as `<database>.replaced-<UTC timestamp>`.
 public struct DatabaseRestorer {
@@ -156,6 +166,12 @@ public struct DatabaseRestorer {
     guard isFolio else { throw RestoreError.notFolio(file) }
     let status = try Migrator().status(of: source)
     guard status.version > 0 else { throw RestoreError.notFolio(file) }
+    // Only the schema folio's own migrations create for that version comes in: a trigger that
+    // rewrites new trades or a replaced view would otherwise run in every later command.
+    let differences = try Migrator().schemaDifferences(of: source, version: status.version)
+    guard differences.isEmpty else {
+      throw RestoreError.foreignSchema(path: file, objects: differences.map(\.description))
+    }
     try source.backup(to: scratch)
     return status.version
   }

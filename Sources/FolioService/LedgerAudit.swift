@@ -15,6 +15,9 @@ public struct CheckFinding: Sendable, Equatable {
     case negativePosition = "negative_position"
     /// The derived tables differ from a recomputation from the trades.
     case outOfDate = "out_of_date"
+    /// A schema object (trigger, view, table, index) folio did not create, or one it creates
+    /// that was changed or dropped.
+    case schema
   }
 
   public let kind: Kind

@@ -167,4 +167,29 @@ import Testing
         + "run 'folio db migrate' first\n")
     #expect(try sandbox.sqlite("PRAGMA user_version") == "1\n")
   }
+
+  /// Schema objects folio's migrations did not create are findings (65), in text and JSON.
+  @Test func schemaObjectsFolioDidNotCreateAreFindings() throws {
+    try sandbox.buildDemo()
+    do {
+      let db = try Database(path: sandbox.database, mode: .readWrite, busyTimeout: 1_000)
+      try db.execute(
+        """
+        CREATE TRIGGER rewrite AFTER INSERT ON trades BEGIN
+          UPDATE trades SET note = 'owned' WHERE id = new.id;
+        END;
+        CREATE TABLE stash (x);
+        """)
+    }
+    let text = sandbox.run("db", "check")
+    #expect(text.code == 65, "\(text.err)")
+    #expect(text.out.contains("schema: table 'stash', which folio did not create"))
+    #expect(text.out.contains("schema: trigger 'rewrite' on trades, which folio did not create"))
+    let result = sandbox.run("db", "check", "--format", "json")
+    #expect(result.code == 65)
+    let report = try json(result.out)
+    #expect(report["ok"] as? Bool == false)
+    let kinds = (report["findings"] as? [[String: Any]])?.compactMap { $0["kind"] as? String }
+    #expect(kinds == ["schema", "schema"])
+  }
 }

@@ -172,11 +172,18 @@ import Testing
     let dump = try sandbox.dump()
     let broken = try folio("db", "check")
     #expect(broken.code == 65)
-    #expect(broken.out == "row 1 of child refers to a missing row of parent\n")
+    // The two tables folio did not create are findings too.
+    let advice = "undo the change in 'folio db shell' or restore a clean backup"
+    #expect(
+      broken.out
+        == "row 1 of child refers to a missing row of parent\n"
+        + "schema: table 'child', which folio did not create; \(advice)\n"
+        + "schema: table 'parent', which folio did not create; \(advice)\n")
     #expect(
       broken.err
-        == "folio: error: the database check found 1 problem(s): "
-        + "row 1 of child refers to a missing row of parent\n")
+        == "folio: error: the database check found 3 problem(s): "
+        + "row 1 of child refers to a missing row of parent (and 2 more, all listed in the "
+        + "output)\n")
     #expect(try sandbox.dump() == dump)
   }
 

@@ -203,4 +203,67 @@ import Testing
     #expect(try replaced().isEmpty)
     #expect(!(try files()).contains { $0.contains(".restore-") || $0.contains(".partial-") })
   }
+
+  /// A backup whose schema is not exactly what folio's migrations create for its version is
+  /// refused (65) naming the objects, and the live database stays byte for byte as it was: a
+  /// trigger that rewrites every new trade, a replaced v_holdings, extra tables and indexes.
+  @Test func aBackupWithASchemaFolioDidNotCreateIsRefused() throws {
+    try buy(2, note: "kept")
+    let liveBytes = bytes(sandbox.database)
+    let tampering: [(String, String)] = [
+      (
+        "CREATE TRIGGER rewrite AFTER INSERT ON trades BEGIN "
+          + "UPDATE trades SET note = 'owned' WHERE id = new.id; END",
+        "trigger 'rewrite' on trades, which folio did not create"
+      ),
+      (
+        "DROP VIEW v_holdings; CREATE VIEW v_holdings AS SELECT 'main' AS portfolio, "
+          + "'bitcoin' AS coin_id, '0' AS quantity",
+        "view 'v_holdings', which differs from the one folio creates"
+      ),
+      ("CREATE TABLE stash (x)", "table 'stash', which folio did not create"),
+      (
+        "CREATE INDEX trades_by_note ON trades (note)",
+        "index 'trades_by_note' on trades, which folio did not create"
+      ),
+      ("DROP INDEX \(try firstIndex())", "which folio creates, is missing"),
+    ]
+    for (index, (sql, message)) in tampering.enumerated() {
+      let backup = sandbox.file("tampered-\(index).sqlite3")
+      #expect(try folio("db", "backup", backup).code == 0)
+      do {
+        let db = try Database(
+          path: backup, mode: .readWrite, busyTimeout: 1_000, writeAheadLog: false)
+        try db.execute(sql)
+      }
+      let result = try folio("db", "restore", backup)
+      #expect(result.code == 65, "\(sql): \(result.err)")
+      #expect(
+        result.err.hasPrefix("folio: error: \(backup) holds a schema folio did not create: ")
+          && result.err.contains(message) && result.err.contains("nothing was restored"),
+        "\(result.err)")
+      #expect(result.out.isEmpty)
+      #expect(bytes(sandbox.database) == liveBytes, "\(sql)")
+    }
+    #expect(try replaced().isEmpty)
+    #expect(!(try files()).contains { $0.contains(".restore-") || $0.contains(".partial-") })
+    // SQLite's own statistics (ANALYZE) are not a foreign schema.
+    let analyzed = sandbox.file("analyzed.sqlite3")
+    #expect(try folio("db", "backup", analyzed).code == 0)
+    do {
+      let db = try Database(
+        path: analyzed, mode: .readWrite, busyTimeout: 1_000, writeAheadLog: false)
+      try db.execute("ANALYZE")
+    }
+    let restored = try folio("db", "restore", analyzed)
+    #expect(restored.code == 0, "\(restored.err)")
+  }
+
+  /// The name of one index folio's migrations create.
+  func firstIndex() throws -> String {
+    let db = try Database(path: sandbox.database, mode: .readOnly, busyTimeout: 1_000)
+    return try #require(
+      try db.scalarText(
+        "SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name"))
+  }
 }
