@@ -190,7 +190,12 @@ public enum FolioCLI {
     return line.prefix(4_000) + "… (message cut)"
   }
 
-  /// `text` with control and invisible formatting characters written as `\u{XX}`.
+  /// `text` with control and invisible formatting characters written as `\u{XX}` (a line
+  /// feed as `\n`, a carriage return as `\r`, a tab as a space): the one sanitiser for
+  /// everything folio shows on a terminal that it did not write itself. Error messages and
+  /// every text-format output (`TextTable`, `StyledTable` and each data field a command
+  /// prints) go through it, so a note, a coin name or a location holding OSC 52, OSC 8 or
+  /// `ESC[2J` is shown, not obeyed. JSON and CSV keep the data exact.
   static func visible<S: StringProtocol>(_ text: S) -> String {
     var result = ""
     for scalar in text.unicodeScalars {
@@ -198,6 +203,10 @@ public enum FolioCLI {
       case 0x20..<0x7F, 0xA0..<0x200B, 0x2010..<0x202A, 0x202F..<0x2066, 0x2070..<0xFEFF,
         0xFF00...0x10FFFF:
         result.unicodeScalars.append(scalar)
+      case 0x0A:
+        result += "\\n"
+      case 0x0D:
+        result += "\\r"
       case 0x09:
         result += " "
       default:

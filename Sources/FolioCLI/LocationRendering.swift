@@ -111,11 +111,12 @@ enum LocationRendering {
   /// The detail view of `show` and `next`.
   static func text(_ detail: LocationDetail) -> String {
     let location = detail.location
-    var lines = ["\(location.reference) (id \(location.id))"]
+    var lines = ["\(location.reference.shown) (id \(location.id))"]
     func field(_ label: String, _ value: String) {
       let pad = String(repeating: " ", count: max(1, 13 - label.count))
+      // A description's own line breaks continue the field; anything else is shown, not obeyed.
       let continued = value.split(separator: "\n", omittingEmptySubsequences: false)
-        .joined(separator: "\n" + String(repeating: " ", count: 15))
+        .map(FolioCLI.visible).joined(separator: "\n" + String(repeating: " ", count: 15))
       lines.append("  " + label + pad + continued)
     }
     field("latitude", GeoMath.text(location.latitude))

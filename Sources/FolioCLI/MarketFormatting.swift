@@ -163,7 +163,11 @@ struct StyledTable {
     directions.append(cellDirections)
   }
 
+  /// The table as lines; cells go through `FolioCLI.visible` before they are measured, and
+  /// only then may colour (folio's own escape codes) be added.
   func rendered(useColor: Bool) -> String {
+    let headers = headers.map(FolioCLI.visible)
+    let rows = rows.map { $0.map(FolioCLI.visible) }
     var widths = headers.map(\.count)
     for row in rows {
       for (index, cell) in row.enumerated() where index < widths.count {

@@ -55,7 +55,11 @@ struct TextTable {
   /// Indexes of the columns to right-align.
   var rightAligned: Set<Int> = []
 
+  /// The table as lines; every cell goes through `FolioCLI.visible`, so data cannot carry
+  /// terminal escapes or break the layout with a line break.
   func rendered() -> String {
+    let headers = headers.map(FolioCLI.visible)
+    let rows = rows.map { $0.map(FolioCLI.visible) }
     var widths = headers.map(\.count)
     for row in rows {
       for (index, cell) in row.enumerated() where index < widths.count {
@@ -73,6 +77,10 @@ struct TextTable {
 }
 
 extension String {
+  /// The text made safe to show on a terminal (`FolioCLI.visible`), for a data field printed
+  /// outside a table: a note, a coin name, a location's description.
+  var shown: String { FolioCLI.visible(self) }
+
   func trimmingTrailingSpaces() -> String {
     var copy = self
     while copy.last == " " { copy.removeLast() }

@@ -395,7 +395,17 @@ enum ReportHTML {
       case ">": result += "&gt;"
       case "\"": result += "&quot;"
       case "'": result += "&#39;"
-      default: result.append(character)
+      case "\n": result.append(character)
+      default:
+        // Control and invisible formatting characters are shown, as on a terminal.
+        let scalars = character.unicodeScalars
+        if scalars.count == 1, let scalar = scalars.first, scalar.isASCII, scalar.value >= 0x20,
+          scalar.value < 0x7F
+        {
+          result.append(character)
+        } else {
+          result += FolioCLI.visible(String(character))
+        }
       }
     }
     return result

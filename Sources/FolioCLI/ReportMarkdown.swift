@@ -125,12 +125,12 @@ enum ReportMarkdown {
       switch character {
       case "|", "\\", "*", "_", "`", "[", "]", "<", ">", "#":
         result += "\\" + String(character)
-      case "\n", "\r":
+      case "\n", "\r", "\r\n":
         result += " "
       default:
         result.append(character)
       }
     }
-    return result
+    return FolioCLI.visible(result)
   }
 }

@@ -58,8 +58,8 @@ struct CoinsHistory: FolioCommand {
   }
 
   private func text(_ history: CoinHistory, since: Date?, useColor: Bool) -> String {
-    let name = history.coin?.name ?? history.coinID
-    let symbol = (history.coin?.symbol ?? "").uppercased()
+    let name = (history.coin?.name ?? history.coinID).shown
+    let symbol = (history.coin?.symbol ?? "").uppercased().shown
     let sinceText = since.map { " since \(Timestamp.format($0))" } ?? ""
     var output =
       "\(name)\(symbol.isEmpty ? "" : " (\(symbol))") in \(history.vsCurrency.uppercased()): "

@@ -52,8 +52,8 @@ struct CoinsShow: FolioCommand {
   // MARK: - Text
 
   private func text(_ overview: CoinOverview, useColor: Bool) -> String {
-    let name = overview.coin?.name ?? overview.coinID
-    let symbol = (overview.coin?.symbol ?? "").uppercased()
+    let name = (overview.coin?.name ?? overview.coinID).shown
+    let symbol = (overview.coin?.symbol ?? "").uppercased().shown
     var lines = ["\(name)\(symbol.isEmpty ? "" : " (\(symbol))")  ·  \(overview.coinID)"]
     if let stored = overview.quote {
       lines += quoteLines(stored, overview.detail?.detail, useColor: useColor)
@@ -69,11 +69,11 @@ struct CoinsShow: FolioCommand {
       let detail = stored.detail
       if let description = detail.description {
         lines += ["", "About (details as of \(stored.fetchedAt))"]
-        lines += MarketFormat.wrap(description)
+        lines += MarketFormat.wrap(description).map(\.shown)
       }
       var links: [String] = []
-      if let homepage = detail.homepage { links.append("  Homepage   \(homepage)") }
-      if let subreddit = detail.subredditURL { links.append("  Subreddit  \(subreddit)") }
+      if let homepage = detail.homepage { links.append("  Homepage   \(homepage.shown)") }
+      if let subreddit = detail.subredditURL { links.append("  Subreddit  \(subreddit.shown)") }
       if !links.isEmpty { lines += ["", "Links"] + links }
     } else {
       lines += [
@@ -122,7 +122,7 @@ struct CoinsShow: FolioCommand {
   private func technicalLines(_ detail: CoinDetail) -> [String] {
     [
       row("Block time", detail.blockTimeInMinutes.map { "\($0) min" } ?? "—"),
-      row("Hashing algorithm", detail.hashingAlgorithm ?? "—"),
+      row("Hashing algorithm", detail.hashingAlgorithm?.shown ?? "—"),
     ]
   }
 

@@ -27,7 +27,7 @@ struct DBCheck: FolioCommand {
     if format == .json {
       context.print(json(report).rendered())
     } else {
-      for finding in report.findings { context.print(finding.message) }
+      for finding in report.findings { context.print(finding.message.shown) }
       if report.isSound {
         context.print("ok")
       }

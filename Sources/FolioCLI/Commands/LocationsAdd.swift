@@ -39,7 +39,7 @@ struct LocationsAdd: FolioCommand {
   func run(_ context: Context) throws {
     let location = try LocationBook(context.store()).add(input, now: context.now)
     context.print(
-      "added location \(location.id): \(location.reference) "
+      "added location \(location.id): \(location.reference.shown) "
         + "(\(GeoMath.text(location.latitude)), \(GeoMath.text(location.longitude)))")
   }
 }

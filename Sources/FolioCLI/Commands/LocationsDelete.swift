@@ -23,7 +23,7 @@ struct LocationsDelete: FolioCommand {
 
   func run(_ context: Context) throws {
     let deleted = try LocationBook(context.existingStore()).delete(reference, force: force)
-    var line = "deleted location \(deleted.location.id): \(deleted.location.reference)"
+    var line = "deleted location \(deleted.location.id): \(deleted.location.reference.shown)"
     if deleted.detachedTrades > 0 {
       line += "; cleared the location of \(deleted.detachedTrades) trade(s)"
     }

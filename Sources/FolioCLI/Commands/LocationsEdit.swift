@@ -47,6 +47,6 @@ struct LocationsEdit: FolioCommand {
   func run(_ context: Context) throws {
     let location = try LocationBook(context.existingStore()).edit(
       reference, changes, now: context.now)
-    context.print("updated location \(location.id): \(location.reference)")
+    context.print("updated location \(location.id): \(location.reference.shown)")
   }
 }

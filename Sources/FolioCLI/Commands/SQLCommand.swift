@@ -93,15 +93,14 @@ struct SQLCommand: FolioCommand {
     }
   }
 
-  /// A value for the text table: NULL as "NULL", line breaks shown as \n, a BLOB as X'…'.
+  /// A value for the text table: NULL as "NULL", a BLOB as X'…'.
   static func text(_ value: SQLValue) -> String {
     switch value {
     case .null: return "NULL"
     case .integer(let number): return String(number)
     case .real(let number): return real(number)
     case .text(let text):
-      return text.replacingOccurrences(of: "\r", with: "\\r").replacingOccurrences(
-        of: "\n", with: "\\n")
+      return text  // The table shows control characters as \n, \r, \u{1B} (FolioCLI.visible).
     case .blob(let bytes): return "X'" + hex(bytes) + "'"
     }
   }

@@ -58,8 +58,8 @@ struct TxShow: FolioCommand {
     context.print("date:      \(trade.executedAt)")
     context.print("price:     \(Formatting.money(trade.price))")
     context.print("fee:       \(Formatting.money(trade.fee))")
-    if let note = trade.note { context.print("note:      \(note)") }
-    if let external = trade.externalID { context.print("id:        \(external)") }
+    if let note = trade.note { context.print("note:      \(note.shown)") }
+    if let external = trade.externalID { context.print("id:        \(external.shown)") }
     if let lot = detail.lot {
       context.print("lot cost:  \(Formatting.money(lot.cost))")
       context.print("remaining: \(lot.remaining) (cost \(Formatting.money(lot.remainingCost)))")
