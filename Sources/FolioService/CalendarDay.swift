@@ -9,15 +9,21 @@ public struct CalendarDay: Hashable, Comparable, Sendable, CustomStringConvertib
 
   public init(ordinal: Int64) { self.ordinal = ordinal }
 
-  /// Parses `YYYY-MM-DD`; nil for any other shape or an impossible date such as 2023-02-30.
+  /// Parses `YYYY-MM-DD` from 1970-01-01 to 9999-12-31 (the days Folio stores, as trade dates);
+  /// nil for any other shape, an impossible date such as 2023-02-30, or a year out of range.
   public init?(_ text: String) {
     let bytes = Array(text.utf8)
     let digitsAt = [0, 1, 2, 3, 5, 6, 8, 9]
     guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
       digitsAt.allSatisfy({ bytes[$0] >= UInt8(ascii: "0") && bytes[$0] <= UInt8(ascii: "9") }),
-      let date = MarketTime.parse(text)
+      text >= "1970-01-01", let date = MarketTime.parse(text)
     else { return nil }
     self.init(containing: date)
+  }
+
+  /// What a day option expects, for usage errors: the shape and the range of years.
+  public static func expected(example: String) -> String {
+    "a day from 1970-01-01 to 9999-12-31 such as \(example)"
   }
 
   /// The UTC day that `date` falls on.

@@ -143,8 +143,18 @@ public struct BackfillOutcome: Equatable, Sendable {
   public let until: String
   /// The days computed and saved, oldest first.
   public let saved: [String]
-  /// Days in the range that were already saved and left as they were.
+  /// Days in the range that were already saved and left as they were (without `--replace`).
   public let alreadySaved: Int
+  /// Days that hold coins but have no market snapshot taken within `maxAge` before their end:
+  /// not valued, so not saved (a row saved earlier for such a day is kept as it was).
+  public let noFreshSnapshot: [String]
+  /// Of `noFreshSnapshot`, the days whose saved row was kept.
+  public let keptWithoutSnapshot: Int
+  /// Days (with `--replace`) whose saved value was kept because the recomputed value would
+  /// be unknown (no held coin priced): a known value is never replaced by n/a.
+  public let keptKnownValue: [String]
+  /// The `--max-age` the days were judged with.
+  public let maxAge: TimeInterval
 }
 
 // MARK: - Replaying trades
@@ -243,7 +253,13 @@ public struct ReportService {
         method: report.method.rawValue, portfolioMethod: report.portfolio.method.rawValue)
     }
     try database.write {
-      try record(report.figures, portfolio: report.portfolio, now: now).save(database)
+      // A method changed since the report was computed makes its figures the wrong ones.
+      let current = try Portfolio.current(report.portfolio, database)
+      guard report.method == current.method else {
+        throw ReportError.saveWithOtherMethod(
+          method: report.method.rawValue, portfolioMethod: current.method.rawValue)
+      }
+      try record(report.figures, portfolio: current, now: now).save(database)
     }
   }
 
@@ -259,12 +275,18 @@ public struct ReportService {
       portfolioID: portfolio.id, from: since?.description, through: until?.description, database)
   }
 
+  /// The default `--max-age` of a backfill: a day is valued only with a snapshot taken at most
+  /// this long before the day's end.
+  public static let backfillMaxAge: TimeInterval = 2 * 86_400
+
   /// Computes and saves every day from `since` through `until` (default: today) that has no
   /// saved row yet (every day with `replace`), each as `report --date DAY --save` would, from
-  /// the trades and whatever snapshots were taken by the end of that day. One transaction.
+  /// the trades and the snapshots taken within `maxAge` before the end of that day. A day that
+  /// holds coins and has no such snapshot is skipped; with `replace`, a saved known value is
+  /// never replaced by an unknown one. One transaction.
   public func backfill(
     _ portfolio: Portfolio, since: CalendarDay, until: CalendarDay? = nil, replace: Bool = false,
-    now: Date
+    maxAge: TimeInterval = ReportService.backfillMaxAge, now: Date
   ) throws -> BackfillOutcome {
     let today = CalendarDay(containing: now)
     let until = until ?? today
@@ -273,7 +295,8 @@ public struct ReportService {
       throw ReportError.emptyRange(since: since.description, until: until.description)
     }
     return try database.write {
-      try backfillDays(portfolio, since: since, until: until, replace: replace, now: now)
+      try backfillDays(
+        portfolio, since: since, until: until, replace: replace, maxAge: maxAge, now: now)
     }
   }
 
@@ -302,37 +325,62 @@ public struct ReportService {
     return trades
   }
 
-  /// Saves the missing days of [since, until]; must run inside a write transaction.
+  /// Saves the missing days of [since, until]; must run inside a write transaction. The
+  /// portfolio's method and currency are read again here, inside that transaction.
   func backfillDays(
-    _ portfolio: Portfolio, since: CalendarDay, until: CalendarDay, replace: Bool, now: Date
+    _ portfolio: Portfolio, since: CalendarDay, until: CalendarDay, replace: Bool,
+    maxAge: TimeInterval = ReportService.backfillMaxAge, now: Date
   ) throws -> BackfillOutcome {
-    let existing = Set(
-      try DailyRecord.list(
-        portfolioID: portfolio.id, from: since.description, through: until.description, database
-      ).map(\.day))
+    let portfolio = try Portfolio.current(portfolio, database)
+    var existing: [String: DailyRecord] = [:]
+    for row in try DailyRecord.list(
+      portfolioID: portfolio.id, from: since.description, through: until.description, database)
+    {
+      existing[row.day] = row
+    }
     var replay = PortfolioReplay(
       method: portfolio.method, trades: try trades(portfolio, before: until.next.start))
     var saved: [String] = []
+    var noFreshSnapshot: [String] = []
+    var keptWithoutSnapshot = 0
+    var keptKnownValue: [String] = []
     var day = since
     while day <= until {
+      defer { day = day.next }
       let bound = day.next.start
       try replay.advance(before: bound)
-      if replace || !existing.contains(day.description) {
-        let prices = try MarketRecords.latestPrices(
-          database, coinIDs: replay.held.map(\.coinID), vsCurrency: portfolio.currency,
-          before: bound)
-        let snapshot = try MarketRecords.latestSnapshot(
+      let old = existing[day.description]
+      guard replace || old == nil else { continue }
+      let held = replay.held
+      // Only snapshots taken in [end − maxAge, end) may value the day; never a later one.
+      let oldest = Timestamp.format(day.next.startDate.addingTimeInterval(-max(0, maxAge)))
+      var prices: [String: ExactDecimal] = [:]
+      var snapshot: MarketSnapshotRef?
+      if !held.isEmpty {
+        snapshot = try MarketRecords.latestSnapshot(
           database, vsCurrency: portfolio.currency, before: bound)
-        let figures = try Self.figures(
-          day: day, replay: replay, prices: prices, snapshot: snapshot)
-        try record(figures, portfolio: portfolio, now: now).save(database)
-        saved.append(day.description)
+        guard let fresh = snapshot, fresh.fetchedAt >= oldest else {
+          noFreshSnapshot.append(day.description)
+          if old != nil { keptWithoutSnapshot += 1 }
+          continue
+        }
+        prices = try MarketRecords.latestPrices(
+          database, coinIDs: held.map(\.coinID), vsCurrency: portfolio.currency, before: bound,
+          notBefore: oldest)
       }
-      day = day.next
+      let figures = try Self.figures(
+        day: day, replay: replay, prices: prices, snapshot: snapshot)
+      if figures.value == nil, old?.value != nil {
+        keptKnownValue.append(day.description)
+        continue
+      }
+      try record(figures, portfolio: portfolio, now: now).save(database)
+      saved.append(day.description)
     }
     return BackfillOutcome(
       since: since.description, until: until.description, saved: saved,
-      alreadySaved: replace ? 0 : existing.count)
+      alreadySaved: replace ? 0 : existing.count, noFreshSnapshot: noFreshSnapshot,
+      keptWithoutSnapshot: keptWithoutSnapshot, keptKnownValue: keptKnownValue, maxAge: maxAge)
   }
 
   /// The day's history figures from the replayed positions and the market prices.

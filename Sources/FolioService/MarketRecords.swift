@@ -257,18 +257,21 @@ enum MarketRecords {
   }
 
   /// The newest price of each of `coinIDs` in `vsCurrency` from snapshots fetched before
-  /// `before`: `latestQuotes` without the other columns, for reading many days quickly.
+  /// `before` (and, given `notBefore`, at or after it): `latestQuotes` without the other
+  /// columns, for reading many days quickly.
   static func latestPrices(
-    _ database: Database, coinIDs: [String], vsCurrency: String, before: String
+    _ database: Database, coinIDs: [String], vsCurrency: String, before: String,
+    notBefore: String? = nil
   ) throws -> [String: ExactDecimal] {
     var result: [String: ExactDecimal] = [:]
     for id in Set(coinIDs) {
       let price = try database.row(
         """
         SELECT q.current_price FROM market_quotes q JOIN market_snapshots s ON s.id = q.snapshot_id
-        WHERE q.coin_id = ? AND s.vs_currency = ? AND s.fetched_at < ?
+        WHERE q.coin_id = ?1 AND s.vs_currency = ?2 AND s.fetched_at < ?3
+          AND (?4 IS NULL OR s.fetched_at >= ?4)
         ORDER BY s.fetched_at DESC, s.id DESC LIMIT 1
-        """, [id, vsCurrency, before]
+        """, [id, vsCurrency, before, notBefore]
       ) { try $0.decimal(0) }
       if let price = price ?? nil { result[id] = price }
     }

@@ -149,3 +149,16 @@ public struct PortfolioService {
     }
   }
 }
+
+extension Portfolio {
+  /// `portfolio` as stored now: its method, currency and name read again by id. A write calls
+  /// it inside its `BEGIN IMMEDIATE` transaction, so what it books with cannot have changed
+  /// since it was read (a `portfolio set --method` that committed meanwhile is seen). Refused
+  /// (65) when the portfolio was deleted meanwhile.
+  static func current(_ portfolio: Portfolio, _ db: Database) throws -> Portfolio {
+    guard let stored = try Portfolio.find(id: portfolio.id, db) else {
+      throw PortfolioError.notFound(portfolio.name, known: try Portfolio.all(db).map(\.name))
+    }
+    return stored
+  }
+}

@@ -73,6 +73,8 @@ public struct TradeImporter {
       throw ImportError(problems: ["\(source): the file is empty; expected a header row"], total: 1)
     }
     let columns = try Self.columns(header, source: source)
+    // Read again inside the write transaction: a method changed meanwhile is the one booked.
+    let portfolio = try Portfolio.current(portfolio, db)
     var problems: [String] = []
     var problemCount = 0
     func problem(_ line: Int, _ reason: String) {
@@ -101,6 +103,8 @@ public struct TradeImporter {
     let insert = try Trade.prepareInsert(db)
     let market = MarketData(store)
     var coins: [String: String] = [:]
+    // The line of each id read so far, by portfolio: an id may appear once in a file.
+    var idLines: [Int64: [String: Int]] = [:]
     while let record = try reader.next() {
       if record.fields.count == 1 && record.fields[0].isEmpty { continue }
       rows += 1
@@ -139,6 +143,12 @@ public struct TradeImporter {
         }
         var trade = try TradeService.trade(
           from: draft, portfolio: target, coinID: coinID, stamp: stamp)
+        if let externalID = trade.externalID {
+          if let first = idLines[target.id, default: [:]][externalID] {
+            throw ImportRowError.repeatedID(externalID, firstLine: first)
+          }
+          idLines[target.id, default: [:]][externalID] = record.line
+        }
         guard problemCount == 0 else { continue }
         guard let id = try trade.insert(using: insert, db) else {
           skipped += 1
@@ -251,6 +261,19 @@ public struct TradeImporter {
       count: header.fields.count, date: date, side: side, coin: coin, quantity: quantity,
       price: price, fee: index["fee"], note: index["note"], id: index["id"],
       portfolio: index["portfolio"])
+  }
+}
+
+/// A row refused for what it shares with an earlier row of the same file.
+enum ImportRowError: LocalizedError {
+  case repeatedID(String, firstLine: Int)
+
+  var errorDescription: String? {
+    switch self {
+    case .repeatedID(let id, let line):
+      return "id '\(id)' is also on line \(line); an id may appear only once per portfolio "
+        + "in a file"
+    }
   }
 }
 

@@ -58,7 +58,8 @@ public struct TradeDetail: Sendable, Equatable {
 
 /// Recording, changing and reading trades. Every change runs in one write transaction and
 /// recomputes the derived tables from the earliest changed trade of that coin on; a change
-/// that would make any sell oversell is refused and nothing is written.
+/// that would make any sell oversell is refused and nothing is written. What a change books
+/// with (the portfolio's method, the held quantities) is read inside that transaction.
 public struct TradeService {
   let store: Store
   var db: Database { store.database }
@@ -93,6 +94,8 @@ public struct TradeService {
   {
     var trade = try Self.trade(from: draft, portfolio: portfolio, coinID: coinID, now: now)
     return try db.write {
+      // The method the trade is booked with is read inside the write transaction.
+      let portfolio = try Portfolio.current(portfolio, db)
       guard let id = try trade.insert(db) else {
         throw TradeError.duplicateExternalID(trade.externalID ?? "")
       }
@@ -113,6 +116,7 @@ public struct TradeService {
   public func edit(id: Int64, _ changes: TradeChanges, in portfolio: Portfolio) throws -> Trade {
     guard !changes.isEmpty else { throw TradeError.nothingToChange }
     return try db.write {
+      let portfolio = try Portfolio.current(portfolio, db)
       let old = try find(id, in: portfolio)
       var trade = old
       if let quantity = changes.quantity { trade.quantity = try TradeInput.quantity(quantity) }
@@ -132,6 +136,7 @@ public struct TradeService {
   /// Deletes trade `id`; returns what was deleted.
   public func delete(id: Int64, in portfolio: Portfolio) throws -> Trade {
     try db.write {
+      let portfolio = try Portfolio.current(portfolio, db)
       let trade = try find(id, in: portfolio)
       try Ledger(db).change(portfolio: portfolio, coinID: trade.coinID, from: trade.key) {
         try Trade.delete(id: trade.id, db)

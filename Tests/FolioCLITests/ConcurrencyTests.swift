@@ -38,12 +38,13 @@ import Testing
   }
 
   /// Starts every writer at once and waits for all of them.
-  func runAll(_ writers: [Writer]) throws -> [(Writer, RunResult)] {
+  func runAll(_ writers: [Writer], extra: [String: String] = [:]) throws -> [(Writer, RunResult)] {
     let started = try writers.map {
       (
         $0,
         try Binary.spawnShell(
-          $0.script, environment: environment, folder: sandbox.path, name: $0.name)
+          $0.script, environment: environment.merging(extra) { $1 }, folder: sandbox.path,
+          name: $0.name)
       )
     }
     return started.map { ($0.0, $0.1.wait()) }
@@ -251,6 +252,56 @@ import Testing
     // `report --save` ran several times for today: one row, replaced each time.
     #expect(try sandbox.sqlite("SELECT count(*) FROM portfolio_daily") == "1\n")
     #expect(try folio("db", "check").out == "ok\n")
+  }
+
+  /// `portfolio set --method` racing buys, sells, imports and tx edits (issue 13, point 4):
+  /// every write reads the method it books with inside its BEGIN IMMEDIATE transaction, so no
+  /// lot is booked with the old method. `db check` runs during the race (each run reads one
+  /// committed state) and after every round, and is clean every time.
+  @Test func methodChangesRacingWritesLeaveTheLedgerConsistent() throws {
+    let rounds = ReliabilityScale.pick(2, full: 8, variable: "FOLIO_STRESS_ROUNDS")
+    let times = ReliabilityScale.pick(10, full: 30, variable: "FOLIO_STRESS_BUYS")
+    let files = ReliabilityScale.pick(3, full: 10, variable: "FOLIO_STRESS_FILES")
+    for (price, day) in [("50", "2024-01-01"), ("70", "2024-01-02")] {
+      #expect(try folio("buy", "bitcoin", "1000", "--price", price, "--date", day).code == 0)
+    }
+    // Many lots make each method change's rebuild long, so writes queue up behind it: the
+    // moment a write that read the portfolio before the change would book the old method.
+    let seedRows = ReliabilityScale.pick(800, full: 3_000, variable: "FOLIO_STRESS_SEED")
+    var seed = "date,side,coin,quantity,price,fee,note\n"
+    for row in 0..<seedRows { seed += "2023-06-01T00:00:00Z,buy,bitcoin,1,\(row % 97 + 1),0,\n" }
+    #expect(sandbox.run("import", "trades", sandbox.write("seed.csv", seed)).code == 0)
+    let dir = sandbox.path
+    let flips =
+      "for i in $(seq 10 \(9 + times)); do set -- lifo hifo average fifo; shift $((i % 4)); "
+      + "\"$FOLIO\" portfolio set main --method $1 > /dev/null || exit $?; done"
+    for round in 1...rounds {
+      writeBatches(writer: round, count: files, batch: 5)
+      let results = try runAll(
+        [
+          Writer(name: "method", script: flips),
+          Writer(
+            name: "buys", script: Self.loop(times, ["buy", "bitcoin", "1", "--price", "6$i"])),
+          Writer(
+            name: "sells",
+            script: Self.loop(
+              times,
+              [
+                "sell", "bitcoin", "1", "--price", "8$i", "--date",
+                "2024-01-\(String(format: "%02d", 2 + round))T00:$i:00Z",
+              ])),
+          Writer(
+            name: "import",
+            script: Self.loop(files, ["import", "trades", "\(dir)/import-\(round)-$i.csv"])),
+          Writer(name: "edits", script: Self.loop(times, ["tx", "edit", "2", "--price", "7$i"])),
+          Writer(name: "checks", script: Self.loop(times, ["db", "check"])),
+        ], extra: ["FOLIO_BUSY_TIMEOUT_MS": "60000"])
+      for (writer, result) in results {
+        #expect(result.code == 0, "round \(round), \(writer.name): \(result.out)\(result.err)")
+      }
+      let check = try folio("db", "check")
+      #expect(check.out == "ok\n", "round \(round): \(check.out)\(check.err)")
+    }
   }
 
   @Test func backupTakenWhileWritersRunIsConsistent() throws {

@@ -93,6 +93,33 @@ import Testing
     #expect(again.out == "imported 0 trade(s) from 2 row(s); skipped 2 already present\n")
   }
 
+  /// A repeated id within one file is refused, naming both lines; the same id in two
+  /// portfolios, or an id already stored (a re-import), is not a repeat.
+  @Test func aRepeatedIDInOneFileNamesBothLines() throws {
+    #expect(sandbox.run("portfolio", "add", "other").code == 0)
+    let before = try sandbox.dump()
+    let repeated = sandbox.write(
+      "repeated.csv",
+      "date,side,coin,quantity,price,id\n2024-01-01,buy,bitcoin,1,10,a1\n"
+        + "2024-01-02,buy,bitcoin,2,10,a2\n2024-01-03,buy,bitcoin,3,10,a1\n")
+    let refused = sandbox.run("import", "trades", repeated)
+    #expect(refused.code == 65)
+    #expect(
+      refused.err
+        == "folio: error: nothing was imported: \(repeated):4: id 'a1' is also on line 2; an id "
+        + "may appear only once per portfolio in a file\n")
+    #expect(try sandbox.dump() == before)
+
+    let twoPortfolios = sandbox.write(
+      "two.csv",
+      "date,side,coin,quantity,price,id,portfolio\n2024-01-01,buy,bitcoin,1,10,a1,main\n"
+        + "2024-01-01,buy,bitcoin,1,10,a1,other\n")
+    let both = sandbox.run("import", "trades", twoPortfolios)
+    #expect(both.code == 0, "\(both.err)")
+    let again = sandbox.run("import", "trades", twoPortfolios)
+    #expect(again.out == "imported 0 trade(s) from 2 row(s); skipped 2 already present\n")
+  }
+
   @Test func badHeaders() throws {
     let missing = sandbox.write("missing.csv", "date,side,coin,quantity\n")
     let result = sandbox.run("import", "trades", missing)

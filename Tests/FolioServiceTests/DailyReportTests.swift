@@ -209,31 +209,69 @@ final class ReportScenario {
     try scenario.service.save(try scenario.report("2024-01-23"), now: scenario.sandbox.now)
     let first = try scenario.service.backfill(
       main, since: try #require(CalendarDay("2024-01-21")), now: scenario.sandbox.now)
-    #expect(first.saved == ["2024-01-21", "2024-01-22", "2024-01-24", "2024-01-25"])
+    #expect(first.saved == ["2024-01-24", "2024-01-25"])
     #expect(first.alreadySaved == 1)
+    // No snapshot was taken by the end of the 21st or 22nd: not valued, not saved.
+    #expect(first.noFreshSnapshot == ["2024-01-21", "2024-01-22"])
     #expect(first.until == "2024-01-25")
     let rows = try scenario.rows()
-    #expect(
-      rows.map(\.day) == ["2024-01-21", "2024-01-22", "2024-01-23", "2024-01-24", "2024-01-25"])
-    #expect(rows.map(\.value) == [nil, nil, dec("60000"), dec("52500"), dec("52500")])
+    #expect(rows.map(\.day) == ["2024-01-23", "2024-01-24", "2024-01-25"])
+    #expect(rows.map(\.value) == [dec("60000"), dec("52500"), dec("52500")])
     #expect(
       rows.map(\.snapshotAt) == [
-        nil, nil, "2024-01-23T12:00:00Z", "2024-01-24T12:00:00Z", "2024-01-24T12:00:00Z",
+        "2024-01-23T12:00:00Z", "2024-01-24T12:00:00Z", "2024-01-24T12:00:00Z",
       ])
-    #expect(
-      rows.map(\.realized) == [dec("200"), dec("200"), dec("1196"), dec("3946"), dec("3946")])
-    #expect(rows.first?.costBasis == dec("50010"))
+    #expect(rows.map(\.realized) == [dec("1196"), dec("3946"), dec("3946")])
     // Backfilled figures equal what report --date would save.
-    #expect(rows[3].costBasis == (try scenario.report("2024-01-24")).figures.costBasis)
+    #expect(rows[1].costBasis == (try scenario.report("2024-01-24")).figures.costBasis)
 
     let again = try scenario.service.backfill(
       main, since: try #require(CalendarDay("2024-01-21")), now: scenario.sandbox.now)
-    #expect(again.saved.isEmpty && again.alreadySaved == 5)
+    #expect(again.saved.isEmpty && again.alreadySaved == 3)
     let replaced = try scenario.service.backfill(
       main, since: try #require(CalendarDay("2024-01-24")), until: CalendarDay("2024-01-24"),
       replace: true, now: scenario.sandbox.now)
     #expect(replaced.saved == ["2024-01-24"])
-    #expect(try scenario.rows().count == 5)
+    #expect(try scenario.rows().count == 3)
+  }
+
+  /// Only a snapshot taken in [end of day − maxAge, end of day) values a day: with 12h, the
+  /// noon snapshots value their own day only, and the 23rd's never values the 22nd.
+  @Test func backfillValuesADayOnlyWithASnapshotWithinMaxAgeOfItsEnd() throws {
+    let scenario = try ReportScenario()
+    let outcome = try scenario.service.backfill(
+      try scenario.main, since: try #require(CalendarDay("2024-01-20")), maxAge: 12 * 3600,
+      now: scenario.sandbox.now)
+    #expect(outcome.saved == ["2024-01-23", "2024-01-24"])
+    #expect(outcome.noFreshSnapshot == ["2024-01-20", "2024-01-21", "2024-01-22", "2024-01-25"])
+    #expect(
+      try scenario.rows().map(\.snapshotAt) == ["2024-01-23T12:00:00Z", "2024-01-24T12:00:00Z"])
+  }
+
+  /// With --replace, a day whose recomputed value is unknown (no held coin priced by a fresh
+  /// snapshot) keeps its saved known value.
+  @Test func backfillNeverReplacesAKnownValueWithAnUnknownOne() throws {
+    let scenario = try ReportScenario()
+    // A portfolio that holds only solana, which no snapshot quotes, with a known saved value.
+    let alt = try PortfolioService(scenario.store).add(name: "alt", now: scenario.sandbox.now)
+    _ = try TradeService(scenario.store).record(
+      TradeDraft(side: .buy, coin: "solana", quantity: "5", price: "90", date: "2024-01-24"),
+      in: alt, coinID: "solana", now: scenario.sandbox.now)
+    try scenario.store.database.write {
+      try DailyRecord(
+        portfolioID: alt.id, day: "2024-01-25", value: dec("450"), costBasis: dec("450"),
+        unrealized: dec("0"), realized: dec("0"), snapshotAt: "2024-01-24T12:00:00Z",
+        savedAt: "2024-01-25T00:00:00Z"
+      ).save(scenario.store.database)
+    }
+    let outcome = try scenario.service.backfill(
+      alt, since: try #require(CalendarDay("2024-01-24")), replace: true,
+      now: scenario.sandbox.now)
+    // The 24th had no row: saved as n/a (nothing to keep); the 25th keeps 450.
+    #expect(outcome.saved == ["2024-01-24"])
+    #expect(outcome.keptKnownValue == ["2024-01-25"])
+    #expect(
+      try scenario.service.history(alt, since: nil, until: nil).map(\.value) == [nil, dec("450")])
   }
 
   @Test func backfillAndHistoryRefuseBackwardsAndFutureRanges() throws {
@@ -261,7 +299,7 @@ final class ReportScenario {
     _ = try scenario.service.backfill(
       main, since: try #require(CalendarDay("2024-01-20")), now: scenario.sandbox.now)
     let rows = try scenario.service.history(
-      main, since: CalendarDay("2024-01-22"), until: CalendarDay("2024-01-23"))
-    #expect(rows.map(\.day) == ["2024-01-22", "2024-01-23"])
+      main, since: CalendarDay("2024-01-23"), until: CalendarDay("2024-01-24"))
+    #expect(rows.map(\.day) == ["2024-01-23", "2024-01-24"])
   }
 }

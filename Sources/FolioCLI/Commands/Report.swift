@@ -41,7 +41,8 @@ struct Report: FolioCommand {
   let freshness: PriceFreshness
 
   init(_ values: ParsedValues) throws {
-    day = try values.value("date", expected: "a day such as 2024-11-30", CalendarDay.init)
+    day = try values.value(
+      "date", expected: CalendarDay.expected(example: "2024-11-30"), CalendarDay.init)
     format = try OutputFormat.parse(values, allowed: Self.formats)
     out = values.value("out")
     save = values.flag("save")

@@ -10,41 +10,70 @@ struct ReportBackfill: FolioCommand {
     discussion: """
       Each day from --since through --until (default today, UTC) that has no saved row is
       computed as 'folio report --date DAY --save' would: holdings from the trades executed by
-      the end of the day, prices from the newest snapshot taken by then (value n/a when there
-      is none). Days already saved are left alone unless --replace is given. Everything is
-      written in one transaction. Exit codes: 0 ok, 64 usage, 65 --since after --until or a
-      day in the future, 66 no database, 75 database busy.
+      the end of the day, prices from the newest snapshot taken by then. A day that holds coins
+      is valued only with a snapshot taken within --max-age before the day's end (never a
+      later one); without one it is skipped, and the summary counts it. Days already saved are
+      left alone unless --replace is given; even then a saved value is never replaced by n/a.
+      Everything is written in one transaction. Exit codes: 0 ok, 64 usage, 65 --since after
+      --until or a day in the future, 66 no database, 75 database busy.
       """,
     options: [
       .value("since", "yyyy-mm-dd", help: "The first day to fill (required)."),
       .value("until", "yyyy-mm-dd", help: "The last day to fill (default: today)."),
       .flag("replace", help: "Recompute and replace days that are already saved."),
+      .value(
+        "max-age", "duration",
+        help: "Use only snapshots this close to the day's end (default 2d; e.g. 36h, 7d)."),
     ],
     make: { try Self($0) })
 
   let since: CalendarDay
   let until: CalendarDay?
   let replace: Bool
+  let maxAge: TimeInterval
 
   init(_ values: ParsedValues) throws {
     guard
       let since = try values.value(
-        "since", expected: "a day such as 2024-11-01", CalendarDay.init)
+        "since", expected: CalendarDay.expected(example: "2024-11-01"), CalendarDay.init)
     else { throw UsageError("missing --since", commandPath: values.path) }
     self.since = since
-    until = try values.value("until", expected: "a day such as 2024-11-30", CalendarDay.init)
+    until = try values.value(
+      "until", expected: CalendarDay.expected(example: "2024-11-30"), CalendarDay.init)
     replace = values.flag("replace")
+    maxAge =
+      try values.value(
+        "max-age", expected: "a duration such as 36h or 7d", MarketTime.parseDuration)
+      ?? ReportService.backfillMaxAge
   }
 
   func run(_ context: Context) throws {
     let store = try context.existingStore()
     let portfolio = try context.portfolio()
     let outcome = try ReportService(store).backfill(
-      portfolio, since: since, until: until, replace: replace, now: context.now)
+      portfolio, since: since, until: until, replace: replace, maxAge: maxAge, now: context.now)
+    context.print(Self.summary(outcome, portfolio: portfolio.name))
+  }
+
+  /// One line: what was saved, and every day not saved with the reason.
+  static func summary(_ outcome: BackfillOutcome, portfolio: String) -> String {
     var line =
-      "saved \(outcome.saved.count) day(s) of portfolio '\(portfolio.name)' "
+      "saved \(outcome.saved.count) day(s) of portfolio '\(portfolio)' "
       + "from \(outcome.since) through \(outcome.until)"
     if outcome.alreadySaved > 0 { line += "; \(outcome.alreadySaved) day(s) were already saved" }
-    context.print(line)
+    if !outcome.noFreshSnapshot.isEmpty {
+      line +=
+        "; skipped \(outcome.noFreshSnapshot.count) day(s) with no market snapshot taken within "
+        + "\(MarketTime.formatDuration(outcome.maxAge)) before the day's end"
+      if outcome.keptWithoutSnapshot > 0 {
+        line += " (\(outcome.keptWithoutSnapshot) of them kept their saved row)"
+      }
+    }
+    if !outcome.keptKnownValue.isEmpty {
+      line +=
+        "; kept the saved value of \(outcome.keptKnownValue.count) day(s) that would now "
+        + "be n/a (no held coin priced)"
+    }
+    return line
   }
 }

@@ -26,8 +26,10 @@ struct ReportHistory: FolioCommand {
   let format: OutputFormat
 
   init(_ values: ParsedValues) throws {
-    since = try values.value("since", expected: "a day such as 2024-11-01", CalendarDay.init)
-    until = try values.value("until", expected: "a day such as 2024-11-30", CalendarDay.init)
+    since = try values.value(
+      "since", expected: CalendarDay.expected(example: "2024-11-01"), CalendarDay.init)
+    until = try values.value(
+      "until", expected: CalendarDay.expected(example: "2024-11-30"), CalendarDay.init)
     format = try OutputFormat.parse(values, allowed: [.text, .json, .csv])
   }
 
