@@ -96,7 +96,7 @@ enum MarketFormat {
   /// `fetched from api.coingecko.com`.
   static func source(_ source: String) -> String {
     if source.hasPrefix("import:") {
-      return "imported from " + (String(source.dropFirst(7)) as NSString).lastPathComponent
+      return "imported from " + PathName.name(of: String(source.dropFirst(7)))
     }
     return "fetched from " + (URL(string: source)?.host ?? source)
   }

@@ -132,8 +132,8 @@ public final class Store {
   /// Why SQLite could not open an existing file, when the folder or the file says more than
   /// SQLite's "unable to open database file".
   private static func cannotOpenReason(_ path: String, _ message: String) -> String {
-    let folder = (path as NSString).deletingLastPathComponent
-    let name = (path as NSString).lastPathComponent
+    let folder = PathName.folder(of: path)
+    let name = PathName.name(of: path)
     if FileManager.default.fileExists(atPath: path)
       && access(folder.isEmpty ? "." : folder, W_OK) != 0
     {

@@ -130,7 +130,7 @@ public final class Database {
 
   private static func createPrivateFile(at path: String) throws {
     guard !FileManager.default.fileExists(atPath: path) else { return }
-    let folder = (path as NSString).deletingLastPathComponent
+    let folder = PathName.folder(of: path)
     if !folder.isEmpty {
       try createPrivateFolder(folder, for: path)
     }
@@ -152,7 +152,7 @@ public final class Database {
       }
       return
     }
-    let parent = (folder as NSString).deletingLastPathComponent
+    let parent = PathName.folder(of: folder)
     if !parent.isEmpty && parent != folder {
       try createPrivateFolder(parent, for: path)
     }
@@ -421,7 +421,7 @@ public final class Database {
   /// Flushes the folder holding `path`, so a file created or renamed in it survives a power
   /// loss. Best effort: some file systems cannot sync a folder.
   public static func syncFolder(of path: String) {
-    let folder = (path as NSString).deletingLastPathComponent
+    let folder = PathName.folder(of: path)
     let descriptor = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     guard descriptor >= 0 else { return }
     fsync(descriptor)

@@ -250,8 +250,8 @@ public struct Migrator: Sendable {
   /// the file before a migration. Called under the write lock, which every migrating process
   /// holds while it writes its copy, so no such file can still be in progress.
   private func removeInterruptedBackups(of path: String) {
-    let folder = (path as NSString).deletingLastPathComponent
-    let prefix = (path as NSString).lastPathComponent + ".bak-v"
+    let folder = PathName.folder(of: path)
+    let prefix = PathName.name(of: path) + ".bak-v"
     let names =
       (try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)) ?? []
     for name in names where name.hasPrefix(prefix) && name.contains(".partial-") {

@@ -106,8 +106,8 @@ public enum OutputFile {
     } else if errno != ENOENT {
       throw failed(path)
     }
-    let folder = (target as NSString).deletingLastPathComponent
-    let name = (target as NSString).lastPathComponent
+    let folder = PathName.folder(of: target)
+    let name = PathName.name(of: target)
     let temporary =
       (folder.isEmpty ? "" : folder + "/")
       + ".\(name).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
@@ -172,7 +172,7 @@ public enum OutputFile {
       if link.hasPrefix("/") {
         current = link
       } else {
-        let folder = (current as NSString).deletingLastPathComponent
+        let folder = PathName.folder(of: current)
         current = folder.isEmpty ? link : folder + "/" + link
       }
     }

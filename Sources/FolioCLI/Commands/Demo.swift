@@ -19,19 +19,24 @@ struct Demo: FolioCommand {
       """,
     make: { _ in Self() })
 
+  /// The system's temporary folder, ending with one "/".
+  static var temporaryFolder: String {
+    let folder = NSTemporaryDirectory()
+    return folder.hasSuffix("/") ? folder : folder + "/"
+  }
+
   func run(_ context: Context) throws {
     let path =
       context.globals.database
-      ?? NSTemporaryDirectory() + "/folio-demo-\(Timestamp.compact(context.now))-"
-      + "\(ProcessInfo.processInfo.processIdentifier).sqlite3"
-    let clean = (path as NSString).standardizingPath
-    guard !FileManager.default.fileExists(atPath: clean) else {
-      throw StoreError.fileExists(clean)
+      ?? Self.temporaryFolder + "folio-demo-"
+      + "\(Timestamp.compact(context.now))-\(ProcessInfo.processInfo.processIdentifier).sqlite3"
+    guard !FileManager.default.fileExists(atPath: path) else {
+      throw StoreError.fileExists(path)
     }
     let outcome: DemoOutcome
     let report: DailyReport
     do {
-      let store = try Store(StoreLocation(path: clean), now: context.now)
+      let store = try Store(StoreLocation(path: path), now: context.now)
       outcome = try DemoBuilder(store).build(now: context.now)
       let main = try PortfolioService(store).resolve(nil)
       report = try ReportService(store).report(
@@ -39,11 +44,11 @@ struct Demo: FolioCommand {
     } catch {
       // The file is the demo's own: a failed demo leaves nothing behind.
       for suffix in ["", "-wal", "-shm", "-journal"] {
-        try? FileManager.default.removeItem(atPath: clean + suffix)
+        try? FileManager.default.removeItem(atPath: path + suffix)
       }
       throw error
     }
-    context.print("Demo database: \(clean)")
+    context.print("Demo database: \(path)")
     let portfolios = outcome.portfolios.map { "'\($0.name)' (\($0.trades) trades)" }
     context.print(
       "It holds \(outcome.locations) locations, \(outcome.marketSnapshots) daily market "
@@ -52,7 +57,7 @@ struct Demo: FolioCommand {
         + " and \(outcome.historyRows) saved days of history.")
     context.print()
     context.out.write(ReportText.render(report, useColor: context.useColor))
-    let db = Self.quoted(clean)
+    let db = Self.quoted(path)
     context.print()
     context.print("Try next:")
     for line in [

@@ -1,0 +1,27 @@
+/// The folder and last component of a file path, as text: Foundation's
+/// `NSString.deletingLastPathComponent` and `lastPathComponent` trap on a one-character path
+/// such as `a` (swift-corelibs-foundation), and every path here may come from the user.
+public enum PathName {
+  /// The folder holding `path`: "" for a bare name (the current folder), "/" for an entry of
+  /// the root. Trailing slashes are ignored, as `dirname` does.
+  public static func folder(of path: String) -> String {
+    let trimmed = withoutTrailingSlashes(path)
+    guard let slash = trimmed.lastIndex(of: "/") else { return "" }
+    let folder = withoutTrailingSlashes(String(trimmed[..<slash]))
+    return folder.isEmpty ? "/" : folder
+  }
+
+  /// The last component of `path` ("b" for "a/b" and "a/b/"), as `basename` gives it.
+  public static func name(of path: String) -> String {
+    let trimmed = withoutTrailingSlashes(path)
+    guard trimmed != "/", let slash = trimmed.lastIndex(of: "/") else { return trimmed }
+    return String(trimmed[trimmed.index(after: slash)...])
+  }
+
+  /// `path` without the slashes at its end, keeping a lone "/".
+  private static func withoutTrailingSlashes(_ path: String) -> String {
+    var trimmed = Substring(path)
+    while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+    return String(trimmed)
+  }
+}
