@@ -80,6 +80,7 @@ public enum FolioCLI {
       case .run(let command):
         let context = Context(
           out: out, err: err, environment: environment, globals: invocation.globals, now: now,
+          createsDatabase: command.createsDatabase,
           stdoutIsTerminal: stdoutIsTerminal, stderrIsTerminal: stderrIsTerminal)
         try command.run(context)
       }

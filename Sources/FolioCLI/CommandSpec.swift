@@ -63,8 +63,16 @@ struct CommandSpec: Sendable {
 
 /// A command the CLI can run: it describes itself, builds itself from parsed values and runs.
 protocol FolioCommand {
+  /// True for a command that writes records and so may create the database when there is
+  /// none. Every other command needs an existing database: a mistyped `--db` gets
+  /// "no database at PATH" (66) and nothing is created.
+  var createsDatabase: Bool { get }
   /// Maps the options into a service call and renders the result, nothing more.
   func run(_ context: Context) throws
+}
+
+extension FolioCommand {
+  var createsDatabase: Bool { false }
 }
 
 /// The values found on the command line for one command.

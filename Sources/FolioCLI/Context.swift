@@ -34,12 +34,16 @@ final class Context {
   let stdoutIsTerminal: Bool
   /// True when stderr is a terminal (progress bars are allowed).
   let stderrIsTerminal: Bool
+  /// True when the command writes records and so may create a missing database.
+  let createsDatabase: Bool
   private var openStore: Store?
 
   init(
     out: TextSink, err: TextSink, environment: [String: String], globals: GlobalOptions,
-    now: Date, stdoutIsTerminal: Bool = false, stderrIsTerminal: Bool = false
+    now: Date, createsDatabase: Bool = false, stdoutIsTerminal: Bool = false,
+    stderrIsTerminal: Bool = false
   ) {
+    self.createsDatabase = createsDatabase
     self.out = out
     self.err = err
     self.environment = environment
@@ -57,10 +61,11 @@ final class Context {
     try StoreLocation.resolve(option: globals.database, environment: environment)
   }
 
-  /// The database, opened (created and migrated if needed) on first use.
+  /// The database, opened (migrated if needed) on first use; created when missing only for a
+  /// command that writes (`createsDatabase`), else a missing file is "no database at PATH".
   func store() throws -> Store {
     if let openStore { return openStore }
-    return try opened(Store(try location(), now: now))
+    return try opened(Store(try location(), mustExist: !createsDatabase, now: now))
   }
 
   /// The database, which must already exist; migrated if needed.

@@ -23,11 +23,20 @@ struct GlobalOptions: Equatable {
       help: "The portfolio to work on (default: $FOLIO_PORTFOLIO, else 'main')."),
   ]
 
-  mutating func set(_ name: String, _ value: String) {
+  /// Sets global option `name`; given twice, or given an empty value, it is a usage error
+  /// (an empty `--db` would otherwise fall back silently to the default database).
+  mutating func set(_ name: String, _ value: String, path: [String]) throws {
+    guard !value.isEmpty else {
+      throw UsageError("'--\(name)' needs a value, not an empty string", commandPath: path)
+    }
+    let previous: String?
     switch name {
-    case "db": database = value
-    case "portfolio": portfolio = value
-    default: break
+    case "db": (previous, database) = (database, value)
+    case "portfolio": (previous, portfolio) = (portfolio, value)
+    default: previous = nil
+    }
+    guard previous == nil else {
+      throw UsageError("'--\(name)' was given more than once", commandPath: path)
     }
   }
 }
@@ -113,7 +122,7 @@ enum Parser {
         index += 1
       }
       if GlobalOptions.specs.contains(where: { $0.name == option.name }) {
-        globals.set(option.name, value)
+        try globals.set(option.name, value, path: values.path)
       } else {
         values.options[option.name, default: []].append(value)
       }

@@ -32,8 +32,11 @@ struct CoinsShow: FolioCommand {
     freshness = try PriceFreshness(values)
   }
 
+  /// With --refresh it stores a snapshot, so it may create the database.
+  var createsDatabase: Bool { refresh }
+
   func run(_ context: Context) throws {
-    let service = MarketData(refresh ? try context.store() : try context.existingStore())
+    let service = MarketData(try context.store())
     let id = try service.resolveCoin(coin)
     if refresh {
       let outcome = try MarketRefresh.refresh(

@@ -2,6 +2,8 @@ import Foundation
 
 /// `folio db migrate`: creates the database or brings it to the latest schema.
 struct DBMigrate: FolioCommand {
+  var createsDatabase: Bool { true }
+
   static let spec = CommandSpec(
     name: "migrate",
     abstract: "Create the database or apply pending migrations.",

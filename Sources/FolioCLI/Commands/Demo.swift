@@ -43,9 +43,7 @@ struct Demo: FolioCommand {
         main, day: CalendarDay(containing: context.now), now: context.now)
     } catch {
       // The file is the demo's own: a failed demo leaves nothing behind.
-      for suffix in ["", "-wal", "-shm", "-journal"] {
-        try? FileManager.default.removeItem(atPath: path + suffix)
-      }
+      Database.removeFiles(of: path)
       throw error
     }
     context.print("Demo database: \(path)")

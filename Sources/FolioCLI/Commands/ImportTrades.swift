@@ -3,6 +3,8 @@ import Foundation
 
 /// `folio import trades FILE|-`.
 struct ImportTrades: FolioCommand {
+  var createsDatabase: Bool { true }
+
   static let spec = CommandSpec(
     name: "trades",
     abstract: "Import trades from CSV, all or nothing.",

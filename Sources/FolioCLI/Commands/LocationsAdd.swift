@@ -2,6 +2,8 @@ import FolioService
 
 /// `folio locations add NAME --city CITY --lat LAT --lon LON ...`: records a new place.
 struct LocationsAdd: FolioCommand {
+  var createsDatabase: Bool { true }
+
   static let spec = CommandSpec(
     name: "add",
     abstract: "Add a location.",

@@ -2,6 +2,8 @@ import FolioService
 
 /// `folio locations import FILE`: adds the locations of a JSON or GeoJSON file.
 struct LocationsImport: FolioCommand {
+  var createsDatabase: Bool { true }
+
   static let spec = CommandSpec(
     name: "import",
     abstract: "Import locations from a JSON or GeoJSON file, all or nothing.",

@@ -4,6 +4,8 @@ import Foundation
 
 /// `folio market import FILE...`: stores saved CoinGecko responses as snapshots.
 struct MarketImport: FolioCommand {
+  var createsDatabase: Bool { true }
+
   static let spec = CommandSpec(
     name: "import",
     abstract: "Import saved CoinGecko responses (/coins/markets, /global, /coins/{id}).",

@@ -3,6 +3,8 @@ import Foundation
 
 /// `folio market refresh`: fetches a new snapshot from CoinGecko.
 struct MarketRefresh: FolioCommand {
+  var createsDatabase: Bool { true }
+
   static let spec = CommandSpec(
     name: "refresh",
     abstract: "Fetch current prices from CoinGecko and store them as a new snapshot.",

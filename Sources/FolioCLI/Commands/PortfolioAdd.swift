@@ -3,6 +3,8 @@ import FolioStorage
 
 /// `folio portfolio add NAME`.
 struct PortfolioAdd: FolioCommand {
+  var createsDatabase: Bool { true }
+
   static let spec = CommandSpec(
     name: "add",
     abstract: "Create a portfolio.",

@@ -2,6 +2,8 @@ import FolioService
 
 /// `folio portfolio delete NAME [--force]`.
 struct PortfolioDelete: FolioCommand {
+  var createsDatabase: Bool { true }
+
   static let spec = CommandSpec(
     name: "delete",
     abstract: "Delete a portfolio; one that holds trades only with --force.",

@@ -2,6 +2,8 @@ import FolioService
 
 /// `folio portfolio rename OLD NEW`.
 struct PortfolioRename: FolioCommand {
+  var createsDatabase: Bool { true }
+
   static let spec = CommandSpec(
     name: "rename",
     abstract: "Rename a portfolio.",

@@ -3,6 +3,8 @@ import FolioStorage
 
 /// `folio portfolio set NAME --method M`.
 struct PortfolioSet: FolioCommand {
+  var createsDatabase: Bool { true }
+
   static let spec = CommandSpec(
     name: "set",
     abstract: "Change a portfolio's cost-basis method (its lots are recomputed).",

@@ -3,6 +3,8 @@ import FolioStorage
 
 /// What `buy` and `sell` share: options, validation and output.
 struct TradeCommand: FolioCommand {
+  var createsDatabase: Bool { true }
+
   static func spec(for side: TradeSide) -> CommandSpec {
     let verb = side == .buy ? "bought" : "sold"
     return CommandSpec(

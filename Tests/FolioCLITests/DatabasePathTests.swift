@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+
+/// Which commands may create a database, and what `--db` accepts: a reader given a mistyped
+/// path says "no database at PATH" (66) and creates nothing; only commands that write create
+/// a database; an empty `--db` and a global option given twice are usage errors (64).
+@Suite struct DatabasePathTests {
+  let sandbox = Sandbox()
+
+  /// Every command that only reads the database.
+  static let readers: [[String]] = [
+    ["holdings"], ["tx", "list"], ["tx", "show", "1"], ["portfolio", "list"],
+    ["portfolio", "show"], ["export", "trades"], ["coins", "list"], ["coins", "show", "bitcoin"],
+    ["coins", "history", "bitcoin"], ["stats"], ["report"], ["report", "history"],
+    ["locations", "list"], ["locations", "export"], ["locations", "show", "1"],
+    ["locations", "near", "1", "2"], ["db", "status"], ["db", "check"],
+    ["db", "rebuild"], ["sql", "SELECT 1"], ["tx", "delete", "1"],
+  ]
+
+  @Test func readersGivenAMistypedDatabaseSayNoDatabaseAndCreateNothing() throws {
+    for typo in [sandbox.file("foilo.sqlite3"), sandbox.file("missing-folder/folio.sqlite3")] {
+      for command in Self.readers {
+        let result = sandbox.run(["--db", typo] + command)
+        #expect(result.code == 66, "\(command): \(result.err)")
+        #expect(
+          result.err == "folio: error: no database at \(typo); record a trade or run "
+            + "'folio db migrate' to create one\n", "\(command)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.path).isEmpty)
+      }
+    }
+  }
+
+  @Test func commandsThatWriteCreateTheDatabase() throws {
+    let path = sandbox.file("new/folio.sqlite3")
+    let bought = sandbox.run("--db", path, "buy", "bitcoin", "1", "--price", "100")
+    #expect(bought.code == 0, "\(bought.err)")
+    #expect(sandbox.run("--db", path, "tx", "list").out.contains("bitcoin"))
+  }
+
+  @Test func anEmptyDatabasePathIsAUsageError() throws {
+    for arguments in [
+      ["--db", "", "holdings"], ["holdings", "--db="], ["--portfolio", "", "tx", "list"],
+    ] {
+      let result = sandbox.run(arguments)
+      #expect(result.code == 64, "\(arguments): \(result.err)")
+      #expect(result.err.hasPrefix("folio: error: '--"), "\(result.err)")
+      #expect(result.err.contains("needs a value, not an empty string"), "\(result.err)")
+    }
+    #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.path).isEmpty)
+  }
+
+  @Test func aGlobalOptionGivenTwiceIsAUsageError() throws {
+    let other = sandbox.file("other.sqlite3")
+    for arguments in [
+      ["--db", sandbox.database, "--db", other, "buy", "bitcoin", "1", "--price", "1"],
+      ["--db", other, "buy", "bitcoin", "1", "--price", "1", "--db", sandbox.database],
+      ["--portfolio", "main", "holdings", "--portfolio", "cold"],
+    ] {
+      let result = sandbox.run(arguments)
+      #expect(result.code == 64, "\(arguments): \(result.err)")
+      #expect(result.err.contains("was given more than once"), "\(result.err)")
+    }
+    #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.path).isEmpty)
+  }
+}
