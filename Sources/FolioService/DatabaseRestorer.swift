@@ -84,6 +84,7 @@ public struct DatabaseRestorer {
   public func restore(from file: String, now: Date) throws -> RestoreOutcome {
     let live = location.path
     try checkNames(file, live)
+    Database.removeLeftovers(of: live)
     let scratch = "\(live).restore-\(getpid())"
     Database.removeFiles(of: scratch)
     defer { Database.removeFiles(of: scratch) }

@@ -34,7 +34,7 @@ extension DatabaseFileError: ClassifiedError {
   public var kind: FailureKind {
     switch self {
     case .libraryTooOld: return .unavailable
-    case .cannotCreate, .alreadyExists: return .io
+    case .cannotCreate, .alreadyExists, .notARegularFile, .cannotWriteCopy: return .io
     }
   }
 }

@@ -81,6 +81,7 @@ public final class Store {
     // a schema from a newer folio, or with changed migrations, is refused with the file
     // byte-for-byte as it was.
     database = try Self.open(location, mode: .readWriteCreate, writeAheadLog: false)
+    Database.removeLeftovers(of: location.path)
     if exists { _ = try migrator.status(of: database) }
     try database.enableWriteAheadLog()
     migration = try migrator.migrate(database, now: now)
@@ -94,6 +95,7 @@ public final class Store {
       throw StoreError.missingDatabase(location.path)
     }
     database = try Self.open(location, mode: .readOnly)
+    Database.removeLeftovers(of: location.path)
     migration = Migrator.Outcome(applied: [], backupPath: nil)
     guard requireCurrentSchema else { return }
     let status = try Migrator().status(of: database)

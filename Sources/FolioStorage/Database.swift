@@ -48,13 +48,19 @@ public final class Database {
   public init(path: String, mode: Mode, busyTimeout: Int32, writeAheadLog: Bool) throws {
     try Database.checkLibraryVersion()
     Database.configureLibrary
+    try Database.checkRegularFile(path)
     if mode == .readWriteCreate {
       try Database.createPrivateFile(at: path)
     }
-    // `.readOnly` opens read-write underneath (SQLite falls back to read-only by itself when
-    // the file is write-protected) so that closing it tidies the -wal and -shm files as any
-    // other connection does; `query_only` below refuses the writes.
-    let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+    // `.readOnly` never changes the file it looks at. When a -wal file is there (a copy taken
+    // with its WAL, or a database in use), the connection is opened read-only, so closing it
+    // neither checkpoints the WAL into the file nor deletes the WAL
+    // (https://sqlite.org/wal.html#readonly). Without one, it opens read-write underneath, so
+    // closing it removes the empty -wal and -shm its reading created; `query_only` below
+    // refuses every write either way.
+    let keepsWAL = mode == .readOnly && FileManager.default.fileExists(atPath: path + "-wal")
+    let access = keepsWAL ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
+    let flags = access | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
     var connection: OpaquePointer?
     let code = sqlite3_open_v2(path, &connection, flags, nil)
     guard code == SQLITE_OK, let connection else {
@@ -126,6 +132,17 @@ public final class Database {
         sqlite3_sleep(10)
       }
     }
+  }
+
+  /// Refuses a path that names a directory, FIFO, device or socket before SQLite opens it:
+  /// opening a FIFO would block, and SQLite would create `-journal` files beside a device
+  /// (`--db /dev/null` in /dev). A missing path and a symlink to a regular file pass.
+  static func checkRegularFile(_ path: String) throws {
+    var status = stat()
+    guard stat(path, &status) == 0, let kind = OutputFile.nonRegularKind(status.st_mode) else {
+      return
+    }
+    throw DatabaseFileError.notARegularFile(path: path, kind: kind)
   }
 
   private static func createPrivateFile(at path: String) throws {
@@ -304,11 +321,19 @@ public final class Database {
     guard !FileManager.default.fileExists(atPath: destination) else {
       throw DatabaseFileError.alreadyExists(destination)
     }
+    Database.removeLeftovers(of: destination)
     let partial = "\(destination).partial-\(getpid())"
     do {
       Database.removeFiles(of: partial)
       try copy(to: partial)
       try Database.publish(partial, as: destination)
+    } catch let error as SQLiteError where error.code == SQLITE_FULL || error.code == SQLITE_IOERR {
+      // The copy's disk failed, not this database's: the message names the copy.
+      Database.removeFiles(of: partial)
+      throw DatabaseFileError.cannotWriteCopy(
+        path: destination,
+        reason: error.code == SQLITE_FULL
+          ? "the disk holding it is full" : "writing it failed (\(error.message))")
     } catch {
       Database.removeFiles(of: partial)
       throw error
@@ -426,6 +451,34 @@ public final class Database {
     guard descriptor >= 0 else { return }
     fsync(descriptor)
     close(descriptor)
+  }
+
+  /// Removes what a folio process killed part-way left beside `path`: the copies
+  /// `<path>.partial-<pid>`, `<path>.restore-<pid>` and `<path>.<name>.partial-<pid>` (a backup,
+  /// a restore's scratch copy, the copy kept aside by a restore or before a migration), with
+  /// their journal files, when process `<pid>` is no longer running. A copy still being
+  /// written belongs to a live process and is left alone.
+  public static func removeLeftovers(of path: String) {
+    let folder = PathName.folder(of: path)
+    let prefix = PathName.name(of: path) + "."
+    let names =
+      (try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)) ?? []
+    var stale: Set<String> = []
+    for name in names where name.hasPrefix(prefix) {
+      var base = Substring(name)
+      for suffix in ["-journal", "-wal", "-shm"] where base.hasSuffix(suffix) {
+        base = base.dropLast(suffix.count)
+      }
+      guard let dash = base.lastIndex(of: "-"),
+        let pid = Int32(base[base.index(after: dash)...]), pid > 0
+      else { continue }
+      let kind = base[..<dash]
+      guard kind.hasSuffix(".partial") || kind.hasSuffix(".restore") else { continue }
+      // Signal 0 only asks whether the process exists (EPERM: it does, under another user).
+      guard kill(pid, 0) != 0 && errno == ESRCH else { continue }
+      stale.insert(String(base))
+    }
+    for base in stale { removeFiles(of: folder.isEmpty ? base : folder + "/" + base) }
   }
 
   /// Removes a database file and the journal, WAL and shared-memory files beside it.

@@ -8,6 +8,10 @@ public enum DatabaseFileError: LocalizedError, Equatable {
   case cannotCreate(path: String, reason: String)
   /// A file that must be new (a backup copy) already exists.
   case alreadyExists(String)
+  /// The path names a directory, FIFO, device or socket, not a database file.
+  case notARegularFile(path: String, kind: String)
+  /// A copy of the database (`db backup`) could not be written; nothing was left at its path.
+  case cannotWriteCopy(path: String, reason: String)
 
   public var errorDescription: String? {
     switch self {
@@ -19,6 +23,10 @@ public enum DatabaseFileError: LocalizedError, Equatable {
       return "cannot create the database at \(path): \(reason)"
     case .alreadyExists(let path):
       return "\(path) already exists; choose a new file name (nothing was overwritten)"
+    case .notARegularFile(let path, let kind):
+      return "\(path) is \(kind), not a database file; give the path of a regular file"
+    case .cannotWriteCopy(let path, let reason):
+      return "cannot write the copy at \(path): \(reason); nothing was left at \(path)"
     }
   }
 

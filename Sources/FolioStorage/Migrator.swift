@@ -230,7 +230,7 @@ public struct Migrator: Sendable {
   }
 
   private func backUp(_ database: Database, fromVersion: Int, now: Date) throws -> String {
-    removeInterruptedBackups(of: database.path)
+    Database.removeLeftovers(of: database.path)
     let stamp = Timestamp.compact(now)
     var candidate = "\(database.path).bak-v\(fromVersion)-\(stamp)"
     var counter = 1
@@ -244,18 +244,5 @@ public struct Migrator: Sendable {
       path: database.path, mode: .readOnly, busyTimeout: database.busyTimeout)
     try source.backup(to: candidate)
     return candidate
-  }
-
-  /// Removes `<file>.bak-v…partial-<pid>` copies left by a process killed while it backed up
-  /// the file before a migration. Called under the write lock, which every migrating process
-  /// holds while it writes its copy, so no such file can still be in progress.
-  private func removeInterruptedBackups(of path: String) {
-    let folder = PathName.folder(of: path)
-    let prefix = PathName.name(of: path) + ".bak-v"
-    let names =
-      (try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)) ?? []
-    for name in names where name.hasPrefix(prefix) && name.contains(".partial-") {
-      Database.removeFiles(of: folder.isEmpty ? name : folder + "/" + name)
-    }
   }
 }
