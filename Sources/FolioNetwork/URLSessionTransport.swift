@@ -9,25 +9,27 @@ import Foundation
 /// `HTTPTransport` over Foundation's `URLSession`, made synchronous for the CLI.
 ///
 /// `connectTimeout` bounds the wait for the connection and for each piece of the response
-/// (URLSession's request timeout); `totalTimeout` bounds the whole exchange.
+/// (URLSession's request timeout); `totalTimeout` bounds the whole exchange. The body goes to a
+/// file in `$TMPDIR` as it is decoded and is read back only when it is at most `maxBytes`
+/// (after gzip or deflate decoding), so an oversized or "zip bomb" response never sits in
+/// memory; `FetchHelper` also caps that file's size.
+///
+/// Redirects are followed, but one to another origin (scheme, host, port) goes without the
+/// credential headers (`HTTPRules.credentialHeaders`: the API keys), and one from https to plain
+/// http is not followed at all. The response carries the URL that served it.
 public final class URLSessionTransport: HTTPTransport {
-  private let session: URLSession
   private let connectTimeout: TimeInterval
   private let totalTimeout: TimeInterval
+  private let maxBytes: Int
 
-  public init(connectTimeout: TimeInterval, totalTimeout: TimeInterval) {
-    let configuration = URLSessionConfiguration.ephemeral
-    configuration.timeoutIntervalForRequest = connectTimeout
-    configuration.timeoutIntervalForResource = totalTimeout
-    configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-    configuration.urlCache = nil
-    configuration.httpCookieStorage = nil
-    session = URLSession(configuration: configuration)
+  public init(
+    connectTimeout: TimeInterval, totalTimeout: TimeInterval,
+    maxBytes: Int = HTTPRules.defaultMaxBytes
+  ) {
     self.connectTimeout = connectTimeout
     self.totalTimeout = totalTimeout
+    self.maxBytes = maxBytes
   }
-
-  deinit { session.invalidateAndCancel() }
 
   public func get(_ url: URL, headers: [String: String]) throws(HTTPTransportError)
     -> HTTPResponse
@@ -35,43 +37,102 @@ public final class URLSessionTransport: HTTPTransport {
     var request = URLRequest(
       url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: connectTimeout)
     for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-    let box = OutcomeBox()
-    let done = DispatchSemaphore(value: 0)
-    let task = session.dataTask(with: request) { data, response, error in
-      box.store(data: data, response: response, error: error)
-      done.signal()
-    }
+    let transfer = Transfer(origin: url, maxBytes: maxBytes)
+    let configuration = URLSessionConfiguration.ephemeral
+    configuration.timeoutIntervalForRequest = connectTimeout
+    configuration.timeoutIntervalForResource = totalTimeout
+    configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+    configuration.urlCache = nil
+    configuration.httpCookieStorage = nil
+    let session = URLSession(configuration: configuration, delegate: transfer, delegateQueue: nil)
+    // The session keeps its delegate until it is invalidated.
+    defer { session.invalidateAndCancel() }
+    // A download task, because URLSession hands a data task's decoded pieces to the delegate
+    // asynchronously with no back-pressure: a small gzip body can inflate into gigabytes queued
+    // in memory before the delegate sees the first 64 MiB. A download task writes each piece to
+    // a file as libcurl decodes it, so memory stays flat; the file's size is bounded by the
+    // helper's RLIMIT_FSIZE (see `FetchHelper`), and checked again here.
+    let task = session.downloadTask(with: request)
     task.resume()
-    guard done.wait(timeout: .now() + totalTimeout) == .success else {
+    guard transfer.done.wait(timeout: .now() + totalTimeout) == .success else {
       task.cancel()
       throw .timedOut
     }
-    return try box.result()
+    return try transfer.result()
   }
 }
 
-/// Carries a data task's outcome from URLSession's delegate queue to the waiting thread.
+/// One request's state, filled in by URLSession's delegate calls on its own queue.
 ///
-/// `@unchecked Sendable` because the completion handler must be `@Sendable`: every access
-/// goes through `lock`, and the waiting thread reads only after the semaphore was signalled.
-private final class OutcomeBox: @unchecked Sendable {
+/// `@unchecked Sendable` because URLSession calls the delegate on its queue while the caller
+/// waits on `done`: every access to the mutable state goes through `lock`.
+private final class Transfer: NSObject, URLSessionDownloadDelegate, @unchecked Sendable {
+  let done = DispatchSemaphore(value: 0)
+  private let origin: URL
+  private let maxBytes: Int
   private let lock = NSLock()
-  private var data: Data?
+  private var body: Data?
   private var response: URLResponse?
   private var error: (any Error)?
+  private var tooLarge = false
+  private var finished = false
 
-  func store(data: Data?, response: URLResponse?, error: (any Error)?) {
+  init(origin: URL, maxBytes: Int) {
+    self.origin = origin
+    self.maxBytes = maxBytes
+  }
+
+  func urlSession(
+    _ session: URLSession, task: URLSessionTask,
+    willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest,
+    completionHandler: @escaping (URLRequest?) -> Void
+  ) {
+    guard let target = request.url else { return completionHandler(nil) }
+    if origin.scheme?.lowercased() == "https" && target.scheme?.lowercased() != "https" {
+      return completionHandler(nil)  // never downgrade: the 3xx itself is the answer
+    }
+    guard !HTTPRules.sameOrigin(origin, target) else { return completionHandler(request) }
+    var stripped = request
+    for name in request.allHTTPHeaderFields?.keys.map({ $0 }) ?? []
+    where HTTPRules.credentialHeaders.contains(name.lowercased()) {
+      stripped.setValue(nil, forHTTPHeaderField: name)
+    }
+    completionHandler(stripped)
+  }
+
+  func urlSession(
+    _ session: URLSession, downloadTask: URLSessionDownloadTask,
+    didFinishDownloadingTo location: URL
+  ) {
+    // The file is removed when this returns: read it now, unless it is over the cap.
+    let size = (try? FileManager.default.attributesOfItem(atPath: location.path)[.size]) as? Int
     lock.lock()
     defer { lock.unlock() }
-    self.data = data
-    self.response = response
+    response = downloadTask.response
+    if let size, size > maxBytes {
+      tooLarge = true
+    } else {
+      body = FileManager.default.contents(atPath: location.path)
+    }
+  }
+
+  func urlSession(
+    _ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?
+  ) {
+    lock.lock()
     self.error = error
+    if response == nil { response = task.response }
+    let first = !finished
+    finished = true
+    lock.unlock()
+    if first { done.signal() }
   }
 
   func result() throws(HTTPTransportError) -> HTTPResponse {
     lock.lock()
     defer { lock.unlock() }
-    if let error {
+    if tooLarge { throw .tooLarge(limit: maxBytes) }
+    if body == nil, let error {
       let code = (error as? URLError)?.code
       if code == .timedOut { throw .timedOut }
       throw .failed(Self.describe(error))
@@ -83,7 +144,11 @@ private final class OutcomeBox: @unchecked Sendable {
     for (name, value) in http.allHeaderFields {
       if let name = name as? String, let value = value as? String { headers[name] = value }
     }
-    return HTTPResponse(status: http.statusCode, headers: headers, body: data ?? Data())
+    guard let body else { throw .failed("the response body could not be read back") }
+    let served = (http.url ?? origin).absoluteString
+    return HTTPResponse(
+      status: http.statusCode, headers: headers, body: body,
+      url: URL(string: HTTPRules.redacted(served)))
   }
 
   private static func describe(_ error: any Error) -> String {

@@ -14,6 +14,8 @@ public enum CoinGeckoError: LocalizedError, ClassifiedError, Equatable {
   case coinNotFound(String)
   /// A 2xx response whose body is not the JSON expected.
   case malformedResponse(endpoint: String, reason: String)
+  /// A response larger than `FOLIO_HTTP_MAX_BYTES` (decompressed); not retried.
+  case tooLarge(endpoint: String, limit: Int)
 
   public var kind: FailureKind {
     if case .coinNotFound = self { return .badData }
@@ -43,6 +45,9 @@ public enum CoinGeckoError: LocalizedError, ClassifiedError, Equatable {
     case .coinNotFound(let id):
       return "CoinGecko knows no coin with the id '\(id)'; look the id up with "
         + "'folio coins list --search TEXT'"
+    case .tooLarge(let endpoint, let limit):
+      return "CoinGecko's response for \(endpoint) is larger than \(limit) bytes "
+        + "(FOLIO_HTTP_MAX_BYTES); it was not read"
     case .malformedResponse(let endpoint, let reason):
       return "CoinGecko sent a response for \(endpoint) that Folio cannot read (\(reason)); "
         + "try again later"
@@ -99,6 +104,8 @@ public struct CoinGeckoConfiguration: Equatable, Sendable {
   public var userAgent = "Folio/\(folioVersion) (command-line portfolio manager)"
   public var connectTimeout: TimeInterval = 10
   public var totalTimeout: TimeInterval = 30
+  /// The largest response body read, decompressed (`FOLIO_HTTP_MAX_BYTES`, 64 MiB).
+  public var maxResponseBytes = HTTPRules.defaultMaxBytes
   public var retry = RetryPolicy()
   /// The network helper that makes the requests (`FOLIO_FETCH`, else beside the executable).
   public var fetchHelper = HelperTransport.besideExecutable
@@ -111,8 +118,9 @@ public struct CoinGeckoConfiguration: Equatable, Sendable {
   /// `COINGECKO_PRO_API_KEY` (sent as `x-cg-pro-api-key`; switches the default URL to the pro
   /// API), `FOLIO_HTTP_CONNECT_TIMEOUT_MS`, `FOLIO_HTTP_TIMEOUT_MS`, `FOLIO_HTTP_RETRIES`,
   /// `FOLIO_HTTP_RETRY_BASE_MS`, `FOLIO_HTTP_RETRY_MAX_DELAY_MS`,
-  /// `FOLIO_HTTP_RETRY_MAX_WAIT_MS` and `FOLIO_FETCH` (the network helper). A malformed value
-  /// is a `SettingError` (exit 65).
+  /// `FOLIO_HTTP_RETRY_MAX_WAIT_MS`, `FOLIO_HTTP_MAX_BYTES` and `FOLIO_FETCH` (the network
+  /// helper). A malformed value is a `SettingError` (exit 65); a URL in a message has its
+  /// `user:password@` removed.
   public static func fromEnvironment(_ environment: [String: String]) throws
     -> CoinGeckoConfiguration
   {
@@ -141,7 +149,8 @@ public struct CoinGeckoConfiguration: Equatable, Sendable {
         scheme == "http" || scheme == "https", parsed.host != nil
       else {
         throw SettingError.invalid(
-          name: "FOLIO_COINGECKO_URL", value: url, expected: "an http or https URL")
+          name: "FOLIO_COINGECKO_URL", value: HTTPRules.redacted(url),
+          expected: "an http or https URL")
       }
       configuration.baseURL = url
     }
@@ -166,6 +175,14 @@ public struct CoinGeckoConfiguration: Equatable, Sendable {
     retry.maxTotalWait = try milliseconds(
       "FOLIO_HTTP_RETRY_MAX_WAIT_MS", default: retry.maxTotalWait)
     configuration.retry = retry
+    if let text = value("FOLIO_HTTP_MAX_BYTES") {
+      guard let bytes = Int(text), (1...(1 << 40)).contains(bytes) else {
+        throw SettingError.invalid(
+          name: "FOLIO_HTTP_MAX_BYTES", value: text,
+          expected: "a whole number of bytes from 1 to 1099511627776")
+      }
+      configuration.maxResponseBytes = bytes
+    }
     return configuration
   }
 }
@@ -193,7 +210,7 @@ public final class CoinGeckoClient {
       transport
       ?? HelperTransport(
         executable: configuration.fetchHelper, connectTimeout: configuration.connectTimeout,
-        totalTimeout: configuration.totalTimeout)
+        totalTimeout: configuration.totalTimeout, maxBytes: configuration.maxResponseBytes)
     self.sleep = sleep
     self.clock = clock
   }
@@ -272,6 +289,29 @@ public final class CoinGeckoClient {
     }
   }
 
+  /// Where the data of each successful response came from, oldest first, without repeats:
+  /// the base URL (credentials removed), or the origin a redirect led to.
+  public private(set) var servedFrom: [String] = []
+
+  /// `servedFrom` as one text for a `source` column, then forgets it, so that the next
+  /// call names only what was fetched since.
+  public func takeSource() -> String {
+    defer { servedFrom = [] }
+    return servedFrom.isEmpty
+      ? HTTPRules.redacted(configuration.baseURL) : servedFrom.joined(separator: " ")
+  }
+
+  /// Records where `response` came from.
+  private func noteServer(of response: HTTPResponse, asked url: URL) {
+    var served = HTTPRules.redacted(configuration.baseURL)
+    if let final = response.url, !HTTPRules.sameOrigin(final, url),
+      let scheme = final.scheme, let host = final.host
+    {
+      served = "\(scheme)://\(host)" + (final.port.map { ":\($0)" } ?? "")
+    }
+    if !servedFrom.contains(served) { servedFrom.append(served) }
+  }
+
   // MARK: - Requests
 
   /// The URL of `path` with `query` under the base URL.
@@ -290,7 +330,8 @@ public final class CoinGeckoClient {
   {
     guard let url = url(path, query: query) else {
       throw .unreachable(
-        endpoint: label, reason: "the URL \(configuration.baseURL + path) is not valid",
+        endpoint: label,
+        reason: "the URL \(HTTPRules.redacted(configuration.baseURL + path)) is not valid",
         attempts: 0)
     }
     var headers = ["Accept": "application/json", "User-Agent": configuration.userAgent]
@@ -305,12 +346,14 @@ public final class CoinGeckoClient {
       do {
         response = try transport.get(url, headers: headers)
       } catch {
+        if case .tooLarge(let limit) = error { throw .tooLarge(endpoint: label, limit: limit) }
         failure = .unreachable(endpoint: label, reason: error.reason, attempts: attempt)
         try wait(afterAttempt: attempt, retryAfter: nil, waited: &waited, failure: failure)
         continue
       }
       switch response.status {
       case 200..<300:
+        noteServer(of: response, asked: url)
         do {
           return try JSONValue.parse(response.body)
         } catch {

@@ -9,11 +9,60 @@ public struct HTTPResponse: Equatable, Sendable {
   public let status: Int
   public let headers: [String: String]
   public let body: Data
+  /// The URL that served the response, after any redirects (credentials removed); nil when
+  /// the transport does not say.
+  public let url: URL?
 
-  public init(status: Int, headers: [String: String] = [:], body: Data = Data()) {
+  public init(status: Int, headers: [String: String] = [:], body: Data = Data(), url: URL? = nil) {
     self.status = status
     self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }) { $1 }
     self.body = body
+    self.url = url
+  }
+}
+
+/// The rules every transport follows for what it sends and accepts.
+public enum HTTPRules {
+  /// The largest response body read by default (64 MiB), after decompression;
+  /// `FOLIO_HTTP_MAX_BYTES` changes it.
+  public static let defaultMaxBytes = 64 << 20
+
+  /// Request headers that carry credentials. They are sent only to the origin asked for: a
+  /// redirect to another origin drops them.
+  public static let credentialHeaders: Set<String> = [
+    "x-cg-demo-api-key", "x-cg-pro-api-key", "authorization", "proxy-authorization", "cookie",
+  ]
+
+  /// The origin of `url`: scheme, host and port (the scheme's default when none is written),
+  /// lower-cased; nil without a scheme or host.
+  public static func origin(_ url: URL) -> String? {
+    guard let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased() else {
+      return nil
+    }
+    let port = url.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : -1)
+    return "\(scheme)://\(host):\(port)"
+  }
+
+  /// True when `a` and `b` have the same origin.
+  public static func sameOrigin(_ a: URL, _ b: URL) -> Bool {
+    guard let first = origin(a) else { return false }
+    return first == origin(b)
+  }
+
+  /// `headers` without the credential headers.
+  public static func withoutCredentials(_ headers: [String: String]) -> [String: String] {
+    headers.filter { !credentialHeaders.contains($0.key.lowercased()) }
+  }
+
+  /// `text` (a URL, or text that starts like one) without the `user:password@` part of its
+  /// authority, so that credentials are neither stored nor printed. Works on text that is not
+  /// a valid URL too.
+  public static func redacted(_ text: String) -> String {
+    guard let schemeEnd = text.range(of: "://") else { return text }
+    let rest = text[schemeEnd.upperBound...]
+    let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
+    guard let at = rest[..<authorityEnd].lastIndex(of: "@") else { return text }
+    return String(text[..<schemeEnd.upperBound]) + String(rest[rest.index(after: at)...])
   }
 }
 
@@ -23,12 +72,16 @@ public enum HTTPTransportError: Error, Equatable, Sendable {
   case timedOut
   /// The connection failed: refused, reset, name not resolved, body cut short...
   case failed(String)
+  /// The response body (decompressed) is larger than `limit` bytes; nothing of it is kept.
+  case tooLarge(limit: Int)
 
   /// A phrase for messages.
   public var reason: String {
     switch self {
     case .timedOut: return "the request timed out"
     case .failed(let reason): return reason
+    case .tooLarge(let limit):
+      return "the response is larger than \(limit) bytes, the limit FOLIO_HTTP_MAX_BYTES sets"
     }
   }
 }
@@ -49,20 +102,33 @@ public protocol HTTPTransport {
 /// names it.
 ///
 /// The exchange (the helper is `FetchHelper` in FolioNetwork):
-/// `folio-fetch --connect-timeout SECONDS --total-timeout SECONDS URL`, the request headers on
-/// standard input as `Name: value` lines (so API keys never show in `ps`). Exit 0: standard
-/// output holds `HTTP STATUS`, `name: value` header lines, an empty line, then the body. Exit 1:
-/// no response; one line `timed-out` or `failed: REASON`.
+/// `folio-fetch --connect-timeout SECONDS --total-timeout SECONDS --max-bytes N --scratch DIR
+/// URL` (DIR: an empty folder folio makes and removes, for the body as it arrives), the
+/// request headers on standard input as `Name: value` lines (so API keys never show in `ps`).
+/// Exit 0: standard output holds `HTTP STATUS URL` (the URL that served the response, after
+/// redirects), `name: value` header lines, an empty line, then the body. Exit 1: no response;
+/// one line `timed-out`, `too-large` or `failed: REASON`.
+///
+/// Both sides bound the body by `maxBytes`: the helper stops reading past it, and folio stops
+/// reading a helper that sends more (and ends it), so neither holds an oversized response.
 public struct HelperTransport: HTTPTransport {
   public let executable: URL
   let connectTimeout: TimeInterval
   let totalTimeout: TimeInterval
+  let maxBytes: Int
 
-  public init(executable: URL, connectTimeout: TimeInterval, totalTimeout: TimeInterval) {
+  public init(
+    executable: URL, connectTimeout: TimeInterval, totalTimeout: TimeInterval,
+    maxBytes: Int = HTTPRules.defaultMaxBytes
+  ) {
     self.executable = executable
     self.connectTimeout = connectTimeout
     self.totalTimeout = totalTimeout
+    self.maxBytes = maxBytes
   }
+
+  /// What folio reads from the helper beyond the body: the status line and headers.
+  static let headroom = 1 << 20
 
   /// The helper's name.
   public static let name = "folio-fetch"
@@ -81,11 +147,23 @@ public struct HelperTransport: HTTPTransport {
         "\(Self.name), folio's network helper, was not found at \(executable.path); "
           + "install it beside folio or set FOLIO_FETCH to its path")
     }
+    // The helper writes the body to a file in this folder as it arrives (see `FetchHelper`);
+    // removed here whatever became of the helper.
+    let scratch = FileManager.default.temporaryDirectory
+      .appendingPathComponent("folio-fetch-" + UUID().uuidString)
+    do {
+      try FileManager.default.createDirectory(
+        at: scratch, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+    } catch {
+      throw .failed(
+        "cannot make a folder for \(Self.name) in \(scratch.deletingLastPathComponent().path)")
+    }
+    defer { try? FileManager.default.removeItem(at: scratch) }
     let process = Process()
     process.executableURL = executable
     process.arguments = [
       "--connect-timeout", String(connectTimeout), "--total-timeout", String(totalTimeout),
-      url.absoluteString,
+      "--max-bytes", String(maxBytes), "--scratch", scratch.path, url.absoluteString,
     ]
     let input = Pipe()
     let output = Pipe()
@@ -103,9 +181,27 @@ public struct HelperTransport: HTTPTransport {
     try? input.fileHandleForWriting.write(contentsOf: Data(request.utf8))
     try? input.fileHandleForWriting.close()
     signal(SIGPIPE, previous)
-    let reply = output.fileHandleForReading.readDataToEndOfFile()
+    let reply = Self.read(output.fileHandleForReading, atMost: maxBytes + Self.headroom)
+    guard let reply else {
+      // A helper that sends more than it may is ended: its reply is not wanted.
+      process.terminate()
+      try? output.fileHandleForReading.close()
+      process.waitUntilExit()
+      throw .tooLarge(limit: maxBytes)
+    }
     process.waitUntilExit()
     return try Self.response(from: reply, status: process.terminationStatus)
+  }
+
+  /// Reads `handle` to its end; nil as soon as it holds more than `limit` bytes.
+  static func read(_ handle: FileHandle, atMost limit: Int) -> Data? {
+    var reply = Data()
+    while true {
+      guard let chunk = try? handle.read(upToCount: 1 << 16), !chunk.isEmpty else { break }
+      reply.append(chunk)
+      if reply.count > limit { return nil }
+    }
+    return reply
   }
 
   /// Reads the helper's standard output given its exit status.
@@ -116,6 +212,9 @@ public struct HelperTransport: HTTPTransport {
     guard status == 0 else {
       let message = line(reply.prefix { $0 != UInt8(ascii: "\n") })
       if message == "timed-out" { throw .timedOut }
+      if message.hasPrefix("too-large") {
+        throw .tooLarge(limit: Int(message.dropFirst(10)) ?? HTTPRules.defaultMaxBytes)
+      }
       if message.hasPrefix("failed: ") { throw .failed(String(message.dropFirst(8))) }
       throw .failed("\(name) stopped with status \(status)")
     }
@@ -127,10 +226,13 @@ public struct HelperTransport: HTTPTransport {
       if text.isEmpty { break }
       lines.append(text)
     }
-    guard let first = lines.first, first.hasPrefix("HTTP "), let code = Int(first.dropFirst(5))
-    else { throw .failed("\(name) sent a malformed reply") }
+    let first = lines.first?.split(separator: " ", maxSplits: 2) ?? []
+    guard first.count >= 2, first[0] == "HTTP", let code = Int(first[1]) else {
+      throw .failed("\(name) sent a malformed reply")
+    }
     return HTTPResponse(
-      status: code, headers: headers(fromLines: lines.dropFirst()), body: Data(rest))
+      status: code, headers: headers(fromLines: lines.dropFirst()), body: Data(rest),
+      url: first.count > 2 ? URL(string: String(first[2])) : nil)
   }
 
   /// Headers as the exchange carries them, both ways: `name: value` lines sorted by name, a

@@ -356,6 +356,10 @@ public struct MarketData {
     var fetchedByID: [String] = []
     var global: GlobalData?
     var detail: CoinDetail?
+    // Where each part came from: the base URL, or the origin a redirect led to.
+    var marketSource = ""
+    var globalSource = ""
+    var detailSource = ""
     func add(_ page: MarketPage, _ notes: PayloadNotes) {
       for quote in page.quotes where !seen.contains(quote.id) {
         seen.insert(quote.id)
@@ -381,6 +385,7 @@ public struct MarketData {
         add(page, notes)
         fetchedByID += chunk.filter { seen.contains($0) }
       }
+      marketSource = client.takeSource()
       for id in missing where !seen.contains(id) {
         let why = held[id] != nil ? "held in portfolio '\(request.portfolio)'" : "asked for"
         warnings.append("CoinGecko returned no market data for '\(id)' (\(why))")
@@ -388,11 +393,13 @@ public struct MarketData {
       progress("fetching /global")
       let (globalData, globalNotes) = try client.global()
       global = globalData
+      globalSource = client.takeSource()
       warnings += globalNotes.allWarnings
       if let id = request.detailFor {
         progress("fetching /coins/\(id)")
         let (coinDetail, detailNotes) = try client.coinDetail(id: id)
         detail = coinDetail
+        detailSource = client.takeSource()
         warnings += detailNotes.allWarnings
       }
     } catch {
@@ -400,19 +407,19 @@ public struct MarketData {
       throw MarketError.refreshFailed(error, latestSnapshot: previous?.fetchedAt)
     }
     let fetchedAt = Timestamp.format(now)
-    let source = client.configuration.baseURL
     try database.write {
       _ = try writeMarkets(
-        quotes, vsCurrency: request.vsCurrency, fetchedAt: fetchedAt, source: source)
+        quotes, vsCurrency: request.vsCurrency, fetchedAt: fetchedAt, source: marketSource)
       if let global {
-        _ = try MarketRecords.insertGlobal(database, global, fetchedAt: fetchedAt, source: source)
+        _ = try MarketRecords.insertGlobal(
+          database, global, fetchedAt: fetchedAt, source: globalSource)
       }
       if let detail {
-        _ = try writeDetail(detail, fetchedAt: fetchedAt, source: source)
+        _ = try writeDetail(detail, fetchedAt: fetchedAt, source: detailSource)
       }
     }
     return RefreshOutcome(
-      fetchedAt: fetchedAt, source: source, vsCurrency: request.vsCurrency,
+      fetchedAt: fetchedAt, source: marketSource, vsCurrency: request.vsCurrency,
       coinCount: quotes.count, pagesFetched: pagesFetched, fetchedByID: fetchedByID,
       globalStored: global != nil, detailStored: detail?.id, warnings: warnings)
   }

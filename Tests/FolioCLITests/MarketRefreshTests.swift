@@ -292,4 +292,116 @@ import Testing
       .appendingPathComponent("folio-fetch").path
     #expect(try libraries(helper).contains("libcurl"))
   }
+
+  // MARK: - HTTP: redirects, credentials, size
+
+  @Test func aRedirectToAnotherOriginGetsNoAPIKeyAndNamesTheServerThatAnswered() throws {
+    let other = try LoopbackServer()  // another port: another origin
+    other.route("/coins/markets", try .fixture("coingecko/markets_usd.json"))
+    other.route("/global", try .fixture("coingecko/global_usd.json"))
+    server.route(
+      "/coins/markets",
+      .redirect(to: other.baseURL + "/coins/markets?vs_currency=usd&page=1&per_page=250"))
+    // A redirect within the same origin keeps the key.
+    server.route("/global", .redirect(to: server.baseURL + "/global-moved"))
+    server.route("/global-moved", .redirect(to: other.baseURL + "/global"))
+    let result = refresh(environment: ["COINGECKO_API_KEY": "demo-secret"])
+    #expect(result.code == 0, "\(result.err)")
+    #expect(server.requests.count == 3)
+    #expect(server.requests.allSatisfy { $0.headers["x-cg-demo-api-key"] == "demo-secret" })
+    #expect(other.requests.count == 2)
+    #expect(other.requests.allSatisfy { $0.headers["x-cg-demo-api-key"] == nil })
+    #expect(other.requests.allSatisfy { $0.headers["user-agent"]?.hasPrefix("Folio/") == true })
+    #expect(
+      try sandbox.sqlite(
+        "SELECT source FROM market_snapshots UNION ALL SELECT source FROM global_snapshots")
+        == "\(other.origin)\n\(other.origin)\n")
+    #expect(result.out.contains("(fetched from 127.0.0.1)"))
+  }
+
+  @Test func aProAPIKeyIsNotSentAcrossOriginsEither() throws {
+    let other = try LoopbackServer()
+    other.route("/coins/markets", try .fixture("coingecko/markets_usd.json"))
+    other.route("/global", try .fixture("coingecko/global_usd.json"))
+    server.route("/coins/markets", .redirect(to: other.baseURL + "/coins/markets", status: 307))
+    server.route("/global", .redirect(to: other.baseURL + "/global", status: 301))
+    let result = refresh(environment: ["COINGECKO_PRO_API_KEY": "pro-secret"])
+    #expect(result.code == 0, "\(result.err)")
+    #expect(server.requests.allSatisfy { $0.headers["x-cg-pro-api-key"] == "pro-secret" })
+    #expect(!other.requests.isEmpty)
+    #expect(other.requests.allSatisfy { $0.headers["x-cg-pro-api-key"] == nil })
+  }
+
+  @Test func credentialsInTheURLAreNeitherStoredNorPrinted() throws {
+    try serveFixtures()
+    let secretURL = server.baseURL.replacingOccurrences(
+      of: "http://", with: "http://user:s3cret@")
+    let result = refresh(environment: ["FOLIO_COINGECKO_URL": secretURL])
+    #expect(result.code == 0, "\(result.err)")
+    #expect(!(result.out + result.err).contains("s3cret"))
+    #expect(
+      try sandbox.sqlite(
+        "SELECT source FROM market_snapshots UNION ALL SELECT source FROM global_snapshots")
+        == "\(server.baseURL)\n\(server.baseURL)\n")
+    #expect(!(try sandbox.dump()).contains("s3cret"))
+    let list = sandbox.run("coins", "list", "--limit", "1", "--format", "json")
+    #expect(list.code == 0)
+    #expect(!(list.out + list.err).contains("s3cret"))
+    server.route("/global", .json("{}", status: 500))
+    sandbox.now = sandbox.now.addingTimeInterval(60)
+    let failed = refresh(environment: ["FOLIO_COINGECKO_URL": secretURL])
+    #expect(failed.code == 69)
+    #expect(!failed.err.isEmpty && !failed.err.contains("s3cret"))
+    let unreachable = refresh(
+      environment: ["FOLIO_COINGECKO_URL": "http://user:s3cret@127.0.0.1:9/api/v3"])
+    #expect(unreachable.code == 69)
+    #expect(!unreachable.err.contains("s3cret"))
+    let invalid = refresh(environment: ["FOLIO_COINGECKO_URL": "ftp://user:s3cret@example.com/"])
+    #expect(invalid.code == 65)
+    #expect(invalid.err.contains("ftp://example.com/"))
+    #expect(!invalid.err.contains("s3cret"))
+  }
+
+  @Test func aResponseOverTheCapExits69StoresNothingAndIsNotRetried() throws {
+    server.route("/coins/markets", .json("[" + String(repeating: " ", count: 5000) + "]"))
+    server.route("/global", try .fixture("coingecko/global_usd.json"))
+    _ = sandbox.run("db", "migrate")
+    let before = try sandbox.dump()
+    let result = refresh(environment: ["FOLIO_HTTP_MAX_BYTES": "1000"])
+    #expect(result.code == 69)
+    #expect(
+      result.err
+        == "folio: error: CoinGecko's response for /coins/markets page 1 is larger than 1000 "
+        + "bytes (FOLIO_HTTP_MAX_BYTES); it was not read (nothing was stored; the cache is still "
+        + "empty)\n")
+    #expect(try sandbox.dump() == before)
+    #expect(server.requests(to: "/coins/markets").count == 1)
+    let bad = refresh(environment: ["FOLIO_HTTP_MAX_BYTES": "0"])
+    #expect(bad.code == 65)
+    #expect(bad.err.contains("FOLIO_HTTP_MAX_BYTES"))
+  }
+
+  @Test func aGzipBombStopsAtTheDefaultCapWithoutEitherProcessBallooning() throws {
+    // 256 MiB of zeros in about 1.6 MB of gzip; the default cap is 64 MiB.
+    server.route("/coins/markets", .gzip(GzipBomb.zeros(256 << 20)))
+    server.route("/global", try .fixture("coingecko/global_usd.json"))
+    #expect(sandbox.run("db", "migrate").code == 0)
+    let before = try sandbox.dump()
+    let run = try MeasuredRun.run(
+      Binary.folioPath, ["market", "refresh"],
+      environment: [
+        "PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory(), "FOLIO_DB": sandbox.database,
+        "FOLIO_COINGECKO_URL": server.baseURL, "FOLIO_HTTP_RETRIES": "0",
+      ])
+    #expect(run.code == 69, "\(run.err)")
+    #expect(
+      run.err
+        == "folio: error: CoinGecko's response for /coins/markets page 1 is larger than "
+        + "67108864 bytes (FOLIO_HTTP_MAX_BYTES); it was not read (nothing was stored; the cache "
+        + "is still empty)\n")
+    #expect(try sandbox.dump() == before)
+    // folio and folio-fetch together peak well under the 256 MiB the body inflates to (the
+    // cap itself is 64 MiB; a Swift process starts at about 30 MiB).
+    #expect(run.peakKiB < 160 * 1024, "peak RSS \(run.peakKiB) KiB")
+  }
 }

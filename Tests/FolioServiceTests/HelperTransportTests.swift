@@ -100,4 +100,51 @@ import Testing
       String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         == "folio-fetch: --connect-timeout needs a number of seconds\n")
   }
+
+  @Test func folioStopsReadingAHelperThatSendsMoreThanTheCap() throws {
+    let script = NSTemporaryDirectory() + "flooding-helper-" + UUID().uuidString
+    try "#!/bin/sh\ncat >/dev/null\nprintf 'HTTP 200\\n\\n'\nexec cat /dev/zero\n"
+      .write(toFile: script, atomically: true, encoding: .utf8)
+    try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: script)
+    defer { try? FileManager.default.removeItem(atPath: script) }
+    let url = try #require(URL(string: "http://127.0.0.1:9/"))
+    let capped = HelperTransport(
+      executable: URL(fileURLWithPath: script), connectTimeout: 5, totalTimeout: 5,
+      maxBytes: 1000)
+    #expect(throws: HTTPTransportError.tooLarge(limit: 1000)) {
+      try capped.get(url, headers: [:])
+    }
+  }
+
+  @Test func theHelperStopsAtItsCapAndSaysSo() throws {
+    let server = try LoopbackServer()
+    server.route("/big", .json(String(repeating: "x", count: 5000)))
+    server.route("/small", .json("[1]"))
+    let url = try #require(URL(string: server.baseURL + "/big"))
+    let capped = HelperTransport(
+      executable: HelperTransport.besideExecutable, connectTimeout: 5, totalTimeout: 5,
+      maxBytes: 4999)
+    #expect(throws: HTTPTransportError.tooLarge(limit: 4999)) {
+      try capped.get(url, headers: [:])
+    }
+    let small = try capped.get(try #require(URL(string: server.baseURL + "/small")), headers: [:])
+    #expect(small.body == Data("[1]".utf8))
+    #expect(small.url?.absoluteString == server.baseURL + "/small")
+    #expect(throws: HTTPTransportError.tooLarge(limit: 77)) {
+      try HelperTransport.response(from: Data("too-large 77\n".utf8), status: 1)
+    }
+    #expect(try FetchHelper.parse(["--max-bytes", "12", "http://a.example/"]).maxBytes == 12)
+    #expect(throws: FetchHelper.UsageError.self) {
+      try FetchHelper.parse(["--max-bytes", "0", "http://a.example/"])
+    }
+  }
+
+  @Test func credentialsAreRemovedFromURLsInText() {
+    #expect(
+      HTTPRules.redacted("https://u:p@h.example:8443/api?q=a@b")
+        == "https://h.example:8443/api?q=a@b")
+    #expect(HTTPRules.redacted("http://token@h/") == "http://h/")
+    #expect(HTTPRules.redacted("http://h/a@b") == "http://h/a@b")
+    #expect(HTTPRules.redacted("not a url") == "not a url")
+  }
 }

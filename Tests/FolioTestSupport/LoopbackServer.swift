@@ -5,7 +5,8 @@ import Foundation
 #endif
 
 /// A minimal HTTP/1.1 server on 127.0.0.1 (an ephemeral port) for tests: it serves canned
-/// responses by path and query, and can answer slowly, cut a body short or send any status.
+/// responses by path and query, and can answer slowly, cut a body short, send any status,
+/// redirect (to itself or to a second server, which is another origin) or send a gzip body.
 /// Every request it receives is recorded. Each connection is answered once and closed.
 ///
 /// `@unchecked Sendable`: the accept loop and the connection handlers run on their own threads;
@@ -42,6 +43,18 @@ public final class LoopbackServer: @unchecked Sendable {
       return Response(status: status, headers: all, body: Array(text.utf8))
     }
 
+    /// A redirect to `location` (an absolute URL).
+    public static func redirect(to location: String, status: Int = 302) -> Response {
+      Response(status: status, headers: ["Location": location])
+    }
+
+    /// `compressed` (gzip bytes, such as `GzipBomb.zeros`) sent with `Content-Encoding: gzip`.
+    public static func gzip(_ compressed: [UInt8]) -> Response {
+      Response(
+        status: 200, headers: ["Content-Type": "application/json", "Content-Encoding": "gzip"],
+        body: compressed)
+    }
+
     /// The bytes of a file in Fixtures/.
     public static func fixture(_ name: String) throws -> Response {
       Response(
@@ -75,6 +88,9 @@ public final class LoopbackServer: @unchecked Sendable {
 
   /// The base URL to give clients, such as `http://127.0.0.1:41234/api/v3`.
   public var baseURL: String { "http://127.0.0.1:\(port)/api/v3" }
+
+  /// The server's origin, such as `http://127.0.0.1:41234`.
+  public var origin: String { "http://127.0.0.1:\(port)" }
 
   public init() throws {
     let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -247,6 +263,9 @@ public final class LoopbackServer: @unchecked Sendable {
   private func reason(_ status: Int) -> String {
     switch status {
     case 200: return "OK"
+    case 301: return "Moved Permanently"
+    case 302: return "Found"
+    case 307: return "Temporary Redirect"
     case 401: return "Unauthorized"
     case 404: return "Not Found"
     case 429: return "Too Many Requests"
