@@ -102,11 +102,11 @@ import Testing
   }
 
   @Test func folioStopsReadingAHelperThatSendsMoreThanTheCap() throws {
-    let script = NSTemporaryDirectory() + "flooding-helper-" + UUID().uuidString
+    let folder = TemporaryFolder("flooding-helper")
+    let script = folder.file("folio-fetch")
     try "#!/bin/sh\ncat >/dev/null\nprintf 'HTTP 200\\n\\n'\nexec cat /dev/zero\n"
       .write(toFile: script, atomically: true, encoding: .utf8)
     try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: script)
-    defer { try? FileManager.default.removeItem(atPath: script) }
     let url = try #require(URL(string: "http://127.0.0.1:9/"))
     let capped = HelperTransport(
       executable: URL(fileURLWithPath: script), connectTimeout: 5, totalTimeout: 5,

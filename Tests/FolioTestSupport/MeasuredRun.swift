@@ -23,11 +23,9 @@ public enum MeasuredRun {
   public static func run(_ path: String, _ arguments: [String], environment: [String: String])
     throws -> Result
   {
-    let folder = NSTemporaryDirectory() + "measured-" + UUID().uuidString
-    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: folder) }
-    let outPath = folder + "/out"
-    let errPath = folder + "/err"
+    let folder = TemporaryFolder("measured")
+    let outPath = folder.file("out")
+    let errPath = folder.file("err")
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
