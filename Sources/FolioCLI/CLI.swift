@@ -19,6 +19,10 @@ public enum FolioCLI {
   /// Runs the command line of this process with its real streams and environment.
   /// The only place where the process's exit code is decided.
   public static func main(_ arguments: [String]) -> Int32 {
+    // A closed pipe must not kill a command after it committed (`folio buy … | true` would
+    // die by SIGPIPE with the trade stored): writes fail with EPIPE instead, which `finish`
+    // turns into a quiet exit 74.
+    signal(SIGPIPE, SIG_IGN)
     let out = DescriptorWriter(descriptor: STDOUT_FILENO)
     let err = DescriptorWriter(descriptor: STDERR_FILENO)
     occupyClosedStandardDescriptors(out: out, err: err)
@@ -32,7 +36,7 @@ public enum FolioCLI {
 
   /// The exit code once the output is written: a failed write to stdout or stderr (a full
   /// disk, a closed descriptor) turns success into 74, with one line on stderr for stdout's
-  /// failure. A closed pipe (EPIPE, when SIGPIPE is ignored) stays quiet.
+  /// failure. A closed pipe (EPIPE: SIGPIPE is ignored) exits 74 without a message.
   static func finish(_ code: Int32, out: DescriptorWriter, err: DescriptorWriter) -> Int32 {
     if let failure = out.failure, failure != EPIPE {
       err.write(
@@ -53,8 +57,8 @@ public enum FolioCLI {
   ) {
     for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] {
       guard fcntl(descriptor, F_GETFD) == -1, errno == EBADF else { continue }
-      if descriptor == STDOUT_FILENO { out.fail(EBADF) }
-      if descriptor == STDERR_FILENO { err.fail(EBADF) }
+      if descriptor == STDOUT_FILENO { out.markUnusable(EBADF) }
+      if descriptor == STDERR_FILENO { err.markUnusable(EBADF) }
       let opened = open("/dev/null", descriptor == STDIN_FILENO ? O_RDONLY : O_WRONLY)
       if opened >= 0 && opened != descriptor {
         dup2(opened, descriptor)

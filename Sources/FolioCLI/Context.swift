@@ -61,6 +61,13 @@ final class Context {
     try StoreLocation.resolve(option: globals.database, environment: environment)
   }
 
+  /// Writes a file the user named with `--out` through the one output-file writer, which
+  /// never replaces the database in use or its journal files.
+  func writeOutput(to path: String, _ body: (DescriptorWriter) throws -> Void) throws {
+    let database = (try? location().path).map { [$0, $0 + "-wal", $0 + "-shm", $0 + "-journal"] }
+    try OutputFile.write(to: path, protecting: database ?? [], body)
+  }
+
   /// The database, opened (migrated if needed) on first use; created when missing only for a
   /// command that writes (`createsDatabase`), else a missing file is "no database at PATH".
   func store() throws -> Store {

@@ -28,15 +28,22 @@ public final class DescriptorWriter {
     buffer.reserveCapacity(capacity)
   }
 
-  /// Marks the writer as failed with `code` (a descriptor found closed at start, for example),
-  /// so nothing is written and `failure` reports it.
-  public func fail(_ code: Int32) {
-    if failure == nil { failure = code }
+  private var closedCode: Int32?
+
+  /// Marks the descriptor as unusable with `code` (closed at start, for example): nothing is
+  /// written to it, and the first write, if any comes, fails with `code`. A command that
+  /// writes nothing there does not fail.
+  public func markUnusable(_ code: Int32) {
+    closedCode = code
     buffer.removeAll()
   }
 
   /// Queues `text`; flushes once the buffer is full.
   public func write(_ text: String) {
+    if let closedCode {
+      if failure == nil && !text.isEmpty { failure = closedCode }
+      return
+    }
     guard failure == nil else { return }
     buffer.append(contentsOf: text.utf8)
     if buffer.count >= capacity { flush() }
@@ -73,6 +80,8 @@ public enum OutputFileError: LocalizedError, Equatable {
   case notARegularFile(path: String, kind: String)
   /// Creating, writing, syncing or renaming the file failed.
   case cannotWrite(path: String, reason: String)
+  /// The path is the database in use (or one of its journal files).
+  case isTheDatabase(path: String)
 
   public var errorDescription: String? {
     switch self {
@@ -82,6 +91,10 @@ public enum OutputFileError: LocalizedError, Equatable {
         + "regular files, and nothing was changed"
     case .cannotWrite(let path, let reason):
       return "\(path): cannot be written (\(reason)); the file, if any, was left as it was"
+    case .isTheDatabase(let path):
+      return
+        "\(path) is the database folio is using; --out never replaces it (choose another "
+        + "file name; nothing was changed)"
     }
   }
 }
@@ -91,11 +104,25 @@ public enum OutputFileError: LocalizedError, Equatable {
 ///   folder, is synced to disk, then renamed over it; the file keeps its mode;
 /// - a new file is created with mode 0600 (it holds financial data, like the database);
 /// - a symlink is followed to its target, as a shell's `>` does; the link itself stays;
-/// - a directory, FIFO, device or socket is refused and left untouched;
-/// - a failure leaves no temporary file behind and the old file as it was.
+/// - a directory, FIFO, device or socket is refused and left untouched, and so is a file the
+///   user may not write (as a shell's `>` refuses it) and any of the `protected` files (the
+///   database in use);
+/// - the replaced file keeps its owner where the process may set it (root);
+/// - a failure, or SIGINT, SIGTERM or SIGHUP during the write, leaves no temporary file behind
+///   and the old file as it was.
+///
+/// Replacing by rename gives the path a new inode: other hard links to the old file keep the
+/// old content.
 public enum OutputFile {
-  /// Writes what `body` produces to `path`; `body` writes through the given writer.
-  public static func write(to path: String, _ body: (DescriptorWriter) throws -> Void) throws {
+  /// Writes what `body` produces to `path`; `body` writes through the given writer. Files in
+  /// `protected` (compared by device and inode) are never replaced.
+  public static func write(
+    to path: String, protecting protected: [String] = [],
+    _ body: (DescriptorWriter) throws -> Void
+  ) throws {
+    guard !path.isEmpty else {
+      throw OutputFileError.cannotWrite(path: "''", reason: "the path is empty")
+    }
     let target = try resolve(path)
     var status = stat()
     let exists = lstat(target, &status) == 0
@@ -103,14 +130,25 @@ public enum OutputFile {
       if let kind = nonRegularKind(status.st_mode) {
         throw OutputFileError.notARegularFile(path: path, kind: kind)
       }
+      for file in protected {
+        var other = stat()
+        if stat(file, &other) == 0, other.st_dev == status.st_dev, other.st_ino == status.st_ino {
+          throw OutputFileError.isTheDatabase(path: path)
+        }
+      }
+      guard access(target, W_OK) == 0 else {
+        throw failed(path)
+      }
     } else if errno != ENOENT {
       throw failed(path)
     }
     let folder = PathName.folder(of: target)
-    let name = PathName.name(of: target)
+    // A short name of its own, so a target name near NAME_MAX still has room.
     let temporary =
       (folder.isEmpty ? "" : folder + "/")
-      + ".\(name).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+      + ".folio-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
+    InterruptedWrite.begin(temporary)
+    defer { InterruptedWrite.end() }
     let descriptor = open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else {
       throw OutputFileError.cannotWrite(
@@ -122,8 +160,13 @@ public enum OutputFile {
     }
     var closed = false
     do {
-      if exists && fchmod(descriptor, status.st_mode & 0o7777) != 0 {
-        throw failed(path)
+      if exists {
+        // The owner first (only root may give a file away; elsewhere it stays the writer's),
+        // then the mode, which chown may have cleared of set-id bits.
+        _ = fchown(descriptor, status.st_uid, status.st_gid)
+        guard fchmod(descriptor, status.st_mode & 0o7777) == 0 else {
+          throw failed(path)
+        }
       }
       let writer = DescriptorWriter(descriptor: descriptor)
       try body(writer)
@@ -150,8 +193,8 @@ public enum OutputFile {
   }
 
   /// Writes `text` to `path` with the rules above.
-  public static func write(_ text: String, to path: String) throws {
-    try write(to: path) { $0.write(text) }
+  public static func write(_ text: String, to path: String, protecting: [String] = []) throws {
+    try write(to: path, protecting: protecting) { $0.write(text) }
   }
 
   /// The path a write to `path` lands on: symlinks followed (as `open` would), the link
@@ -195,5 +238,32 @@ public enum OutputFile {
     case S_IFSOCK: return "a socket"
     default: return "a special file"
     }
+  }
+}
+
+// MARK: - Interrupted writes
+
+/// Removes the temporary file of an output write when the process is interrupted (SIGINT,
+/// SIGTERM, SIGHUP), then lets the signal end the process as it would have. The path is kept
+/// as a C string so the handler calls nothing but `unlink`, `signal` and `raise`.
+private enum InterruptedWrite {
+  nonisolated(unsafe) static var pending: UnsafeMutablePointer<CChar>?
+  static let signals = [SIGINT, SIGTERM, SIGHUP]
+
+  static func begin(_ path: String) {
+    pending = strdup(path)
+    for number in signals {
+      signal(number) { received in
+        if let path = InterruptedWrite.pending { unlink(path) }
+        signal(received, SIG_DFL)
+        raise(received)
+      }
+    }
+  }
+
+  static func end() {
+    for number in signals { signal(number, SIG_DFL) }
+    free(pending)
+    pending = nil
   }
 }

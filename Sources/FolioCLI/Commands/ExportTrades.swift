@@ -22,10 +22,10 @@ struct ExportTrades: FolioCommand {
       try exporter.forEachRow(of: portfolio) { context.out.write(CSVWriter.line($0)) }
       return
     }
-    try OutputFile.write(to: out) { sink in
+    try context.writeOutput(to: out) { sink in
       sink.write(CSVWriter.line(TradeExporter.header))
       try exporter.forEachRow(of: portfolio) { sink.write(CSVWriter.line($0)) }
     }
-    context.err.write("wrote \(out)\n")
+    context.err.write("wrote \(FolioCLI.visible(out))\n")
   }
 }

@@ -39,7 +39,7 @@ struct LocationsExport: FolioCommand {
       context.out.write(text)
       return
     }
-    try OutputFile.write(text, to: out)
-    context.print("exported \(locations.count) location(s) to \(out)")
+    try context.writeOutput(to: out) { $0.write(text) }
+    context.print("exported \(locations.count) location(s) to \(FolioCLI.visible(out))")
   }
 }

@@ -76,10 +76,10 @@ struct Report: FolioCommand {
     let text = Self.render(
       report, format: format, saved: save, useColor: out == nil && context.useColor)
     if let out {
-      try OutputFile.write(text, to: out)
+      try context.writeOutput(to: out) { $0.write(text) }
       if save { try service.save(report, now: context.now) }
       context.print(
-        "wrote the \(format.rawValue) report of \(report.day) to \(out)"
+        "wrote the \(format.rawValue) report of \(report.day) to \(FolioCLI.visible(out))"
           + (save ? "; saved the day's figures" : ""))
     } else {
       if save { try service.save(report, now: context.now) }
