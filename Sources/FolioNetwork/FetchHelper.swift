@@ -19,6 +19,9 @@ public enum FetchHelper {
     _ arguments: [String], input: FileHandle = .standardInput,
     output: FileHandle = .standardOutput, error: FileHandle = .standardError
   ) -> Int32 {
+    // folio ignores SIGPIPE, and an ignored signal stays ignored across exec: restore the
+    // default, so a folio that stopped reading ends the helper instead of a write trapping.
+    signal(SIGPIPE, SIG_DFL)
     let request: Request
     do {
       request = try parse(arguments)

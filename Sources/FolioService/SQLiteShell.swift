@@ -48,6 +48,8 @@ public enum SQLiteShell {
   /// Replaces this process with `executable` (see execv(3)); returns only by throwing.
   public static func exec(_ executable: String, arguments: [String]) throws -> Never {
     var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+    // folio ignores SIGPIPE; the shell gets the default back (an ignored signal survives exec).
+    signal(SIGPIPE, SIG_DFL)
     execv(executable, &argv)
     let reason = String(cString: strerror(errno))
     for pointer in argv { free(pointer) }
