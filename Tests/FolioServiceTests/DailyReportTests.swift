@@ -140,6 +140,35 @@ final class ReportScenario {
     #expect(report.figures.snapshotAt == "2024-01-24T12:00:00Z")
   }
 
+  /// Month to date starts on the 1st at 00:00:00Z: a sell one second earlier belongs to the
+  /// previous month (but the same year), a sell at that instant to the month and its day.
+  @Test func monthToDateStartsOnTheFirstOfTheMonth() throws {
+    let scenario = try ReportScenario()
+    // fifo: each sells one of the 1501-a-unit ethereum lot.
+    try scenario.trade(.sell, "ethereum", "1", "3000", on: "2024-01-31T23:59:59Z")  // +1499
+    try scenario.trade(.sell, "ethereum", "1", "2600", on: "2024-02-01T00:00:00Z")  // +1099
+    let later = Date(timeIntervalSince1970: 1_707_220_800)  // 2024-02-06T12:00:00Z
+    func report(_ day: String) throws -> DailyReport {
+      try scenario.service.report(
+        try scenario.main, day: try #require(CalendarDay(day)), now: later)
+    }
+    // Year to date: 996 + 2750 (the January sells of the scenario) + 1499 + 1099.
+    #expect(
+      try report("2024-02-01").realized
+        == RealizedSummary(
+          day: dec("1099"), monthToDate: dec("1099"), yearToDate: dec("6344"),
+          allTime: dec("6544")))
+    #expect(
+      try report("2024-02-06").realized
+        == RealizedSummary(
+          day: .zero, monthToDate: dec("1099"), yearToDate: dec("6344"), allTime: dec("6544")))
+    #expect(
+      try report("2024-01-31").realized
+        == RealizedSummary(
+          day: dec("1499"), monthToDate: dec("5245"), yearToDate: dec("5245"),
+          allTime: dec("5445")))
+  }
+
   @Test func aDayBeforeAnySnapshotHasCostButNoValue() throws {
     let scenario = try ReportScenario()
     let report = try scenario.report("2024-01-22")

@@ -40,6 +40,50 @@ import Testing
     #expect(open.map(\.remainingCost) == [dec("150"), dec("200")])
   }
 
+  /// HIFO with equal unit costs takes the earliest of the tied lots, so the later
+  /// acquisition dates (and holding periods) are the ones that remain.
+  @Test func hifoTieConsumesTheEarliestLot() throws {
+    let test = try TestStore()
+    _ = try PortfolioService(test.store).setMethod("main", .hifo)
+    try test.trade(.buy, "bitcoin", "1", at: "100", on: "2024-01-01")
+    try test.trade(.buy, "bitcoin", "1", at: "50", on: "2024-01-02")
+    // 0.5 at 200 plus a fee of 100 is also 400 a unit: tied with the first lot.
+    try test.trade(.buy, "bitcoin", "0.5", at: "200", fee: "100", on: "2024-01-03")
+    try test.trade(.buy, "bitcoin", "2", at: "200", on: "2024-01-04")
+    try test.trade(.buy, "bitcoin", "1", at: "400", on: "2024-01-05")
+    // Unit costs: 100, 50, 400, 200, 400. The two lots at 400 tie: #3 goes first, then #5.
+    let sell = try test.trade(.sell, "bitcoin", "1", at: "500", on: "2024-01-06")
+    let pieces = try DerivedTables(test.db).consumptions(sellTradeID: sell.id)
+    #expect(pieces.map(\.lotTradeID) == [3, 5])
+    #expect(pieces.map(\.quantity) == [dec("0.5"), dec("0.5")])
+    #expect(pieces.map(\.cost) == [dec("200"), dec("200")])
+    let open = try DerivedTables(test.db).openLots(portfolioID: test.main().id, coinID: "bitcoin")
+    #expect(open.map(\.tradeID) == [1, 2, 4, 5])
+    #expect(open.last?.acquiredAt == "2024-01-05T00:00:00Z")
+    #expect(open.map(\.remaining) == [dec("1"), dec("1"), dec("2"), dec("0.5")])
+  }
+
+  /// Under average cost the pieces of a sell are rounded shares of its cost; the last piece
+  /// takes what is left, so they add up to exactly the sell's cost basis.
+  @Test func averageCostLastPieceTakesTheRemainder() throws {
+    let test = try TestStore()
+    _ = try PortfolioService(test.store).setMethod("main", .average)
+    // 3 units for 0.1 + 0.2 + 0.7 = 1; selling 2 costs 2/3.
+    try test.trade(.buy, "bitcoin", "1", at: "0.1", on: "2024-01-01")
+    try test.trade(.buy, "bitcoin", "1", at: "0.2", on: "2024-01-02")
+    try test.trade(.buy, "bitcoin", "1", at: "0.7", on: "2024-01-03")
+    let sell = try test.trade(.sell, "bitcoin", "2", at: "1", on: "2024-01-04")
+    let disposal = try #require(try DerivedTables(test.db).disposal(tradeID: sell.id))
+    #expect(disposal.costBasis == dec("0.666666666666666667"))
+    #expect(disposal.realized == dec("1.333333333333333333"))
+    // Half of 0.666666666666666667 rounds (half-even) to ...334; the last piece is the rest.
+    let pieces = try DerivedTables(test.db).consumptions(sellTradeID: sell.id)
+    #expect(pieces.map(\.cost) == [dec("0.333333333333333334"), dec("0.333333333333333333")])
+    let position = try #require(try test.position("bitcoin"))
+    #expect(position.quantity == dec("1"))
+    #expect(position.costBasis == dec("0.333333333333333333"))
+  }
+
   @Test func buyFeeAddsToCostAndSellFeeReducesProceeds() throws {
     let test = try TestStore()
     try test.trade(.buy, "ethereum", "2", at: "1000", fee: "5", on: "2024-01-01")

@@ -358,5 +358,8 @@ import Testing
     let now = sandbox.now
     #expect(MarketData.staleness(of: "2024-01-25T11:00:00Z", now: now, maxAge: 7200) == nil)
     #expect(MarketData.staleness(of: "2024-01-25T09:00:00Z", now: now, maxAge: 7200) == 10_800)
+    // Stale means older than the maximum age: exactly 2 h old is still fresh, a second more is not.
+    #expect(MarketData.staleness(of: "2024-01-25T10:00:00Z", now: now, maxAge: 7200) == nil)
+    #expect(MarketData.staleness(of: "2024-01-25T09:59:59Z", now: now, maxAge: 7200) == 7201)
   }
 }

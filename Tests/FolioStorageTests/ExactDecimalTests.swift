@@ -84,6 +84,25 @@ import Testing
     #expect(throws: DecimalError.divisionByZero) { try d("1") / .zero }
   }
 
+  /// Exact halves of the last (18th) digit go to the even neighbour, in both directions and
+  /// for negatives; anything past the half goes away from zero.
+  @Test func exactHalvesRoundToEven() throws {
+    let last = try d("0.000000000000000001")
+    let half = try d("0.5")
+    // 1 ÷ 2 units: 0.5 → 0 (even), while 3 ÷ 2 units: 1.5 → 2 (even).
+    #expect(try ExactDecimal.scaled(last, by: .one, dividedBy: d("2")) == .zero)
+    #expect(
+      try ExactDecimal.scaled(d("0.000000000000000003"), by: .one, dividedBy: d("2")).units == 2)
+    #expect(try (last / d("2")) == .zero)
+    // 5 units × 0.5 = 2.5 → 2, 7 units × 0.5 = 3.5 → 4, and −5 units × 0.5 = −2.5 → −2.
+    #expect(try (d("0.000000000000000005") * half).units == 2)
+    #expect(try (d("0.000000000000000007") * half).units == 4)
+    #expect(try (d("-0.000000000000000005") * half).units == -2)
+    #expect(try (d("-0.000000000000000007") * half).units == -4)
+    // Just past the half rounds up: 5 units × 0.50000001 = 2.50000005 → 3.
+    #expect(try (d("0.000000000000000005") * d("0.50000001")).units == 3)
+  }
+
   @Test func scaledKeepsFullPrecision() throws {
     // 600 × 1.5 ÷ 3 computed with a 256-bit intermediate.
     #expect(try ExactDecimal.scaled(d("600"), by: d("1.5"), dividedBy: d("3")) == (try d("300")))
