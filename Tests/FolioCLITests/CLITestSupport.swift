@@ -78,6 +78,24 @@ enum Binary {
     return candidates[0].appendingPathComponent("folio").path
   }
 
+  /// Copies the built binary into `folder` (as `folio`) and returns the copy's path, for tests
+  /// that run it from somewhere else.
+  ///
+  /// The copy is written by `/bin/cp`, a child process that has exited before the copy is run.
+  /// `FileManager.copyItem` would open the new file for writing in this test process (without
+  /// O_CLOEXEC), where other tests start processes at the same moment: a child forked while
+  /// that descriptor is open inherits it and keeps it until it closes its descriptors or
+  /// execs, and running a file that any process still has open for writing fails with ETXTBSY
+  /// ("Text file busy"). Written by `cp`, the copy is never open in a process forked from here.
+  static func copy(into folder: String) throws -> String {
+    let target = folder + "/folio"
+    let result = try runTool("/bin/cp", [folioPath, target])
+    guard result.code == 0 else {
+      throw DemoError(message: "cp \(folioPath) \(target) failed (\(result.code)): \(result.err)")
+    }
+    return target
+  }
+
   /// Runs the built binary with `arguments` and `environment` added to a minimal environment,
   /// in `directory` when given.
   static func run(

@@ -322,8 +322,7 @@ import Testing
   @Test func relocatedBinaryCarriesItsMigrations() throws {
     let folder = sandbox.file("elsewhere")
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    let copy = folder + "/folio"
-    try FileManager.default.copyItem(atPath: Binary.folioPath, toPath: copy)
+    let copy = try Binary.copy(into: folder)
     let migrate = try Binary.run(
       ["db", "migrate", "--db", "data/folio.sqlite3"], executable: copy, directory: folder)
     #expect(migrate.code == 0)

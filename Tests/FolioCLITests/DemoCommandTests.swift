@@ -22,8 +22,7 @@ import Testing
     // A copy of the binary in a folder far from the package: the fixtures must be built in.
     let folder = sandbox.file("elsewhere")
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    let binary = folder + "/folio"
-    try FileManager.default.copyItem(atPath: Binary.folioPath, toPath: binary)
+    let binary = try Binary.copy(into: folder)
     let started = Date()
     let result = try Binary.run(
       ["demo"], environment: ["TMPDIR": folder + "/", "FOLIO_DB": sandbox.database],
