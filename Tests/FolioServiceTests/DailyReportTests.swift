@@ -158,6 +158,8 @@ final class ReportScenario {
         == RealizedSummary(
           day: dec("1099"), monthToDate: dec("1099"), yearToDate: dec("6344"),
           allTime: dec("6544")))
+    // The sell at the first instant of the day is among the day's trades.
+    #expect(try report("2024-02-01").trades.map(\.trade.executedAt) == ["2024-02-01T00:00:00Z"])
     #expect(
       try report("2024-02-06").realized
         == RealizedSummary(

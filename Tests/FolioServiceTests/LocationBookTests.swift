@@ -279,6 +279,16 @@ final class LocationTestStore {
     #expect(two.map(\.location.name) == ["Colosseum", "Trevi Fountain"])
   }
 
+  @Test func nearListsPlacesAtTheSameDistanceByID() throws {
+    // Added in an order that is neither alphabetical nor reversed, all at one spot.
+    try db.add("Trevi Fountain", "Rome", "41.9009", "12.4833")
+    try db.add("Fontana di Trevi", "Roma", "41.9009", "12.4833")
+    try db.add("Another Name", "Rome", "41.9009", "12.4833")
+    let near = try db.book.near(latitude: "41.8902", longitude: "12.4922")
+    #expect(near.map(\.location.id) == [1, 2, 3])
+    #expect(near.map(\.distanceKm) == Array(repeating: near[0].distanceKm, count: 3))
+  }
+
   @Test func nearRefusesBadInputNamingTheField() throws {
     let cases: [(String, String, String?, String)] = [
       ("91", "0", nil, "latitude"),

@@ -139,6 +139,17 @@ import Testing
     #expect(try db.row("SELECT b FROM t") { $0[0] } == .blob([]))
   }
 
+  @Test func emptyTextStaysEmptyText() throws {
+    let db = try open()
+    try db.execute("CREATE TABLE t (s TEXT)")
+    try db.execute("INSERT INTO t VALUES (?)", [""])
+    let statement = try db.prepare("INSERT INTO t VALUES (?)")
+    try statement.bind(utf8: UnsafeBufferPointer(start: nil, count: 0), at: 1)
+    try statement.run()
+    #expect(try db.scalarText("SELECT group_concat(typeof(s)) FROM t") == "text,text")
+    #expect(try db.scalarInt("SELECT count(*) FROM t WHERE s = ''") == 2)
+  }
+
   @Test func textWithQuotesAndUnicodeRoundTrips() throws {
     let db = try open()
     try db.execute("CREATE TABLE t (s TEXT)")
