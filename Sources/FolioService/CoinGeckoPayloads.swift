@@ -240,6 +240,10 @@ extension CoinGeckoDocument {
 
   /// One element of a /coins/markets array; nil when it is skipped (no price, a price not above
   /// zero, a repeated id).
+  /// Why an id from a file or the server was refused.
+  static let badID =
+    "the id is not a CoinGecko coin id (lowercase letters, digits, '-', '_' or '.', at most 100)"
+
   private static func readQuote(
     _ item: JSONValue, index: Int, seen: inout Set<String>, notes: inout PayloadNotes
   ) throws(PayloadError) -> MarketQuote? {
@@ -251,8 +255,8 @@ extension CoinGeckoDocument {
     reader.context = "coin '\(id)' (element \(index))"
     let symbol = try reader.requiredString("symbol", allowEmpty: true)
     let name = try reader.requiredString("name", allowEmpty: true)
-    guard id.count <= 100 else {
-      throw PayloadError("\(reader.context): the id is longer than 100 characters")
+    guard TradeInput.isCoinID(id) else {
+      throw PayloadError("\(reader.context): \(Self.badID)")
     }
     guard !seen.contains(id) else {
       notes.warnings.append("\(reader.context) appears twice; the later one was skipped")
@@ -388,7 +392,7 @@ extension CoinGeckoDocument {
   {
     var reader = FieldReader(object: object, context: "the coin")
     let id = try reader.requiredString("id")
-    guard id.count <= 100 else { throw PayloadError("the id is longer than 100 characters") }
+    guard TradeInput.isCoinID(id) else { throw PayloadError("coin '\(id)': \(Self.badID)") }
     reader.context = "coin '\(id)'"
     var detail = CoinDetail(id: id)
     detail.symbol = try reader.string("symbol")

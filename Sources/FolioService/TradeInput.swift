@@ -76,14 +76,20 @@ public enum TradeInput {
   /// A CoinGecko coin id: lowercase letters, digits, '-', '_' or '.', at most 100 characters.
   public static func coinID(_ text: String) throws -> String {
     let id = text.lowercased()
-    guard let first = id.utf8.first, first.isASCIIAlphanumeric, id.utf8.count <= 100,
-      id.utf8.allSatisfy({ isIDByte($0) })
-    else {
+    guard isCoinID(id) else {
       throw TradeInputError(
         field: "coin",
         reason: "'\(text)' is not a CoinGecko coin id (such as 'bitcoin' or 'usd-coin')")
     }
     return id
+  }
+
+  /// True when `id` is already a valid coin id, exactly as written (see `coinID(_:)`).
+  public static func isCoinID(_ id: String) -> Bool {
+    guard let first = id.utf8.first, first.isASCIIAlphanumeric, id.utf8.count <= 100 else {
+      return false
+    }
+    return id.utf8.allSatisfy { isIDByte($0) }
   }
 
   /// A byte of a coin id; ids start with a letter or digit.
