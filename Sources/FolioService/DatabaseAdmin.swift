@@ -49,17 +49,19 @@ public struct DatabaseAdmin {
         positionsChecked: 0)
     }
     do {
-      let integrity = try database.rows("PRAGMA integrity_check") { $0.text(0) ?? "" }
-        .filter { $0 != "ok" }.map { CheckFinding(kind: .integrity, message: $0) }
+      let integrity = try database.rows("PRAGMA integrity_check") {
+        try $0["integrity_check"] as String
+      }
+      .filter { $0 != "ok" }.map { CheckFinding(kind: .integrity, message: $0) }
       // On a damaged file the ledger cannot be read reliably: report the damage alone.
       guard integrity.isEmpty else { return report(integrity) }
       let foreignKeys = try database.rows("PRAGMA foreign_key_check") { row in
         // WITHOUT ROWID tables report no rowid.
-        let which = row.int(1).map { "row \($0)" } ?? "a row"
+        let which = (try row["rowid"] as Int64?).map { "row \($0)" } ?? "a row"
+        let table: String = try row["table"]
+        let parent: String = try row["parent"]
         return CheckFinding(
-          kind: .foreignKey,
-          message:
-            "\(which) of \(row.text(0) ?? "?") refers to a missing row of \(row.text(2) ?? "?")")
+          kind: .foreignKey, message: "\(which) of \(table) refers to a missing row of \(parent)")
       }
       let migrator = try Migrator()
       let status = try migrator.status(of: database)

@@ -152,9 +152,11 @@ public struct DatabaseRestorer {
     let findings: [String]
     do {
       findings =
-        try source.rows("PRAGMA integrity_check") { $0.text(0) ?? "" }.filter { $0 != "ok" }
+        try source.rows("PRAGMA integrity_check") { try $0["integrity_check"] as String }
+        .filter { $0 != "ok" }
         + source.rows("PRAGMA foreign_key_check") { row in
-          "row \(row.int(1) ?? 0) of \(row.text(0) ?? "?") refers to a missing row"
+          let rowID: Int64? = try row["rowid"]
+          return "row \(rowID ?? 0) of \(try row["table"] as String) refers to a missing row"
         }
     } catch let error as SQLiteError where error.category == .damaged {
       throw RestoreError.damaged(path: file, findings: [error.message])

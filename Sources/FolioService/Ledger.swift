@@ -147,7 +147,7 @@ final class Ledger {
       SELECT executed_at, id, price FROM trades WHERE portfolio_id = ? AND coin_id = ?
       ORDER BY executed_at DESC, id DESC LIMIT 1
       """, [portfolioID, coinID]
-    ) { (TradeKey(executedAt: $0.text(0) ?? "", id: $0.int(1) ?? 0), try $0.decimal(2) ?? .zero) }
+    ) { (TradeKey(executedAt: try $0["executed_at"], id: try $0["id"]), try $0["price"]) }
   }
 
   private func deleteDerived(portfolioID: Int64, coinID: String) throws {

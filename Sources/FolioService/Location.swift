@@ -61,11 +61,12 @@ public struct Location: Sendable, Equatable {
     "id, name, city, latitude, longitude, description, link, created_at, updated_at"
 
   /// Reads the columns listed in `columns`; the images are loaded separately.
-  init(row: Row, images: [String]) {
+  init(row: Row, images: [String]) throws {
     self.init(
-      id: row.int(0) ?? 0, name: row.text(1) ?? "", city: row.text(2) ?? "",
-      latitude: row.double(3) ?? 0, longitude: row.double(4) ?? 0, description: row.text(5),
-      link: row.text(6), images: images, createdAt: row.text(7) ?? "", updatedAt: row.text(8) ?? "")
+      id: try row["id"], name: try row["name"], city: try row["city"],
+      latitude: try row["latitude"], longitude: try row["longitude"],
+      description: try row["description"], link: try row["link"], images: images,
+      createdAt: try row["created_at"], updatedAt: try row["updated_at"])
   }
 }
 

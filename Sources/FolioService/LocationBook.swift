@@ -58,7 +58,7 @@ public struct LocationBook {
   private func hint(for text: String) throws -> String? {
     let named = try database.rows(
       "SELECT id, name, city FROM locations WHERE name = ? ORDER BY id LIMIT 2", [text]
-    ) { ($0.int(0) ?? 0, $0.text(1) ?? "", $0.text(2) ?? "") }
+    ) { (try $0["id"] as Int64, try $0["name"] as String, try $0["city"] as String) }
     guard named.count == 1, let only = named.first else { return nil }
     return "did you mean \"\(only.1), \(only.2)\" (id \(only.0))?"
   }
@@ -71,7 +71,7 @@ public struct LocationBook {
   private func duplicate(_ valid: ValidLocation, _ existingID: Int64) throws -> LocationError {
     let existing =
       try database.row("SELECT name, city FROM locations WHERE id = ?", [existingID]) {
-        "\($0.text(0) ?? ""), \($0.text(1) ?? "")"
+        "\(try $0["name"] as String), \(try $0["city"] as String)"
       } ?? ""
     return .duplicate(
       name: valid.name, city: valid.city, existingID: existingID, existing: existing)
@@ -95,9 +95,8 @@ public struct LocationBook {
         """, [location.id]
       ) { row in
         LocationTrade(
-          id: row.int(0) ?? 0, executedAt: row.text(1) ?? "", side: row.text(2) ?? "",
-          coinID: row.text(3) ?? "", quantity: try row.decimal(4) ?? .zero,
-          price: try row.decimal(5) ?? .zero)
+          id: try row["id"], executedAt: try row["executed_at"], side: try row["side"],
+          coinID: try row["coin_id"], quantity: try row["quantity"], price: try row["price"])
       }
       return LocationDetail(location: location, trades: trades)
     }
@@ -111,10 +110,10 @@ public struct LocationBook {
       var images: [Int64: [String]] = [:]
       let pairs = try database.rows(
         "SELECT location_id, name FROM location_images ORDER BY location_id, position"
-      ) { ($0.int(0) ?? 0, $0.text(1) ?? "") }
+      ) { (try $0["location_id"] as Int64, try $0["name"] as String) }
       for (id, name) in pairs { images[id, default: []].append(name) }
       return try database.rows("SELECT \(Location.columns) FROM locations ORDER BY id") {
-        Location(row: $0, images: images[$0.int(0) ?? 0] ?? [])
+        try Location(row: $0, images: images[try $0["id"], default: []])
       }
     }
     let cityFilter = city?.trimmingCharacters(in: .whitespaces)
@@ -160,10 +159,10 @@ public struct LocationBook {
     return try database.read {
       var candidates: [(id: Int64, distance: Double)] = []
       let collect: (Row) throws -> Void = { row in
-        let point = Coordinate(latitude: row.double(1) ?? 0, longitude: row.double(2) ?? 0)
+        let point = Coordinate(latitude: try row["latitude"], longitude: try row["longitude"])
         let distance = GeoMath.distanceKm(center, point)
         if radius.map({ distance <= $0 }) ?? true {
-          candidates.append((row.int(0) ?? 0, distance))
+          candidates.append((try row["id"], distance))
         }
       }
       if let radius {
@@ -204,7 +203,7 @@ public struct LocationBook {
     guard
       let location = try database.row(
         "SELECT \(Location.columns) FROM locations WHERE id = ?", [id],
-        { Location(row: $0, images: []) }
+        { try Location(row: $0, images: []) }
       )
     else { throw LocationError.notFound(reference: String(id), hint: nil) }
     return try withImages(location)
@@ -213,7 +212,7 @@ public struct LocationBook {
   private func withImages(_ location: Location) throws -> Location {
     let images = try database.rows(
       "SELECT name FROM location_images WHERE location_id = ? ORDER BY position", [location.id]
-    ) { $0.text(0) ?? "" }
+    ) { try $0["name"] as String }
     return Location(
       id: location.id, name: location.name, city: location.city, latitude: location.latitude,
       longitude: location.longitude, description: location.description, link: location.link,

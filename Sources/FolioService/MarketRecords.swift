@@ -10,11 +10,11 @@ public struct CoinRecord: Equatable, Sendable {
   public let name: String
   public let imageURL: String?
 
-  init(row: Row) {
-    id = row.text(0) ?? ""
-    symbol = row.text(1) ?? ""
-    name = row.text(2) ?? ""
-    imageURL = row.text(3)
+  init(row: Row) throws {
+    id = try row["id"]
+    symbol = try row["symbol"]
+    name = try row["name"]
+    imageURL = try row["image_url"]
   }
 
   static let columns = "id, symbol, name, image_url"
@@ -29,14 +29,14 @@ public struct MarketSnapshotRef: Equatable, Sendable {
   public let source: String
   public let vsCurrency: String
 
-  init(row: Row, at offset: Int32 = 0) {
-    id = row.int(offset) ?? 0
-    fetchedAt = row.text(offset + 1) ?? ""
-    source = row.text(offset + 2) ?? ""
-    vsCurrency = row.text(offset + 3) ?? ""
+  init(row: Row) throws {
+    id = try row["snapshot_id"]
+    fetchedAt = try row["fetched_at"]
+    source = try row["source"]
+    vsCurrency = try row["vs_currency"]
   }
 
-  static let columns = "s.id, s.fetched_at, s.source, s.vs_currency"
+  static let columns = "s.id AS snapshot_id, s.fetched_at, s.source, s.vs_currency"
 }
 
 /// A quote as stored, with the snapshot it belongs to.
@@ -101,7 +101,7 @@ enum MarketRecords {
 
   static func coin(_ database: Database, id: String) throws -> CoinRecord? {
     try database.row("SELECT \(CoinRecord.columns) FROM coins WHERE id = ?", [id]) {
-      CoinRecord(row: $0)
+      try CoinRecord(row: $0)
     }
   }
 
@@ -109,7 +109,7 @@ enum MarketRecords {
   static func coinIDs(_ database: Database, symbol: String) throws -> [String] {
     try database.rows(
       "SELECT id FROM coins WHERE symbol = ? COLLATE NOCASE ORDER BY id", [symbol]
-    ) { $0.text(0) ?? "" }
+    ) { try $0["id"] }
   }
 
   // MARK: Market snapshots
@@ -176,41 +176,36 @@ enum MarketRecords {
   }
 
   static func storedQuote(row: Row) throws -> StoredQuote {
-    let coin = CoinRecord(row: row)
-    let snapshot = MarketSnapshotRef(row: row, at: 4)
-    var index: Int32 = 8
-    func next() -> Int32 {
-      defer { index += 1 }
-      return index
-    }
-    let price = try row.decimal(next()) ?? .zero
-    var quote = MarketQuote(id: coin.id, symbol: coin.symbol, name: coin.name, currentPrice: price)
+    let coin = try CoinRecord(row: row)
+    let snapshot = try MarketSnapshotRef(row: row)
+    var quote = MarketQuote(
+      id: coin.id, symbol: coin.symbol, name: coin.name, currentPrice: try row["current_price"])
     quote.imageURL = coin.imageURL
-    quote.marketCap = try row.decimal(next())
-    quote.marketCapRank = row.int(next()).map { Int($0) }
-    quote.fullyDilutedValuation = try row.decimal(next())
-    quote.totalVolume = try row.decimal(next())
-    quote.high24h = try row.decimal(next())
-    quote.low24h = try row.decimal(next())
-    quote.priceChange24h = try row.decimal(next())
-    quote.priceChangePercentage24h = try row.decimal(next())
-    quote.marketCapChange24h = try row.decimal(next())
-    quote.marketCapChangePercentage24h = try row.decimal(next())
-    quote.circulatingSupply = try row.decimal(next())
-    quote.totalSupply = try row.decimal(next())
-    quote.maxSupply = try row.decimal(next())
-    quote.ath = try row.decimal(next())
-    quote.athChangePercentage = try row.decimal(next())
-    quote.athDate = row.text(next())
-    quote.atl = try row.decimal(next())
-    quote.atlChangePercentage = try row.decimal(next())
-    quote.atlDate = row.text(next())
-    quote.roiTimes = try row.decimal(next())
-    quote.roiCurrency = row.text(next())
-    quote.roiPercentage = try row.decimal(next())
-    quote.lastUpdated = row.text(next())
-    quote.priceChangePercentage24hInCurrency = try row.decimal(next())
-    quote.sparkline7d = row.text(next()).map(sparkline)
+    quote.marketCap = try row["market_cap"]
+    quote.marketCapRank = try row["market_cap_rank"]
+    quote.fullyDilutedValuation = try row["fully_diluted_valuation"]
+    quote.totalVolume = try row["total_volume"]
+    quote.high24h = try row["high_24h"]
+    quote.low24h = try row["low_24h"]
+    quote.priceChange24h = try row["price_change_24h"]
+    quote.priceChangePercentage24h = try row["price_change_percentage_24h"]
+    quote.marketCapChange24h = try row["market_cap_change_24h"]
+    quote.marketCapChangePercentage24h = try row["market_cap_change_percentage_24h"]
+    quote.circulatingSupply = try row["circulating_supply"]
+    quote.totalSupply = try row["total_supply"]
+    quote.maxSupply = try row["max_supply"]
+    quote.ath = try row["ath"]
+    quote.athChangePercentage = try row["ath_change_percentage"]
+    quote.athDate = try row["ath_date"]
+    quote.atl = try row["atl"]
+    quote.atlChangePercentage = try row["atl_change_percentage"]
+    quote.atlDate = try row["atl_date"]
+    quote.roiTimes = try row["roi_times"]
+    quote.roiCurrency = try row["roi_currency"]
+    quote.roiPercentage = try row["roi_percentage"]
+    quote.lastUpdated = try row["last_updated"]
+    quote.priceChangePercentage24hInCurrency = try row["price_change_percentage_24h_in_currency"]
+    quote.sparkline7d = (try row["sparkline_7d"] as String?).map(sparkline)
     return StoredQuote(quote: quote, snapshot: snapshot)
   }
 
@@ -222,7 +217,7 @@ enum MarketRecords {
       SELECT \(MarketSnapshotRef.columns) FROM market_snapshots s WHERE s.vs_currency = ?
       ORDER BY s.fetched_at DESC, s.id DESC LIMIT 1
       """, [vsCurrency]
-    ) { MarketSnapshotRef(row: $0) }
+    ) { try MarketSnapshotRef(row: $0) }
   }
 
   /// The newest snapshot of `vsCurrency` fetched before `before` (a UTC ISO-8601 time).
@@ -235,7 +230,7 @@ enum MarketRecords {
       WHERE s.vs_currency = ? AND s.fetched_at < ?
       ORDER BY s.fetched_at DESC, s.id DESC LIMIT 1
       """, [vsCurrency, before]
-    ) { MarketSnapshotRef(row: $0) }
+    ) { try MarketSnapshotRef(row: $0) }
   }
 
   /// The newest quote of each of `coinIDs` in `vsCurrency`, from whichever snapshot fetched
@@ -272,8 +267,8 @@ enum MarketRecords {
           AND (?4 IS NULL OR s.fetched_at >= ?4)
         ORDER BY s.fetched_at DESC, s.id DESC LIMIT 1
         """, [id, vsCurrency, before, notBefore]
-      ) { try $0.decimal(0) }
-      if let price = price ?? nil { result[id] = price }
+      ) { try $0["current_price"] as ExactDecimal }
+      if let price { result[id] = price }
     }
     return result
   }
@@ -389,17 +384,18 @@ enum MarketRecords {
         [before],
         { row throws in
           (
-            id: row.int(0) ?? 0, fetchedAt: row.text(1) ?? "", source: row.text(2) ?? "",
-            updatedAt: row.text(3), change: try row.decimal(4), active: row.int(5),
-            markets: row.int(6)
+            id: try row["id"] as Int64, fetchedAt: try row["fetched_at"] as String,
+            source: try row["source"] as String, updatedAt: try row["updated_at"] as String?,
+            change: try row["market_cap_change_percentage_24h_usd"] as ExactDecimal?,
+            active: try row["active_cryptocurrencies"] as Int?, markets: try row["markets"] as Int?
           )
         })
     else { return nil }
     var data = GlobalData()
     data.updatedAt = head.updatedAt
     data.marketCapChangePercentage24hUSD = head.change
-    data.activeCryptocurrencies = head.active.map { Int($0) }
-    data.markets = head.markets.map { Int($0) }
+    data.activeCryptocurrencies = head.active
+    data.markets = head.markets
     data.totals = try database.rows(
       """
       SELECT currency, total_market_cap, total_volume FROM global_totals
@@ -407,14 +403,15 @@ enum MarketRecords {
       """, [head.id]
     ) { row in
       GlobalTotal(
-        currency: row.text(0) ?? "", marketCap: try row.decimal(1), volume: try row.decimal(2))
+        currency: try row["currency"], marketCap: try row["total_market_cap"],
+        volume: try row["total_volume"])
     }
     data.marketCapPercentages = try database.rows(
       """
       SELECT symbol, percentage FROM global_market_cap_percentages
       WHERE snapshot_id = ? ORDER BY CAST(percentage AS REAL) DESC, symbol
       """, [head.id]
-    ) { row in MarketCapShare(symbol: row.text(0) ?? "", percentage: try row.decimal(1) ?? .zero) }
+    ) { MarketCapShare(symbol: try $0["symbol"], percentage: try $0["percentage"]) }
     return GlobalSnapshot(id: head.id, fetchedAt: head.fetchedAt, source: head.source, data: data)
   }
 
@@ -447,17 +444,17 @@ enum MarketRecords {
       WHERE d.coin_id = ? ORDER BY d.fetched_at DESC, d.id DESC LIMIT 1
       """, [coinID]
     ) { row in
-      var detail = CoinDetail(id: row.text(0) ?? "")
-      detail.symbol = row.text(1)
-      detail.name = row.text(2)
-      detail.imageURL = row.text(3)
-      detail.blockTimeInMinutes = try row.decimal(4)
-      detail.hashingAlgorithm = row.text(5)
-      detail.description = row.text(6)
-      detail.homepage = row.text(7)
-      detail.subredditURL = row.text(8)
+      var detail = CoinDetail(id: try row["coin_id"])
+      detail.symbol = try row["symbol"]
+      detail.name = try row["name"]
+      detail.imageURL = try row["image_url"]
+      detail.blockTimeInMinutes = try row["block_time_in_minutes"]
+      detail.hashingAlgorithm = try row["hashing_algorithm"]
+      detail.description = try row["description"]
+      detail.homepage = try row["homepage"]
+      detail.subredditURL = try row["subreddit_url"]
       return StoredCoinDetail(
-        detail: detail, fetchedAt: row.text(9) ?? "", source: row.text(10) ?? "")
+        detail: detail, fetchedAt: try row["fetched_at"], source: try row["source"])
     }
   }
 

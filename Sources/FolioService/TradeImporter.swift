@@ -223,7 +223,9 @@ public struct TradeImporter {
         (type = 'trigger' AND instr(upper(sql), ' INSERT ON TRADES') > 0)
         OR (type = 'index' AND ? AND sql NOT LIKE 'CREATE UNIQUE%'))
       """, [empty]
-    ) { (type: $0.text(0) ?? "", name: $0.text(1) ?? "", sql: $0.text(2) ?? "") }
+    ) {
+      (type: try $0["type"] as String, name: try $0["name"] as String, sql: try $0["sql"] as String)
+    }
     for object in objects {
       try db.execute("DROP \(object.type.uppercased()) \"\(object.name)\"")
     }

@@ -256,14 +256,22 @@ public final class Database {
     return try statement.step() ? decode(Row(statement: statement)) : nil
   }
 
+  /// The first column of the first row (nil when there is no row or it is NULL); another
+  /// storage class than `T`'s throws.
+  public func scalar<T: RowDecodable>(_ sql: String, _ values: [any SQLBindable] = []) throws
+    -> T?
+  {
+    try row(sql, values) { try $0.value(at: 0, named: $0.statement.columnName(0)) as T? } ?? nil
+  }
+
   /// The first column of the first row as an integer (nil when there is no row or it is NULL).
   public func scalarInt(_ sql: String, _ values: [any SQLBindable] = []) throws -> Int64? {
-    try row(sql, values) { $0.int(0) } ?? nil
+    try scalar(sql, values)
   }
 
   /// The first column of the first row as text (nil when there is no row or it is NULL).
   public func scalarText(_ sql: String, _ values: [any SQLBindable] = []) throws -> String? {
-    try row(sql, values) { $0.text(0) } ?? nil
+    try scalar(sql, values)
   }
 
   /// The rowid of the last row inserted on this connection.

@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 
 /// An exact decimal number with 18 fractional digits, used for every quantity, price, fee and
@@ -314,11 +315,10 @@ extension ExactDecimal: SQLBindable {
   public var sqlValue: SQLValue { .text(description) }
 }
 
-extension Row {
-  /// Column `index` parsed as an exact decimal straight from SQLite's buffer; NULL reads as
-  /// nil and malformed text throws.
-  public func decimal(_ index: Int32) throws -> ExactDecimal? {
-    guard let bytes = utf8(index) else { return nil }
+extension ExactDecimal: RowDecodable {
+  /// Canonical decimal TEXT, parsed straight from SQLite's buffer; malformed text throws.
+  public static func decode(_ row: Row, at index: Int32) throws -> ExactDecimal? {
+    guard row.type(index) == SQLITE_TEXT, let bytes = row.utf8(index) else { return nil }
     return try ExactDecimal(utf8: bytes)
   }
 }

@@ -126,8 +126,8 @@ public struct Migrator: Sendable {
         "SELECT version, name, checksum, applied_at FROM schema_migrations ORDER BY version"
       ) {
         AppliedMigration(
-          version: Int($0.int(0) ?? 0), name: $0.text(1) ?? "", checksum: $0.text(2) ?? "",
-          appliedAt: $0.text(3) ?? "")
+          version: try $0["version"], name: try $0["name"], checksum: try $0["checksum"],
+          appliedAt: try $0["applied_at"])
       } : []
     let userVersion = Int(try database.scalarInt("PRAGMA user_version") ?? 0)
     let version = max(applied.last?.version ?? 0, userVersion)
@@ -219,7 +219,9 @@ public struct Migrator: Sendable {
         try database.execute("PRAGMA user_version = \(migration.version)")
       }
       let broken = try database.rows("PRAGMA foreign_key_check") { row in
-        "\(row.text(0) ?? "?") row \(row.int(1).map(String.init) ?? "?") → \(row.text(2) ?? "?")"
+        let rowID: Int64? = try row["rowid"]
+        return "\(try row["table"] as String) row \(rowID.map(String.init) ?? "?") → "
+          + (try row["parent"] as String)
       }
       guard broken.isEmpty else {
         throw MigrationError.foreignKeysBroken(

@@ -212,19 +212,74 @@ public final class Statement {
   public func columnName(_ index: Int32) -> String {
     sqlite3_column_name(handle, index).map { String(cString: $0) } ?? ""
   }
+
+  /// The result column names, read once per statement.
+  private lazy var columnNames: [String] = (0..<columnCount).map(columnName)
+  /// Where the next name lookup starts: rows are usually read in column order, so a lookup
+  /// compares one name, without hashing.
+  private var nextColumn = 0
+
+  /// The 0-based index of the result column called `name`.
+  func columnIndex(_ name: String) throws -> Int32 {
+    let names = columnNames
+    var index = nextColumn
+    for _ in 0..<names.count {
+      if index >= names.count { index = 0 }
+      if names[index] == name {
+        nextColumn = index + 1
+        return Int32(index)
+      }
+      index += 1
+    }
+    throw SQLiteError(
+      extendedCode: SQLITE_RANGE, message: "no result column named \(name)", sql: sql)
+  }
 }
 
-/// The current row of a statement; valid only until the statement steps again.
+/// The current row of a statement; valid only until the statement steps again. Columns are
+/// read by name with a type: `let quantity: ExactDecimal = try row["quantity"]`. A NULL or a
+/// value of another storage class in a non-optional column throws an `SQLiteError`
+/// (SQLITE_MISMATCH) naming the column and the SQL; read an optional type where NULL is allowed.
 public struct Row {
   let statement: Statement
 
-  /// The value of column `index` (0-based) with its SQLite storage class.
+  /// Column `name` decoded as `T`; throws when there is no such column, or when it is NULL or
+  /// holds another storage class and `T` is not optional.
+  public subscript<T: RowDecodable>(_ name: String) -> T {
+    get throws { try value(at: statement.columnIndex(name), named: name) }
+  }
+
+  /// Column `index`, called `name` in errors, decoded as `T`.
+  func value<T: RowDecodable>(at index: Int32, named name: String) throws -> T {
+    let decoded: T?
+    do {
+      decoded = try T.decode(self, at: index)
+    } catch {
+      throw SQLiteError(
+        extendedCode: SQLITE_MISMATCH, message: "column \(name): \(error)", sql: statement.sql)
+    }
+    if let decoded { return decoded }
+    let found =
+      switch type(index) {
+      case SQLITE_NULL: "NULL"
+      case SQLITE_INTEGER: "an INTEGER"
+      case SQLITE_FLOAT: "a REAL"
+      case SQLITE_TEXT: "TEXT"
+      default: "a BLOB"
+      }
+    throw SQLiteError(
+      extendedCode: SQLITE_MISMATCH, message: "column \(name) holds \(found), not \(T.self)",
+      sql: statement.sql)
+  }
+
+  /// The value of column `index` (0-based) with its SQLite storage class, for code that reads
+  /// whatever columns a statement has (`folio sql`, audits).
   public subscript(_ index: Int32) -> SQLValue {
     let handle = statement.handle
     switch sqlite3_column_type(handle, index) {
     case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, index))
     case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, index))
-    case SQLITE_TEXT: return .text(text(index) ?? "")
+    case SQLITE_TEXT: return .text(String.decode(self, at: index) ?? "")
     case SQLITE_BLOB:
       let count = Int(sqlite3_column_bytes(handle, index))
       guard count > 0, let pointer = sqlite3_column_blob(handle, index) else { return .blob([]) }
@@ -233,22 +288,17 @@ public struct Row {
     }
   }
 
-  /// Column `index` as an integer; NULL reads as nil.
-  public func int(_ index: Int32) -> Int64? {
-    sqlite3_column_type(statement.handle, index) == SQLITE_NULL
-      ? nil : sqlite3_column_int64(statement.handle, index)
+  /// Column `name` as SQLite converts it to text, or "NULL": for audits that compare rows
+  /// exactly as stored.
+  public func storedText(_ name: String) throws -> String {
+    let index = try statement.columnIndex(name)
+    return type(index) == SQLITE_NULL
+      ? "NULL"
+      : sqlite3_column_text(statement.handle, index).map { String(cString: $0) } ?? "NULL"
   }
 
-  /// Column `index` as a double; NULL reads as nil.
-  public func double(_ index: Int32) -> Double? {
-    sqlite3_column_type(statement.handle, index) == SQLITE_NULL
-      ? nil : sqlite3_column_double(statement.handle, index)
-  }
-
-  /// Column `index` as text; NULL reads as nil.
-  public func text(_ index: Int32) -> String? {
-    utf8(index).map { String(decoding: $0, as: UTF8.self) }
-  }
+  /// SQLite's storage class of column `index` (SQLITE_NULL, SQLITE_INTEGER, ...).
+  func type(_ index: Int32) -> Int32 { sqlite3_column_type(statement.handle, index) }
 
   /// Column `index` as SQLite's own UTF-8 bytes, valid until the statement steps again.
   func utf8(_ index: Int32) -> UnsafeBufferPointer<UInt8>? {
@@ -259,4 +309,54 @@ public struct Row {
 
   /// The number of columns in the row.
   public var count: Int32 { statement.columnCount }
+}
+
+/// A type a result column decodes to (see `Row.subscript(_:)`).
+public protocol RowDecodable {
+  /// Column `index` of `row` as this type, or nil when its storage class does not fit (NULL
+  /// included, for a non-optional type).
+  static func decode(_ row: Row, at index: Int32) throws -> Self?
+}
+
+extension Int64: RowDecodable {
+  public static func decode(_ row: Row, at index: Int32) -> Int64? {
+    row.type(index) == SQLITE_INTEGER ? sqlite3_column_int64(row.statement.handle, index) : nil
+  }
+}
+extension Int: RowDecodable {
+  public static func decode(_ row: Row, at index: Int32) -> Int? {
+    Int64.decode(row, at: index).map { Int($0) }
+  }
+}
+extension Bool: RowDecodable {
+  public static func decode(_ row: Row, at index: Int32) -> Bool? {
+    Int64.decode(row, at: index).map { $0 != 0 }
+  }
+}
+extension Double: RowDecodable {
+  /// REAL, or an INTEGER (SQLite stores whole REALs as integers in some columns).
+  public static func decode(_ row: Row, at index: Int32) -> Double? {
+    let type = row.type(index)
+    return type == SQLITE_FLOAT || type == SQLITE_INTEGER
+      ? sqlite3_column_double(row.statement.handle, index) : nil
+  }
+}
+extension String: RowDecodable {
+  public static func decode(_ row: Row, at index: Int32) -> String? {
+    guard row.type(index) == SQLITE_TEXT else { return nil }
+    return row.utf8(index).map { String(decoding: $0, as: UTF8.self) } ?? ""
+  }
+}
+extension Optional: RowDecodable where Wrapped: RowDecodable {
+  /// NULL reads as nil; any other value must decode as `Wrapped`.
+  public static func decode(_ row: Row, at index: Int32) throws -> Wrapped?? {
+    row.type(index) == SQLITE_NULL
+      ? .some(.none) : try Wrapped.decode(row, at: index).map { .some($0) }
+  }
+}
+extension RowDecodable where Self: RawRepresentable, RawValue: RowDecodable {
+  /// A raw value that names no case does not decode.
+  public static func decode(_ row: Row, at index: Int32) throws -> Self? {
+    try RawValue.decode(row, at: index).flatMap(Self.init(rawValue:))
+  }
 }

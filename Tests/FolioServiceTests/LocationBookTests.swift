@@ -61,7 +61,7 @@ final class LocationTestStore {
     #expect(throws: SQLiteError.self) {
       try store.database.execute("UPDATE trades SET location_id = 42")
     }
-    let indexes = try store.database.rows("PRAGMA index_list(trades)") { $0.text(1) ?? "" }
+    let indexes = try store.database.rows("PRAGMA index_list(trades)") { try $0["name"] as String }
     #expect(indexes.contains("trades_by_location"))
   }
 
@@ -341,7 +341,7 @@ final class LocationTestStore {
       WHERE latitude BETWEEN ? AND ?
         AND (longitude BETWEEN ? AND ? OR longitude BETWEEN ? AND ?)
       """, [-1.0, 1.0, -1.0, 1.0, 179.0, 180.0]
-    ) { $0.text(3) ?? "" }
+    ) { try $0["detail"] as String }
     #expect(plan.contains { $0.contains("USING COVERING INDEX locations_by_position") }, "\(plan)")
   }
 }

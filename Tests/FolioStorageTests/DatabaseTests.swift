@@ -34,7 +34,7 @@ import Testing
     #expect(statement.sql == "SELECT 'héllo', 2;")
     #expect(first.rest == " SELECT 3 -- more")
     #expect(statement.columnCount == 2)
-    #expect(try statement.rows { $0.text(0) } == ["héllo"])
+    #expect(try statement.rows { try $0["'héllo'"] as String } == ["héllo"])
     let second = try db.prepareFirst(first.rest)
     #expect(second.statement?.sql == " SELECT 3 -- more")
     #expect(second.rest.isEmpty)

@@ -21,7 +21,7 @@ import Testing
 
   func tables(_ db: Database) throws -> [String] {
     try db.rows("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name") {
-      $0.text(0) ?? ""
+      try $0["name"] as String
     }
   }
 
@@ -42,7 +42,12 @@ import Testing
 
     let rows = try db.rows(
       "SELECT version, name, checksum, applied_at FROM schema_migrations ORDER BY version"
-    ) { ($0.int(0) ?? 0, $0.text(1) ?? "", $0.text(2) ?? "", $0.text(3) ?? "") }
+    ) {
+      (
+        try $0["version"] as Int64, try $0["name"] as String, try $0["checksum"] as String,
+        try $0["applied_at"] as String
+      )
+    }
     #expect(rows.count == migrator.latestVersion)
     for (offset, row) in rows.enumerated() {
       let migration = Migration.embedded[offset]

@@ -33,14 +33,14 @@ public struct DailyRecord: Equatable, Sendable {
     "portfolio_id, day, value, cost_basis, unrealized_pnl, realized_pnl, snapshot_at, saved_at"
 
   init(row: Row) throws {
-    portfolioID = row.int(0) ?? 0
-    day = row.text(1) ?? ""
-    value = try row.decimal(2)
-    costBasis = try row.decimal(3)
-    unrealized = try row.decimal(4)
-    realized = try row.decimal(5)
-    snapshotAt = row.text(6)
-    savedAt = row.text(7) ?? ""
+    portfolioID = try row["portfolio_id"]
+    day = try row["day"]
+    value = try row["value"]
+    costBasis = try row["cost_basis"]
+    unrealized = try row["unrealized_pnl"]
+    realized = try row["realized_pnl"]
+    snapshotAt = try row["snapshot_at"]
+    savedAt = try row["saved_at"]
   }
 
   /// Writes the row, replacing the one saved earlier for the same portfolio and day

@@ -130,12 +130,11 @@ public final class DerivedTables {
 
   static func position(_ row: Row) throws -> Position {
     Position(
-      portfolioID: row.int(0) ?? 0, coinID: row.text(1) ?? "",
-      quantity: try row.decimal(2) ?? .zero,
-      costBasis: try row.decimal(3) ?? .zero, realized: try row.decimal(4) ?? .zero,
-      lastTrade: TradeKey(executedAt: row.text(5) ?? "", id: row.int(6) ?? 0),
-      lastPrice: try row.decimal(7) ?? .zero,
-      method: CostMethod(rawValue: row.text(8) ?? "") ?? .fifo)
+      portfolioID: try row["portfolio_id"], coinID: try row["coin_id"],
+      quantity: try row["quantity"], costBasis: try row["cost_basis"],
+      realized: try row["realized_pnl"],
+      lastTrade: TradeKey(executedAt: try row["last_trade_at"], id: try row["last_trade_id"]),
+      lastPrice: try row["last_price"], method: try row["method"])
   }
 
   /// The stored position of `coinID` in `portfolioID`, if it has trades.
@@ -173,10 +172,9 @@ public final class DerivedTables {
 
   static func lot(_ row: Row) throws -> Lot {
     Lot(
-      tradeID: row.int(0) ?? 0, acquiredAt: row.text(1) ?? "",
-      quantity: try row.decimal(2) ?? .zero,
-      cost: try row.decimal(3) ?? .zero, remaining: try row.decimal(4) ?? .zero,
-      remainingCost: try row.decimal(5) ?? .zero)
+      tradeID: try row["trade_id"], acquiredAt: try row["acquired_at"],
+      quantity: try row["quantity"], cost: try row["cost"], remaining: try row["remaining"],
+      remainingCost: try row["remaining_cost"])
   }
 
   /// The position's lots with units left, oldest first.
@@ -283,12 +281,10 @@ public final class DerivedTables {
 
   static func disposal(_ row: Row) throws -> Disposal {
     Disposal(
-      tradeID: row.int(0) ?? 0, disposedAt: row.text(1) ?? "",
-      quantity: try row.decimal(2) ?? .zero,
-      proceeds: try row.decimal(3) ?? .zero, costBasis: try row.decimal(4) ?? .zero,
-      realized: try row.decimal(5) ?? .zero,
-      method: CostMethod(rawValue: row.text(6) ?? "") ?? .fifo
-    )
+      tradeID: try row["trade_id"], disposedAt: try row["disposed_at"],
+      quantity: try row["quantity"], proceeds: try row["proceeds"],
+      costBasis: try row["cost_basis"], realized: try row["realized_pnl"],
+      method: try row["method"])
   }
 
   /// The portfolio's disposals in [since, until), oldest first (nil bounds are open).
@@ -308,9 +304,8 @@ public final class DerivedTables {
       [sellTradeID]
     ) {
       LotConsumption(
-        sellTradeID: $0.int(0) ?? 0, lotTradeID: $0.int(1) ?? 0,
-        quantity: try $0.decimal(2) ?? .zero,
-        cost: try $0.decimal(3) ?? .zero)
+        sellTradeID: try $0["sell_trade_id"], lotTradeID: try $0["lot_trade_id"],
+        quantity: try $0["quantity"], cost: try $0["cost"])
     }
   }
 
@@ -346,22 +341,18 @@ public final class DerivedTables {
       SELECT portfolio_id, coin_id FROM lots UNION SELECT portfolio_id, coin_id FROM disposals
       UNION SELECT portfolio_id, coin_id FROM positions
       """
-    ) { (portfolioID: $0.int(0) ?? 0, coinID: $0.text(1) ?? "") }
+    ) { (portfolioID: try $0["portfolio_id"], coinID: try $0["coin_id"]) }
   }
 
   /// The position's lots exactly as stored, by buy trade id (columns: `lotAuditColumns`).
   public func storedLots(portfolioID: Int64, coinID: String) throws -> [Int64: [String]] {
-    try keyed(
-      "SELECT trade_id, \(Self.lotAuditColumns.joined(separator: ", ")) FROM lots "
-        + "WHERE portfolio_id = ? AND coin_id = ?", [portfolioID, coinID])
+    try keyed("lots", Self.lotAuditColumns, portfolioID, coinID)
   }
 
   /// The position's disposals exactly as stored, by sell trade id
   /// (columns: `disposalAuditColumns`).
   public func storedDisposals(portfolioID: Int64, coinID: String) throws -> [Int64: [String]] {
-    try keyed(
-      "SELECT trade_id, \(Self.disposalAuditColumns.joined(separator: ", ")) FROM disposals "
-        + "WHERE portfolio_id = ? AND coin_id = ?", [portfolioID, coinID])
+    try keyed("disposals", Self.disposalAuditColumns, portfolioID, coinID)
   }
 
   /// The lot consumptions of the position's stored disposals exactly as stored, by
@@ -377,8 +368,9 @@ public final class DerivedTables {
       WHERE d.portfolio_id = ? AND d.coin_id = ?
       """
     ).forEachRow([portfolioID, coinID]) { row in
-      let key = ConsumptionKey(sellTradeID: row.int(0) ?? 0, lotTradeID: row.int(1) ?? 0)
-      result[key] = [row.text(2) ?? "NULL", row.text(3) ?? "NULL"]
+      let key = ConsumptionKey(
+        sellTradeID: try row["sell_trade_id"], lotTradeID: try row["lot_trade_id"])
+      result[key] = try Self.consumptionAuditColumns.map(row.storedText)
     }
     return result
   }
@@ -388,7 +380,7 @@ public final class DerivedTables {
     try db.row(
       "SELECT \(Self.positionAuditColumns.joined(separator: ", ")) FROM positions "
         + "WHERE portfolio_id = ? AND coin_id = ?", [portfolioID, coinID]
-    ) { row in (0..<row.count).map { row.text($0) ?? "NULL" } }
+    ) { try Self.positionAuditColumns.map($0.storedText) }
   }
 
   /// Lot consumptions whose sell has no disposal row: nothing else accounts for them.
@@ -401,10 +393,16 @@ public final class DerivedTables {
         """) ?? 0)
   }
 
-  private func keyed(_ sql: String, _ values: [any SQLBindable]) throws -> [Int64: [String]] {
+  /// The position's rows of `table` by trade id, with `columns` exactly as stored.
+  private func keyed(_ table: String, _ columns: [String], _ portfolioID: Int64, _ coinID: String)
+    throws -> [Int64: [String]]
+  {
     var result: [Int64: [String]] = [:]
-    try db.prepare(sql).forEachRow(values) { row in
-      result[row.int(0) ?? 0] = (1..<row.count).map { row.text($0) ?? "NULL" }
+    try db.prepare(
+      "SELECT trade_id, \(columns.joined(separator: ", ")) FROM \(table) "
+        + "WHERE portfolio_id = ? AND coin_id = ?"
+    ).forEachRow([portfolioID, coinID]) { row in
+      result[try row["trade_id"]] = try columns.map(row.storedText)
     }
     return result
   }

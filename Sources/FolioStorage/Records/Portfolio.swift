@@ -1,5 +1,5 @@
 /// How the cost of sold units is chosen among a coin's lots.
-public enum CostMethod: String, CaseIterable, Sendable {
+public enum CostMethod: String, CaseIterable, Sendable, RowDecodable {
   /// First in, first out: the oldest lot is sold first.
   case fifo
   /// Last in, first out: the newest lot is sold first.
@@ -19,12 +19,12 @@ public struct Portfolio: Equatable, Sendable {
   public let method: CostMethod
   public let createdAt: String
 
-  init(row: Row) {
-    id = row.int(0) ?? 0
-    name = row.text(1) ?? ""
-    currency = row.text(2) ?? "usd"
-    method = CostMethod(rawValue: row.text(3) ?? "") ?? .fifo
-    createdAt = row.text(4) ?? ""
+  init(row: Row) throws {
+    id = try row["id"]
+    name = try row["name"]
+    currency = try row["currency"]
+    method = try row["method"]
+    createdAt = try row["created_at"]
   }
 
   static let columns = "id, name, currency, method, created_at"

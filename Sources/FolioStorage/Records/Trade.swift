@@ -1,5 +1,5 @@
 /// Whether a trade bought or sold.
-public enum TradeSide: String, Sendable, CaseIterable {
+public enum TradeSide: String, Sendable, CaseIterable, RowDecodable {
   case buy, sell
 }
 
@@ -66,18 +66,18 @@ public struct Trade: Equatable, Sendable {
     """
 
   init(row: Row) throws {
-    id = row.int(0) ?? 0
-    portfolioID = row.int(1) ?? 0
-    executedAt = row.text(2) ?? ""
-    side = TradeSide(rawValue: row.text(3) ?? "") ?? .buy
-    coinID = row.text(4) ?? ""
-    quantity = try row.decimal(5) ?? .zero
-    price = try row.decimal(6) ?? .zero
-    fee = try row.decimal(7) ?? .zero
-    note = row.text(8)
-    externalID = row.text(9)
-    createdAt = row.text(10) ?? ""
-    locationID = row.int(11)
+    id = try row["id"]
+    portfolioID = try row["portfolio_id"]
+    executedAt = try row["executed_at"]
+    side = try row["side"]
+    coinID = try row["coin_id"]
+    quantity = try row["quantity"]
+    price = try row["price"]
+    fee = try row["fee"]
+    note = try row["note"]
+    externalID = try row["external_id"]
+    createdAt = try row["created_at"]
+    locationID = try row["location_id"]
   }
 
   static let insertSQL = """
@@ -242,10 +242,10 @@ public struct Trade: Equatable, Sendable {
           || ''' is not a CoinGecko id (lowercase letters, digits, ''-'', ''_'' or ''.'')'
         WHEN \(badTime) THEN 'executed_at ''' || executed_at || ''' is not a real UTC time'
         ELSE 'created_at ''' || created_at || ''' is not a UTC time such as 2024-03-01T12:00:00Z'
-      END
+      END AS problem
       FROM trades WHERE \(badCoin) OR \(badTime) OR \(badCreated) ORDER BY id
       """
-    ) { (id: $0.int(0) ?? 0, problem: $0.text(1) ?? "") }
+    ) { (id: try $0["id"], problem: try $0["problem"]) }
   }
 
   /// The number of trades whose portfolio does not exist (possible only with foreign keys off).
@@ -262,6 +262,6 @@ public struct Trade: Equatable, Sendable {
   public static func coins(portfolioID: Int64, _ db: Database) throws -> [String] {
     try db.rows(
       "SELECT DISTINCT coin_id FROM trades WHERE portfolio_id = ? ORDER BY coin_id", [portfolioID]
-    ) { $0.text(0) ?? "" }
+    ) { try $0["coin_id"] }
   }
 }

@@ -1,0 +1,93 @@
+import CSQLite
+import FolioTestSupport
+import Foundation
+import Testing
+
+@testable import FolioStorage
+
+/// Columns are read by name and a NULL or a value of another type in a non-optional column
+/// throws, naming the column and the SQL.
+@Suite struct RowTests {
+  let folder = TemporaryFolder()
+
+  func open() throws -> Database {
+    let db = try Database(path: folder.file("rows.sqlite3"))
+    _ = try Migrator().migrate(db, keepingBackup: false)
+    return db
+  }
+
+  /// The error `read` throws, or nil when it throws none.
+  func failure<T>(_ read: () throws -> T) -> SQLiteError? {
+    do {
+      _ = try read()
+      return nil
+    } catch {
+      return error as? SQLiteError
+    }
+  }
+
+  @Test func readsEveryTypeByNameAndOptionalNULLAsNil() throws {
+    let db = try open()
+    let row = try #require(
+      try db.row("SELECT 7 AS i, 2.5 AS r, 'text' AS s, '1.50' AS d, NULL AS n, 1 AS b") {
+        (
+          try $0["i"] as Int64, try $0["i"] as Int, try $0["r"] as Double, try $0["s"] as String,
+          try $0["d"] as ExactDecimal, try $0["n"] as String?, try $0["b"] as Bool,
+          try $0["s"] as String?
+        )
+      })
+    #expect(row.0 == 7 && row.1 == 7 && row.2 == 2.5 && row.3 == "text")
+    #expect(row.4 == (try ExactDecimal(parsing: "1.5")) && row.5 == nil && row.6 && row.7 == "text")
+  }
+
+  @Test func nullInANonOptionalColumnThrowsNamingTheColumnAndTheSQL() throws {
+    let db = try open()
+    let error = try #require(
+      failure { try db.row("SELECT NULL AS quantity") { try $0["quantity"] as ExactDecimal } })
+    #expect(error.extendedCode == SQLITE_MISMATCH)
+    #expect(error.message == "column quantity holds NULL, not ExactDecimal")
+    #expect(error.description.contains("while executing `SELECT NULL AS quantity`"))
+  }
+
+  @Test func aValueOfAnotherTypeThrowsEvenForAnOptional() throws {
+    let db = try open()
+    #expect(
+      failure { try db.row("SELECT 5 AS name") { try $0["name"] as String } }?.message
+        == "column name holds an INTEGER, not String")
+    #expect(
+      failure { try db.row("SELECT 'x' AS id") { try $0["id"] as Int64? } }?.message
+        == "column id holds TEXT, not Optional<Int64>")
+    #expect(
+      failure { try db.row("SELECT 'abc' AS price") { try $0["price"] as ExactDecimal } }?
+        .message.hasPrefix("column price: ") == true)
+    #expect(
+      failure { try db.row("SELECT 'short' AS side") { try $0["side"] as TradeSide } }?.message
+        == "column side holds TEXT, not TradeSide")
+    #expect(
+      failure { try db.row("SELECT 1 AS a") { try $0["b"] as Int } }?.message
+        == "no result column named b")
+  }
+
+  /// A record no longer fills a NULL with a default ("usd", .fifo, 0, ""): a temporary table
+  /// shadowing `portfolios` stands in for a damaged file.
+  @Test func aRecordWithANullColumnThrowsInsteadOfDefaulting() throws {
+    let db = try open()
+    try db.execute(
+      """
+      CREATE TEMP TABLE portfolios (id, name, currency, method, created_at);
+      INSERT INTO temp.portfolios VALUES (1, 'main', NULL, 'fifo', '2024-01-01T00:00:00Z');
+      """)
+    let error = try #require(failure { try Portfolio.all(db) })
+    #expect(error.message == "column currency holds NULL, not String")
+    try db.execute("UPDATE temp.portfolios SET currency = 'usd', method = 'fifth'")
+    #expect(
+      failure { try Portfolio.all(db) }?.message == "column method holds TEXT, not CostMethod")
+  }
+
+  @Test func scalarsRefuseAnotherType() throws {
+    let db = try open()
+    #expect(try db.scalarInt("SELECT NULL") == nil)
+    #expect(try db.scalarInt("SELECT 1 WHERE 0") == nil)
+    #expect(failure { try db.scalarInt("SELECT 'seven'") }?.extendedCode == SQLITE_MISMATCH)
+  }
+}
