@@ -89,8 +89,8 @@ extension Migrator {
         + "WHERE name NOT IN ('sqlite_stat1', 'sqlite_stat4') OR type <> 'table'"
     ) { row in
       (
-        Key(type: row.text(0) ?? "", name: row.text(1) ?? ""),
-        Object(table: row.text(2) ?? "", sql: row.text(3).map(normalized))
+        Key(type: try row["type"], name: try row["name"]),
+        Object(table: try row["tbl_name"], sql: (try row["sql"] as String?).map(normalized))
       )
     }
     return Dictionary(rows, uniquingKeysWith: { first, _ in first })
