@@ -253,3 +253,23 @@ import Testing
     #expect(try other.sqlite("SELECT count(*) FROM trades") == "4\n")
   }
 }
+
+extension ImportTradesTests {
+  /// A blank line inside a file (an editor's stray newline) is not a row.
+  @Test func blankLinesBetweenRowsAreSkipped() throws {
+    let file = sandbox.write(
+      "blank.csv",
+      """
+      date,side,coin,quantity,price,fee,note
+      2024-01-01,buy,bitcoin,1,100,0,first
+
+      2024-01-02,buy,bitcoin,2,110,0,second
+
+
+      2024-01-03,sell,bitcoin,1,120,0,third
+      """)
+    let result = sandbox.run("import", "trades", file)
+    #expect(result.code == 0, "\(result.err)")
+    #expect(try sandbox.sqlite("SELECT group_concat(note) FROM trades") == "first,second,third\n")
+  }
+}

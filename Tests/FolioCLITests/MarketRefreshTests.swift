@@ -367,7 +367,12 @@ import Testing
     server.route("/global", try .fixture("coingecko/global_usd.json"))
     _ = sandbox.run("db", "migrate")
     let before = try sandbox.dump()
-    let result = refresh(environment: ["FOLIO_HTTP_MAX_BYTES": "1000"])
+    // Long timeouts: on a loaded machine a timed-out first try would be retried, and this
+    // test is about the over-cap reply not being retried.
+    let result = refresh(environment: [
+      "FOLIO_HTTP_MAX_BYTES": "1000", "FOLIO_HTTP_TIMEOUT_MS": "120000",
+      "FOLIO_HTTP_CONNECT_TIMEOUT_MS": "120000",
+    ])
     #expect(result.code == 69)
     #expect(
       result.err

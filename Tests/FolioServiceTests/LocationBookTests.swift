@@ -289,6 +289,24 @@ final class LocationTestStore {
     #expect(near.map(\.distanceKm) == Array(repeating: near[0].distanceKm, count: 3))
   }
 
+  /// A place exactly at the radius is within it ("within" includes the edge).
+  @Test func nearIncludesAPlaceExactlyAtTheRadius() throws {
+    try db.add("Colosseum", "Rome", "41.8902", "12.4922")
+    try db.add("Eiffel Tower", "Paris", "48.8584", "2.2945")
+    let distance = try #require(
+      try db.book.near(latitude: "41.8902", longitude: "12.4922").last?.distanceKm)
+    // A radius whose decimal converts to exactly that distance (radii are exact decimals,
+    // distances Doubles): search the units next to it, a Double's spacing at a time.
+    let middle = Int128((distance * 1e18).rounded())
+    let units = try #require(
+      (-4096...4096).lazy.map { middle + Int128($0) * 4096 }
+        .first { ExactDecimal(units: $0).doubleValue == distance },
+      "no decimal converts to \(distance)")
+    let radius = ExactDecimal(units: units).description
+    let within = try db.book.near(latitude: "41.8902", longitude: "12.4922", radiusKm: radius)
+    #expect(within.map(\.location.name) == ["Colosseum", "Eiffel Tower"])
+  }
+
   @Test func nearRefusesBadInputNamingTheField() throws {
     let cases: [(String, String, String?, String)] = [
       ("91", "0", nil, "latitude"),
