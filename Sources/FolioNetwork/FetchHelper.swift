@@ -48,11 +48,13 @@ public enum FetchHelper {
     setenv("TMPDIR", scratch.path, 1)
     defer { if ownScratch { try? FileManager.default.removeItem(at: scratch) } }
     // However fast a compressed body inflates, the body file is watched and the helper ends
-    // as soon as it passes the cap (folio then reads "too-large"). RLIMIT_FSIZE at twice the
-    // cap is the backstop should the watcher be starved of CPU: URLSession's write then fails
-    // and the helper stops (folio reports that it stopped).
+    // as soon as it passes the cap (folio then reads "too-large"); a body that arrives whole
+    // before the watcher looks is measured when it is complete. RLIMIT_FSIZE is the backstop
+    // should the watcher be starved of CPU: URLSession's write then fails and the helper stops
+    // (folio reports that it stopped). It leaves 16 MiB above twice the cap, so a small cap
+    // (FOLIO_HTTP_MAX_BYTES=1000) is still answered "too-large", not by a failed write.
     watch(scratch, limit: request.maxBytes, output: output)
-    let backstop = rlim_t(request.maxBytes) * 2
+    let backstop = rlim_t(request.maxBytes) * 2 + (16 << 20)
     var fileSize = rlimit(rlim_cur: backstop, rlim_max: backstop)
     setrlimit(Int32(RLIMIT_FSIZE.rawValue), &fileSize)
     let transport = URLSessionTransport(
