@@ -52,6 +52,23 @@ final class Sandbox {
     DatabaseProbe.run(database, sql).out
   }
 
+  /// Mounts a tmpfs of `size` (such as "64k") at a new folder of the sandbox, for full-disk
+  /// tests (`EnvironmentFaultTests.mountWorks` says whether this machine allows it); undo it
+  /// with `unmount(_:)`.
+  func mountSmallDisk(size: String) throws -> String {
+    let disk = file("small")
+    try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: true)
+    let mounted = try Binary.runTool(
+      "/usr/bin/mount", ["-t", "tmpfs", "-o", "size=\(size)", "tmpfs", disk])
+    try #require(mounted.code == 0, "\(mounted.err)")
+    return disk
+  }
+
+  /// Unmounts what `mountSmallDisk` mounted.
+  func unmount(_ disk: String) {
+    _ = try? Binary.runTool("/usr/bin/umount", ["-l", disk])
+  }
+
   /// The schema and every row, to prove a refused command changed nothing.
   func dump() throws -> String {
     DatabaseProbe.dump(database)

@@ -218,12 +218,8 @@ import Testing
   // MARK: - Full disk
 
   @Test(.enabled(if: mountWorks)) func fullDiskWhileImportingWritesNothing() throws {
-    let disk = sandbox.file("small")
-    try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: true)
-    let mounted = try Binary.runTool(
-      "/usr/bin/mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", disk])
-    try #require(mounted.code == 0, "\(mounted.err)")
-    defer { _ = try? Binary.runTool("/usr/bin/umount", ["-l", disk]) }
+    let disk = try sandbox.mountSmallDisk(size: "1m")
+    defer { sandbox.unmount(disk) }
     let path = disk + "/folio.sqlite3"
     #expect(try folio("buy", "bitcoin", "1", "--price", "40000", db: path).code == 0)
 

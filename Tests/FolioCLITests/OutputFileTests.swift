@@ -130,12 +130,8 @@ import Testing
   @Test(.enabled(if: EnvironmentFaultTests.mountWorks)) func fullDiskLeavesNoTemporaryFile()
     throws
   {
-    let disk = sandbox.file("small")
-    try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: true)
-    let mounted = try Binary.runTool(
-      "/usr/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", disk])
-    try #require(mounted.code == 0, "\(mounted.err)")
-    defer { _ = try? Binary.runTool("/usr/bin/umount", ["-l", disk]) }
+    let disk = try sandbox.mountSmallDisk(size: "64k")
+    defer { sandbox.unmount(disk) }
     let path = disk + "/report.html"
     FileManager.default.createFile(atPath: path, contents: Data("old\n".utf8))
     _ = try Binary.runTool("/bin/dd", ["if=/dev/zero", "of=\(disk)/filler", "bs=4k", "count=100"])

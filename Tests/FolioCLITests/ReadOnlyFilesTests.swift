@@ -123,12 +123,8 @@ import Testing
     var csv = "date,side,coin,quantity,price,fee,note\n"
     for row in 0..<3_000 { csv += "2024-01-01T00:00:00Z,buy,bitcoin,0.001,40000,0,trade \(row)\n" }
     #expect(sandbox.run("import", "trades", sandbox.write("seed.csv", csv)).code == 0)
-    let disk = sandbox.file("small")
-    try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: true)
-    let mounted = try Binary.runTool(
-      "/usr/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", disk])
-    try #require(mounted.code == 0, "\(mounted.err)")
-    defer { _ = try? Binary.runTool("/usr/bin/umount", ["-l", disk]) }
+    let disk = try sandbox.mountSmallDisk(size: "64k")
+    defer { sandbox.unmount(disk) }
     let target = disk + "/copy.sqlite3"
     let result = sandbox.run("db", "backup", target)
     #expect(result.code == 74, "\(result.err)")
