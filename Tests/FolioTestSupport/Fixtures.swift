@@ -2,12 +2,15 @@ import Foundation
 
 /// The package's Fixtures/ folder, found from this source file's location.
 public enum Fixtures {
-  /// The absolute path of Fixtures/.
-  public static let root: String = URL(fileURLWithPath: #filePath)
+  /// The absolute path of the package: the folder that holds Package.swift.
+  public static let package: String = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent()  // FolioTestSupport
     .deletingLastPathComponent()  // Tests
     .deletingLastPathComponent()  // the package
-    .appendingPathComponent("Fixtures").path
+    .path
+
+  /// The absolute path of Fixtures/.
+  public static let root = package + "/Fixtures"
 
   /// The absolute path of `name` inside Fixtures/, such as "coingecko/global_usd.json".
   public static func path(_ name: String) -> String { root + "/" + name }

@@ -5,7 +5,7 @@ import Testing
 /// docs/architecture.md cannot drift from Package.swift: its module table names every target
 /// the package declares, and no target the package does not.
 @Suite struct ArchitectureDocumentTests {
-  static let root = URL(fileURLWithPath: Fixtures.root).deletingLastPathComponent()
+  static let root = URL(fileURLWithPath: Fixtures.package)
 
   /// The names of the targets declared in Package.swift (`name: "…"` inside a target).
   static func declaredTargets() throws -> Set<String> {

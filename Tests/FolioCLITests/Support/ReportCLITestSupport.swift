@@ -109,8 +109,7 @@ enum ReportScenario {
 /// Run the tests with FOLIO_UPDATE_GOLDEN=1 to write the files from the current output
 /// (then review the diff before committing).
 enum Golden {
-  static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .appendingPathComponent("Golden").path
+  static let folder = Fixtures.package + "/Tests/FolioCLITests/Golden"
 
   static var updating: Bool { ProcessInfo.processInfo.environment["FOLIO_UPDATE_GOLDEN"] == "1" }
 

@@ -9,9 +9,7 @@ import Testing
 @Suite(.requires(.sqlite3)) struct SchemaDocumentTests {
   let sandbox = Sandbox()
 
-  static let document = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("docs/schema.md")
+  static let document = URL(fileURLWithPath: Fixtures.package + "/docs/schema.md")
 
   /// The ```sql blocks of the document, in order.
   static func queries() throws -> [String] {

@@ -8,9 +8,7 @@ import Testing
   let sandbox = Sandbox()
 
   /// The five landmarks of the product brief, as shipped in Fixtures/.
-  static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("Fixtures/locations.json").path
+  static let fixtures = Fixtures.path("locations.json")
 
   func importFixtures() {
     let result = sandbox.run("locations", "import", Self.fixtures)

@@ -33,10 +33,7 @@ import Testing
     let schema: String
   }
 
-  static let corpus = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent()  // FolioCLITests
-    .deletingLastPathComponent()  // Tests
-    .appendingPathComponent("HostileInput").path
+  static let corpus = Fixtures.package + "/Tests/HostileInput"
 
   static let cases: [Case] = {
     guard let data = FileManager.default.contents(atPath: corpus + "/cases.json"),
