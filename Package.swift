@@ -31,11 +31,15 @@ let package = Package(
       capability: .buildTool(),
       dependencies: ["EmbedFixturesTool"]
     ),
-    .target(name: "FolioService", dependencies: ["FolioStorage"], plugins: ["EmbedFixtures"]),
+    // The HTTP types and the helper exchange folio and folio-fetch share: Foundation only.
+    .target(name: "FolioHTTP"),
+    .target(
+      name: "FolioService", dependencies: ["FolioStorage", "FolioHTTP"], plugins: ["EmbedFixtures"]),
     .target(name: "FolioCLI", dependencies: ["FolioService", "FolioStorage"]),
     .executableTarget(name: "folio", dependencies: ["FolioCLI"]),
-    // URLSession (FoundationNetworking, libcurl, TLS) only here: folio starts without them.
-    .target(name: "FolioNetwork", dependencies: ["FolioService"]),
+    // URLSession (FoundationNetworking, libcurl, TLS) only here: folio starts without them, and
+    // folio-fetch without SQLite and the service layer.
+    .target(name: "FolioNetwork", dependencies: ["FolioHTTP"]),
     .executableTarget(name: "folio-fetch", dependencies: ["FolioNetwork"]),
     // Helpers shared by the test targets: a loopback HTTP server, the Fixtures/ folder and a
     // seeded random generator.
@@ -47,7 +51,8 @@ let package = Package(
     .testTarget(
       name: "FolioServiceTests",
       dependencies: [
-        "FolioStorage", "FolioService", "FolioNetwork", "folio-fetch", "FolioTestSupport",
+        "FolioStorage", "FolioService", "FolioHTTP", "FolioNetwork", "folio-fetch",
+        "FolioTestSupport",
       ]),
     .testTarget(
       name: "FolioCLITests",

@@ -50,9 +50,11 @@ if stale "$out/EmbeddedFixtures.swift" "${fixtures[@]/#/Fixtures/}" Sources/Embe
   "$out/embed-fixtures" "$out/EmbeddedFixtures.swift" Fixtures "${fixtures[@]/#/Fixtures/}"
 fi
 
+mapfile -t http < <(find Sources/FolioHTTP -name '*.swift' | sort)
 mapfile -t storage < <(find Sources/FolioStorage -name '*.swift' | sort)
 mapfile -t service < <(find Sources/FolioService -name '*.swift' | sort)
 mapfile -t cli < <(find Sources/FolioCLI -name '*.swift' | sort)
+module FolioHTTP "" "${http[@]}"
 module FolioStorage "" "${storage[@]}" "$out/EmbeddedMigrations.swift"
 module FolioService "$out/libFolioStorage.a" "${service[@]}" "$out/EmbeddedFixtures.swift"
 module FolioCLI "$out/libFolioService.a" "${cli[@]}"
@@ -68,6 +70,6 @@ for target in "${targets[@]}"; do
   if stale "$binary" "$source" "$out/libFolioCLI.a"; then
     echo "fuzz: linking $target" >&2
     swiftc "${common[@]}" "${sanitize[@]}" -use-ld=lld "$source" -L "$out" \
-      -lFolioCLI -lFolioService -lFolioStorage -lsqlite3 -o "$binary"
+      -lFolioCLI -lFolioService -lFolioHTTP -lFolioStorage -lsqlite3 -o "$binary"
   fi
 done

@@ -1,4 +1,4 @@
-import FolioService
+import FolioHTTP
 import Foundation
 
 #if canImport(Glibc)
@@ -6,7 +6,7 @@ import Foundation
 #endif
 
 /// The `folio-fetch` program: one GET over `URLSessionTransport`, in the exchange that
-/// `HelperTransport` (FolioService) describes and reads back.
+/// `HelperTransport` (FolioHTTP) describes and reads back.
 public enum FetchHelper {
   static let usage =
     "usage: folio-fetch --connect-timeout SECONDS --total-timeout SECONDS [--max-bytes N] "
@@ -62,19 +62,12 @@ public enum FetchHelper {
       maxBytes: request.maxBytes)
     do {
       let response = try transport.get(request.url, headers: headers)
-      let served = response.url.map { " " + $0.absoluteString } ?? ""
-      let head =
-        "HTTP \(response.status)\(served)\n" + HelperTransport.headerLines(response.headers) + "\n"
       // Two writes: joining head and body would copy the body.
-      output.write(Data(head.utf8))
+      output.write(Data(HelperTransport.head(of: response).utf8))
       output.write(response.body)
       return 0
     } catch let failure {
-      switch failure {
-      case .timedOut: output.write(Data("timed-out\n".utf8))
-      case .tooLarge(let limit): output.write(Data("too-large \(limit)\n".utf8))
-      case .failed(let reason): output.write(Data("failed: \(oneLine(reason))\n".utf8))
-      }
+      output.write(Data(HelperTransport.reply(for: failure).utf8))
       return 1
     }
   }
@@ -94,7 +87,7 @@ public enum FetchHelper {
         if total > limit {
           // Not removed here: URLSession reopens the file for each piece and would trap on a
           // missing one. Whoever made the folder removes it (folio does, after the helper).
-          let reply = Array("too-large \(limit)\n".utf8)
+          let reply = Array(HelperTransport.reply(for: .tooLarge(limit: limit)).utf8)
           _ = reply.withUnsafeBytes { Glibc.write(output.fileDescriptor, $0.baseAddress, $0.count) }
           _exit(1)
         }
@@ -160,9 +153,5 @@ public enum FetchHelper {
   /// The request headers from standard input.
   static func headers(_ text: String) -> [String: String] {
     HelperTransport.headers(fromLines: text.split(separator: "\n"))
-  }
-
-  private static func oneLine(_ text: String) -> String {
-    text.replacingOccurrences(of: "\n", with: " ")
   }
 }

@@ -1,5 +1,5 @@
 import Dispatch
-import FolioService
+import FolioHTTP
 import Foundation
 
 #if canImport(FoundationNetworking)

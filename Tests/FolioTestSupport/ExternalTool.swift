@@ -21,6 +21,8 @@ public struct ExternalTool: Sendable {
     names: ["bean-query"], install: "pip install beancount beanquery")
   /// hledger, for the holdings cross-check.
   public static let hledger = ExternalTool(names: ["hledger"], install: "apt-get install hledger")
+  /// ldd, to list the shared libraries a binary loads.
+  public static let ldd = ExternalTool(names: ["ldd"], install: "apt-get install libc-bin")
   /// python3, for the checks written in it.
   public static let python3 = ExternalTool(names: ["python3"], install: "apt-get install python3")
 

@@ -1,3 +1,4 @@
+import FolioHTTP
 import Foundation
 
 /// Why a CoinGecko request failed after the retries it was allowed.

@@ -2,8 +2,8 @@ import FolioTestSupport
 import Foundation
 import Testing
 
+@testable import FolioHTTP
 @testable import FolioNetwork
-@testable import FolioService
 
 /// `folio-fetch`, the network helper, and how folio reads its replies.
 @Suite struct HelperTransportTests {
@@ -136,6 +136,29 @@ import Testing
     #expect(try FetchHelper.parse(["--max-bytes", "12", "http://a.example/"]).maxBytes == 12)
     #expect(throws: FetchHelper.UsageError.self) {
       try FetchHelper.parse(["--max-bytes", "0", "http://a.example/"])
+    }
+  }
+
+  /// The helper links neither SQLite nor the storage and service layers: only FolioHTTP and
+  /// FolioNetwork (Swift modules are linked statically, so their mangled names show which).
+  @Test(.requires(.ldd)) func theHelperLinksNeitherSQLiteNorTheServiceLayer() throws {
+    let helper = HelperTransport.besideExecutable.path
+    let ldd = Process()
+    ldd.executableURL = URL(fileURLWithPath: try #require(ExternalTool.ldd.path))
+    ldd.arguments = [helper]
+    let output = Pipe()
+    ldd.standardOutput = output
+    try ldd.run()
+    let libraries = String(
+      decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    ldd.waitUntilExit()
+    #expect(ldd.terminationStatus == 0)
+    #expect(libraries.contains("libc.so"), "\(libraries)")
+    #expect(!libraries.contains("libsqlite3"), "\(libraries)")
+    let binary = try Data(contentsOf: URL(fileURLWithPath: helper))
+    #expect(binary.range(of: Data("9FolioHTTP".utf8)) != nil)
+    for module in ["12FolioService", "12FolioStorage"] {
+      #expect(binary.range(of: Data(module.utf8)) == nil, "folio-fetch holds \(module)")
     }
   }
 

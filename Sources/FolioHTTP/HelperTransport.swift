@@ -4,95 +4,6 @@ import Foundation
   import Glibc
 #endif
 
-/// One HTTP response: status, headers (names lower-cased) and the whole body.
-public struct HTTPResponse: Equatable, Sendable {
-  public let status: Int
-  public let headers: [String: String]
-  public let body: Data
-  /// The URL that served the response, after any redirects (credentials removed); nil when
-  /// the transport does not say.
-  public let url: URL?
-
-  public init(status: Int, headers: [String: String] = [:], body: Data = Data(), url: URL? = nil) {
-    self.status = status
-    self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }) { $1 }
-    self.body = body
-    self.url = url
-  }
-}
-
-/// The rules every transport follows for what it sends and accepts.
-public enum HTTPRules {
-  /// The largest response body read by default (64 MiB), after decompression;
-  /// `FOLIO_HTTP_MAX_BYTES` changes it.
-  public static let defaultMaxBytes = 64 << 20
-
-  /// Request headers that carry credentials. They are sent only to the origin asked for: a
-  /// redirect to another origin drops them.
-  public static let credentialHeaders: Set<String> = [
-    "x-cg-demo-api-key", "x-cg-pro-api-key", "authorization", "proxy-authorization", "cookie",
-  ]
-
-  /// The origin of `url`: scheme, host and port (the scheme's default when none is written),
-  /// lower-cased; nil without a scheme or host.
-  public static func origin(_ url: URL) -> String? {
-    guard let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased() else {
-      return nil
-    }
-    let port = url.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : -1)
-    return "\(scheme)://\(host):\(port)"
-  }
-
-  /// True when `a` and `b` have the same origin.
-  public static func sameOrigin(_ a: URL, _ b: URL) -> Bool {
-    guard let first = origin(a) else { return false }
-    return first == origin(b)
-  }
-
-  /// `headers` without the credential headers.
-  public static func withoutCredentials(_ headers: [String: String]) -> [String: String] {
-    headers.filter { !credentialHeaders.contains($0.key.lowercased()) }
-  }
-
-  /// `text` (a URL, or text that starts like one) without the `user:password@` part of its
-  /// authority, so that credentials are neither stored nor printed. Works on text that is not
-  /// a valid URL too.
-  public static func redacted(_ text: String) -> String {
-    guard let schemeEnd = text.range(of: "://") else { return text }
-    let rest = text[schemeEnd.upperBound...]
-    let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
-    guard let at = rest[..<authorityEnd].lastIndex(of: "@") else { return text }
-    return String(text[..<schemeEnd.upperBound]) + String(rest[rest.index(after: at)...])
-  }
-}
-
-/// Why a request got no HTTP response at all.
-public enum HTTPTransportError: Error, Equatable, Sendable {
-  /// No complete response within the time allowed.
-  case timedOut
-  /// The connection failed: refused, reset, name not resolved, body cut short...
-  case failed(String)
-  /// The response body (decompressed) is larger than `limit` bytes; nothing of it is kept.
-  case tooLarge(limit: Int)
-
-  /// A phrase for messages.
-  public var reason: String {
-    switch self {
-    case .timedOut: return "the request timed out"
-    case .failed(let reason): return reason
-    case .tooLarge(let limit):
-      return "the response is larger than \(limit) bytes, the limit FOLIO_HTTP_MAX_BYTES sets"
-    }
-  }
-}
-
-/// Sends GET requests. The CoinGecko client talks only to this protocol, so tests can point it
-/// at a real loopback server or at a stub.
-public protocol HTTPTransport {
-  /// Fetches `url` with `headers` and returns the response, whatever its status.
-  func get(_ url: URL, headers: [String: String]) throws(HTTPTransportError) -> HTTPResponse
-}
-
 /// `HTTPTransport` through `folio-fetch`, Folio's network helper, run once per request.
 ///
 /// URLSession lives in FoundationNetworking, which loads libcurl and its TLS stack (some 30
@@ -233,6 +144,21 @@ public struct HelperTransport: HTTPTransport {
     return HTTPResponse(
       status: code, headers: headers(fromLines: lines.dropFirst()), body: Data(rest),
       url: first.count > 2 ? URL(string: String(first[2])) : nil)
+  }
+
+  /// The helper's reply before the body, for a response (exit 0).
+  public static func head(of response: HTTPResponse) -> String {
+    let served = response.url.map { " " + $0.absoluteString } ?? ""
+    return "HTTP \(response.status)\(served)\n" + headerLines(response.headers) + "\n"
+  }
+
+  /// The helper's one-line reply when there is no response (exit 1).
+  public static func reply(for failure: HTTPTransportError) -> String {
+    switch failure {
+    case .timedOut: return "timed-out\n"
+    case .tooLarge(let limit): return "too-large \(limit)\n"
+    case .failed(let reason): return "failed: \(reason.replacingOccurrences(of: "\n", with: " "))\n"
+    }
   }
 
   /// Headers as the exchange carries them, both ways: `name: value` lines sorted by name, a
