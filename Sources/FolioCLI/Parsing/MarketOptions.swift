@@ -30,14 +30,15 @@ struct PriceFreshness {
   /// Warns on stderr, or with `--strict` throws (exit 65), when `snapshotAt` is older than
   /// `--max-age`.
   func check(_ snapshotAt: String, _ context: Context) throws {
-    guard
-      let age = MarketData.staleness(of: snapshotAt, now: context.now, maxAge: maxAge)
-    else { return }
-    let error = MarketError.staleData(
-      snapshotAt: snapshotAt, age: MarketTime.formatDuration(age, units: 2),
-      maxAge: MarketTime.formatDuration(maxAge))
-    if strict { throw error }
-    context.warn(error.errorDescription ?? "the market snapshot is old")
+    let stale = MarketData.stale(snapshotAt, now: context.now, maxAge: maxAge)
+    try check(stale, context, warning: stale?.errorDescription)
+  }
+
+  /// With `--strict` throws `stale`; otherwise prints `warning`, if any.
+  func check(_ stale: MarketError?, _ context: Context, warning: String?) throws {
+    guard let stale else { return }
+    if strict { throw stale }
+    if let warning { context.warn(warning) }
   }
 }
 

@@ -574,6 +574,12 @@ public struct MarketData {
     }
   }
 
+  /// The start of a `--since` window: a date or time as written, or `now` minus a duration.
+  public static func start(_ since: String, now: Date) -> Date? {
+    if let date = MarketTime.parse(since) { return date }
+    return MarketTime.parseDuration(since).map { now.addingTimeInterval(-$0) }
+  }
+
   /// The cached prices of `coinID` in `vsCurrency` since `since`, oldest first.
   public func history(of coinID: String, vsCurrency: String = "usd", since: Date? = nil) throws
     -> CoinHistory
@@ -611,5 +617,13 @@ public struct MarketData {
     guard let time = MarketTime.parse(snapshotAt) else { return nil }
     let age = now.timeIntervalSince(time)
     return age > maxAge ? age : nil
+  }
+
+  /// The error `--strict` raises for the snapshot taken at `snapshotAt` when it is older than
+  /// `maxAge` at `now`; nil when it is fresh enough.
+  public static func stale(_ snapshotAt: String, now: Date, maxAge: TimeInterval) -> MarketError? {
+    staleness(of: snapshotAt, now: now, maxAge: maxAge).map {
+      .stale(snapshotAt: snapshotAt, age: $0, maxAge: maxAge)
+    }
   }
 }

@@ -28,6 +28,13 @@ public enum MarketError: LocalizedError, ClassifiedError, Equatable {
   /// A refresh failed; nothing was stored (the kind of the underlying failure).
   case refreshFailed(CoinGeckoError, latestSnapshot: String?)
 
+  /// `staleData` with its durations written out.
+  static func stale(snapshotAt: String, age: TimeInterval, maxAge: TimeInterval) -> MarketError {
+    .staleData(
+      snapshotAt: snapshotAt, age: MarketTime.formatDuration(age, units: 2),
+      maxAge: MarketTime.formatDuration(maxAge))
+  }
+
   public var kind: FailureKind {
     switch self {
     case .fileMissing, .noMarketData: return .inputMissing

@@ -51,6 +51,12 @@ public struct StoredQuote: Equatable, Sendable {
   public var change24hPercent: ExactDecimal? { quote.change24hPercent }
   /// The 7-day hourly prices, oldest first; empty when the snapshot had no sparkline.
   public var sparkline: [ExactDecimal?] { quote.sparkline7d ?? [] }
+  /// The change in percent from the sparkline's first known price to its last.
+  public var sparklineChange: ExactDecimal? {
+    let known = sparkline.compactMap { $0 }
+    guard let first = known.first, let last = known.last else { return nil }
+    return try? ((last - first) / first) * ExactDecimal.hundred
+  }
 }
 
 /// A stored /global snapshot.

@@ -95,6 +95,11 @@ public struct DailyReport: Equatable, Sendable {
   /// today); nil when it is fresh or there is none.
   public let staleAge: TimeInterval?
   public let maxAge: TimeInterval
+  /// What `--strict` refuses: the snapshot is older than `maxAge`; nil when it is fresh.
+  public var stale: MarketError? {
+    guard let snapshot, let staleAge else { return nil }
+    return .stale(snapshotAt: snapshot.fetchedAt, age: staleAge, maxAge: maxAge)
+  }
   public let statistics: PortfolioStatistics
   /// Held coins (quantity above zero), largest value first; unpriced coins last.
   public let holdings: [ReportHolding]
@@ -231,11 +236,17 @@ public struct ReportService {
 
   /// The report of `portfolio` as of the end of `day` (UTC): holdings from the trades executed
   /// before the next day, prices from the newest quotes taken before then, computed with
-  /// `method` (default: the portfolio's). A day after today is refused (65).
+  /// `method` (default: the portfolio's). A day after today is refused (65), and so is
+  /// another method than the portfolio's for a report `forSaving`.
   public func report(
     _ portfolio: Portfolio, day: CalendarDay, method: CostMethod? = nil,
-    maxAge: TimeInterval = 86_400, now: Date, historyDays: Int = ReportService.historyDays
+    maxAge: TimeInterval = 86_400, now: Date, historyDays: Int = ReportService.historyDays,
+    forSaving: Bool = false
   ) throws -> DailyReport {
+    if forSaving, let method, method != portfolio.method {
+      throw ReportError.saveWithOtherMethod(
+        method: method.rawValue, portfolioMethod: portfolio.method.rawValue)
+    }
     try Self.checkNotFuture(day, now: now)
     return try database.read {
       try build(
@@ -260,6 +271,17 @@ public struct ReportService {
           method: report.method.rawValue, portfolioMethod: current.method.rawValue)
       }
       try record(report.figures, portfolio: current, now: now).save(database)
+    }
+  }
+
+  /// The change in percent of each row's value from the last value saved before it; nil for
+  /// a row without a value or without a positive value before it.
+  public static func changes(_ rows: [DailyRecord]) -> [ExactDecimal?] {
+    var previous: ExactDecimal?
+    return rows.map { row in
+      defer { previous = row.value ?? previous }
+      guard let value = row.value, let before = previous, before.isPositive else { return nil }
+      return try? ExactDecimal.scaled(value - before, by: .hundred, dividedBy: before)
     }
   }
 

@@ -45,6 +45,26 @@ public struct TradeChanges: Sendable {
   }
 }
 
+/// Which trades `tx list` shows, as the user gave them: a coin id or symbol, `--since` and
+/// `--until` dates and a location id or `"name, city"`; nil matches every trade.
+public struct TradeQuery: Sendable {
+  public var coin: String?
+  public var side: TradeSide?
+  public var since: String?
+  /// A bare date includes that whole day; a time is an exact (inclusive) bound.
+  public var until: String?
+  public var limit: Int?
+  public var location: String?
+
+  public init(
+    coin: String? = nil, side: TradeSide? = nil, since: String? = nil, until: String? = nil,
+    limit: Int? = nil, location: String? = nil
+  ) {
+    (self.coin, self.side, self.since, self.until) = (coin, side, since, until)
+    (self.limit, self.location) = (limit, location)
+  }
+}
+
 /// A trade with what its sell realized, for `tx show`.
 public struct TradeDetail: Sendable, Equatable {
   public let trade: Trade
@@ -88,7 +108,18 @@ public struct TradeService {
       createdAt: stamp)
   }
 
-  /// Records a new trade and returns it with its id.
+  /// Records a new trade of `draft.coin` (an id or a known symbol) made at `location` (an id
+  /// or `"name, city"`), and returns it with its id.
+  public func record(
+    _ draft: TradeDraft, location: String? = nil, in portfolio: Portfolio, now: Date
+  ) throws -> Trade {
+    var draft = draft
+    let coinID = try TradeInput.coinID(MarketData(store).resolveCoin(draft.coin))
+    if let location { draft.locationID = try LocationBook(store).locationID(for: location) }
+    return try record(draft, in: portfolio, coinID: coinID, now: now)
+  }
+
+  /// Records a new trade of `coinID` and returns it with its id.
   public func record(_ draft: TradeDraft, in portfolio: Portfolio, coinID: String, now: Date)
     throws -> Trade
   {
@@ -164,6 +195,20 @@ public struct TradeService {
         consumptions: trade.side == .sell ? try derived.consumptions(sellTradeID: id) : [],
         lot: trade.side == .buy ? try derived.lot(tradeID: id) : nil)
     }
+  }
+
+  /// The filter `query` means: its coin and location resolved, its dates parsed. An unknown
+  /// coin or location, or a date that is not one, is refused (65).
+  public func filter(_ query: TradeQuery) throws -> Trade.Filter {
+    var filter = Trade.Filter(side: query.side, limit: query.limit)
+    filter.coinID = try query.coin.map { try TradeInput.coinID(MarketData(store).resolveCoin($0)) }
+    filter.since = try query.since.map { try TradeDate.parse($0, field: "--since") }
+    if let until = query.until {
+      let parsed = try TradeDate.parse(until, field: "--until")
+      filter.until = until.count == 10 ? TradeDate.dayAfter(parsed) : parsed + "~"
+    }
+    filter.locationID = try query.location.map { try LocationBook(store).locationID(for: $0) }
+    return filter
   }
 
   /// Streams the portfolio's trades matching `filter`, oldest first, in one read snapshot.

@@ -35,17 +35,10 @@ struct CoinsHistory: FolioCommand {
     freshness = try PriceFreshness(values)
   }
 
-  /// `--since` as a time: a date or time as written, or now minus a duration.
-  private func sinceDate(_ now: Date) -> Date? {
-    guard let since else { return nil }
-    if let date = MarketTime.parse(since) { return date }
-    return MarketTime.parseDuration(since).map { now.addingTimeInterval(-$0) }
-  }
-
   func run(_ context: Context) throws {
     let service = MarketData(try context.existingStore())
     let id = try service.resolveCoin(coin)
-    let start = sinceDate(context.now)
+    let start = since.flatMap { MarketData.start($0, now: context.now) }
     let history = try service.history(of: id, vsCurrency: vsCurrency, since: start)
     if let latest = try service.latestSnapshot(vsCurrency: vsCurrency) {
       try freshness.check(latest.fetchedAt, context)

@@ -137,11 +137,10 @@ struct CoinsShow: FolioCommand {
     else { return [] }
     let currency = stored.snapshot.vsCurrency
     let up = last >= first
-    let change = try? ((last - first) / first) * ExactDecimal.hundred
     var lines = [
       "",
       "7 days  \(MarketFormat.price(first, currency)) → \(MarketFormat.price(last, currency)) "
-        + "(\(MarketFormat.colored(MarketFormat.percent(change), up: up, useColor)))",
+        + "(\(MarketFormat.colored(MarketFormat.percent(stored.sparklineChange), up: up, useColor)))",
     ]
     let rows = SparklineChart.rows(points.map { $0?.doubleValue })
     let highLabel = MarketFormat.price(high, currency)

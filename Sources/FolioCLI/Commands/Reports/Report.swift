@@ -55,23 +55,14 @@ struct Report: FolioCommand {
   func run(_ context: Context) throws {
     let store = try context.existingStore()
     let portfolio = try context.portfolio()
-    if save, let method, method != portfolio.method {
-      throw ReportError.saveWithOtherMethod(
-        method: method.rawValue, portfolioMethod: portfolio.method.rawValue)
-    }
     let service = ReportService(store)
     let report = try service.report(
       portfolio, day: day ?? CalendarDay(containing: context.now), method: method,
-      maxAge: freshness.maxAge, now: context.now)
-    if let warning = ReportFormat.staleWarning(report) {
-      if freshness.strict {
-        throw MarketError.staleData(
-          snapshotAt: report.snapshot?.fetchedAt ?? "",
-          age: MarketTime.formatDuration(report.staleAge ?? 0, units: 2),
-          maxAge: MarketTime.formatDuration(freshness.maxAge))
-      }
-      if out != nil || format != .text { context.warn(warning) }
-    }
+      maxAge: freshness.maxAge, now: context.now, forSaving: save)
+    // Text on stdout carries the warning itself.
+    try freshness.check(
+      report.stale, context,
+      warning: out != nil || format != .text ? ReportFormat.staleWarning(report) : nil)
     // A file never gets terminal colour codes.
     let text = Self.render(
       report, format: format, saved: save, useColor: out == nil && context.useColor)

@@ -70,12 +70,7 @@ struct ReportHistory: FolioCommand {
     var table = StyledTable(
       headers: ["DAY", "VALUE", "CHANGE", "COST BASIS", "UNREALIZED", "REALIZED", "SNAPSHOT"])
     table.rightAligned = [1, 2, 3, 4, 5]
-    var previous: ExactDecimal?
-    for row in rows {
-      var change: ExactDecimal?
-      if let value = row.value, let before = previous, before.isPositive {
-        change = try? ExactDecimal.scaled(value - before, by: .hundred, dividedBy: before)
-      }
+    for (row, change) in zip(rows, ReportService.changes(rows)) {
       table.append(
         [
           row.day, ReportFormat.amount(row.value, currency),
@@ -89,7 +84,6 @@ struct ReportHistory: FolioCommand {
           nil, nil, MarketFormat.direction(change), nil, MarketFormat.direction(row.unrealized),
           MarketFormat.direction(row.realized),
         ])
-      if row.value != nil { previous = row.value }
     }
     return output + table.rendered(useColor: useColor)
   }

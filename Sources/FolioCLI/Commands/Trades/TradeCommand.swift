@@ -48,13 +48,8 @@ struct TradeCommand: FolioCommand {
   }
 
   func run(_ context: Context) throws {
-    let store = try context.store()
-    let portfolio = try context.portfolio()
-    let coin = try TradeInput.coinID(MarketData(store).resolveCoin(draft.coin))
-    var draft = draft
-    draft.locationID = try location.map { try LocationBook(store).locationID(for: $0) }
-    let trade = try TradeService(store).record(
-      draft, in: portfolio, coinID: coin, now: context.now)
+    let trade = try TradeService(context.store()).record(
+      draft, location: location, in: context.portfolio(), now: context.now)
     if format == .json {
       context.print(TradeRendering.json(trade).rendered())
     } else {

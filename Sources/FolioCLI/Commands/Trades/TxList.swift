@@ -38,17 +38,10 @@ struct TxList: FolioCommand {
   }
 
   func run(_ context: Context) throws {
-    var filter = Trade.Filter(side: side, limit: limit)
-    let store = try context.store()
-    filter.coinID = try coin.map { try TradeInput.coinID(MarketData(store).resolveCoin($0)) }
-    filter.since = try since.map { try TradeDate.parse($0, field: "--since") }
-    if let until {
-      let parsed = try TradeDate.parse(until, field: "--until")
-      // A bare date includes that whole day; a time is an exact (inclusive) bound.
-      filter.until = until.count == 10 ? TradeDate.dayAfter(parsed) : parsed + "~"
-    }
-    filter.locationID = try location.map { try LocationBook(store).locationID(for: $0) }
-    let service = TradeService(store)
+    let service = try TradeService(context.store())
+    let filter = try service.filter(
+      TradeQuery(
+        coin: coin, side: side, since: since, until: until, limit: limit, location: location))
     let portfolio = try context.portfolio()
     switch format {
     case .json:
