@@ -1,63 +1,60 @@
 import Foundation
 
-/// UTC ISO-8601 timestamps as Folio stores them: `2024-03-01T12:00:00Z`.
-public enum Timestamp {
-  /// Formats `date` as `YYYY-MM-DDTHH:MM:SSZ` in UTC (whole seconds).
-  public static func format(_ date: Date) -> String {
-    let parts = components(date)
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(21)
-    func digits(_ value: Int, _ count: Int) {
-      var divisor = 1
-      for _ in 1..<count { divisor *= 10 }
-      var rest = value
-      while divisor > 0 {
-        bytes.append(UInt8(truncatingIfNeeded: 48 + rest / divisor % 10))
-        rest %= divisor
-        divisor /= 10
-      }
-    }
-    digits(parts.year, parts.year > 9999 ? 5 : 4)
-    bytes.append(45)
-    digits(parts.month, 2)
-    bytes.append(45)
-    digits(parts.day, 2)
-    bytes.append(84)
-    digits(parts.hour, 2)
-    bytes.append(58)
-    digits(parts.minute, 2)
-    bytes.append(58)
-    digits(parts.second, 2)
-    bytes.append(90)
-    return String(decoding: bytes, as: UTF8.self)
+/// A UTC instant to the whole second, as Folio stores times. Its text form,
+/// `2024-03-01T12:00:00Z`, sorts as the instants do for the years 1970 to 9999 (the only years
+/// `init(parsing:_:)` returns), which is how SQLite compares stored times.
+public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible, SQLBindable {
+  /// Seconds since 1970-01-01T00:00:00Z.
+  public let seconds: Int64
+
+  public init(seconds: Int64) { self.seconds = seconds }
+
+  /// The whole second `date` falls in. No clock or parsed time is beyond ±10^14 s (three
+  /// million years) or not finite; such a date is clamped rather than allowed to trap.
+  public init(_ date: Date) {
+    let raw = date.timeIntervalSince1970.rounded(.down)
+    seconds = raw.isFinite ? Int64(max(-1e14, min(1e14, raw))) : 0
   }
+
+  /// The last second of 9999-12-31: the latest time Folio reads.
+  public static let latest = Timestamp(seconds: 253_402_300_799)
+
+  public var date: Date { Date(timeIntervalSince1970: TimeInterval(seconds)) }
+
+  /// The UTC day the instant falls on.
+  public var day: CalendarDay {
+    CalendarDay(ordinal: seconds >= 0 ? seconds / 86_400 : (seconds + 1) / 86_400 - 1)
+  }
+
+  /// The instant `count` seconds later (earlier when negative).
+  public func adding(seconds count: Int64) -> Timestamp { Timestamp(seconds: seconds + count) }
+
+  public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool { lhs.seconds < rhs.seconds }
+
+  /// `YYYY-MM-DDTHH:MM:SSZ`, the stored form.
+  public var description: String { text("-", "T", ":") }
+
+  /// `YYYYMMDDTHHMMSSZ`, for file names.
+  public var compact: String { text("", "T", "") }
+
+  public var sqlValue: SQLValue { .text(description) }
+
+  /// Formats `date` as `YYYY-MM-DDTHH:MM:SSZ` in UTC (whole seconds).
+  public static func format(_ date: Date) -> String { Timestamp(date).description }
 
   /// Formats `date` as `YYYYMMDDTHHMMSSZ`, for file names.
-  public static func compact(_ date: Date) -> String {
-    let parts = components(date)
-    return String(
-      format: "%04d%02d%02dT%02d%02d%02dZ", parts.year, parts.month, parts.day, parts.hour,
-      parts.minute, parts.second)
-  }
+  public static func compact(_ date: Date) -> String { Timestamp(date).compact }
 
-  private static func components(_ date: Date) -> (
-    year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int
-  ) {
-    // No clock or parsed timestamp is beyond ±10^14 s (three million years) or not finite;
-    // such a date is clamped rather than allowed to trap in the conversion to Int64.
-    let raw = date.timeIntervalSince1970.rounded(.down)
-    var seconds = raw.isFinite ? Int64(max(-1e14, min(1e14, raw))) : 0
-    var days = seconds / 86_400
-    seconds -= days * 86_400
-    if seconds < 0 {
-      seconds += 86_400
-      days -= 1
+  private func text(_ dateSeparator: String, _ t: String, _ timeSeparator: String) -> String {
+    let (year, month, day) = Self.civilDate(fromDays: self.day.ordinal)
+    let second = seconds - self.day.ordinal * 86_400
+    func digits(_ value: Int64, _ count: Int) -> String {
+      let text = String(value)
+      return String(repeating: "0", count: max(0, count - text.count)) + text
     }
-    let (year, month, day) = civilDate(fromDays: days)
-    return (
-      Int(year), Int(month), Int(day), Int(seconds / 3600), Int(seconds % 3600 / 60),
-      Int(seconds % 60)
-    )
+    return digits(year, 4) + dateSeparator + digits(month, 2) + dateSeparator + digits(day, 2) + t
+      + digits(second / 3600, 2) + timeSeparator + digits(second % 3600 / 60, 2) + timeSeparator
+      + digits(second % 60, 2) + "Z"
   }
 
   /// Converts days since 1970-01-01 to a proleptic Gregorian (year, month, day)
@@ -82,5 +79,137 @@ public enum Timestamp {
     let doy = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
     let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
     return era * 146_097 + doe - 719_468
+  }
+
+  /// The number of days in `month` of `year` (Gregorian leap years).
+  static func daysIn(month: Int64, year: Int64) -> Int64 {
+    switch month {
+    case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+    case 4, 6, 9, 11: return 30
+    default: return 31
+    }
+  }
+}
+
+// MARK: - Parsing
+
+extension Timestamp {
+  /// Which ISO-8601 forms `init(parsing:_:)` reads. Every form starts with `YYYY-MM-DD`.
+  public struct Syntax: Sendable {
+    /// Whether the date alone (`2024-03-01`, midnight UTC) is read.
+    public var dateAlone: Bool
+    /// Whether a time of day may follow the date.
+    public var timeOfDay: Bool
+    /// Whether a time of day must end with `Z` or an offset; without one it is UTC.
+    public var zoneRequired: Bool
+    /// Whether a time must be exactly the stored form `YYYY-MM-DDTHH:MM:SSZ`; otherwise `t` or
+    /// a space may replace `T`, seconds may be left out or carry a fraction (dropped), `z` may
+    /// replace `Z`, and an offset such as `+05:30`, `-0500` or `-00:00` (at most 14 hours) may
+    /// replace it.
+    public var storedFormOnly: Bool
+
+    public init(dateAlone: Bool, timeOfDay: Bool, zoneRequired: Bool, storedFormOnly: Bool) {
+      self.dateAlone = dateAlone
+      self.timeOfDay = timeOfDay
+      self.zoneRequired = zoneRequired
+      self.storedFormOnly = storedFormOnly
+    }
+
+    /// Dates users type for trades and bounds: a date alone or a time with a zone.
+    public static let zoned = Syntax(
+      dateAlone: true, timeOfDay: true, zoneRequired: true, storedFormOnly: false)
+    /// Times market data carries: a date alone or a time, UTC when no zone is given.
+    public static let lenient = Syntax(
+      dateAlone: true, timeOfDay: true, zoneRequired: false, storedFormOnly: false)
+    /// A calendar day: `YYYY-MM-DD` and nothing else.
+    public static let day = Syntax(
+      dateAlone: true, timeOfDay: false, zoneRequired: true, storedFormOnly: true)
+    /// Exactly the stored form `YYYY-MM-DDTHH:MM:SSZ`.
+    public static let stored = Syntax(
+      dateAlone: false, timeOfDay: true, zoneRequired: true, storedFormOnly: true)
+  }
+
+  /// Why a text is not a time; `description` follows the quoted text in messages.
+  public enum SyntaxError: Error, Equatable, Sendable, CustomStringConvertible {
+    case shape, notACalendarDate, impossibleTimeOfDay, malformedOffset, needsZone, outOfRange
+
+    public var description: String {
+      switch self {
+      case .shape: "is not a date: use YYYY-MM-DD or ISO-8601 such as 2024-03-01T12:00:00Z"
+      case .notACalendarDate: "is not a real calendar date"
+      case .impossibleTimeOfDay: "has an impossible time of day"
+      case .malformedOffset: "has a malformed UTC offset"
+      case .needsZone: "needs a time zone: end it with Z or an offset such as +02:00"
+      case .outOfRange: "is outside the years 1970 to 9999"
+      }
+    }
+  }
+
+  /// Parses an ISO-8601 date or time in one of the forms `syntax` allows, from
+  /// 1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z once converted to UTC. Refuses impossible
+  /// dates (2023-02-29), times (24:00, 12:60) and anything after the time or zone.
+  public init(parsing text: String, _ syntax: Syntax) throws(SyntaxError) {
+    let bytes = Array(text.utf8)
+    let strict = syntax.storedFormOnly
+    var index = 0
+    func number(_ digits: Int) -> Int64? {
+      guard index + digits <= bytes.count else { return nil }
+      var value: Int64 = 0
+      for byte in bytes[index..<(index + digits)] {
+        guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") else { return nil }
+        value = value * 10 + Int64(byte - UInt8(ascii: "0"))
+      }
+      index += digits
+      return value
+    }
+    func expect(_ character: Unicode.Scalar, strictly: Bool = true) -> Bool {
+      guard strictly || !strict, index < bytes.count, bytes[index] == UInt8(ascii: character)
+      else { return false }
+      index += 1
+      return true
+    }
+    guard let year = number(4), expect("-"), let month = number(2), expect("-"), let day = number(2)
+    else { throw .shape }
+    guard (1...12).contains(month), day >= 1, day <= Self.daysIn(month: month, year: year) else {
+      throw .notACalendarDate
+    }
+    var seconds = Self.days(year: year, month: month, day: day) * 86_400
+    if index == bytes.count {
+      guard syntax.dateAlone else { throw .shape }
+    } else {
+      guard syntax.timeOfDay,
+        expect("T") || expect("t", strictly: false) || expect(" ", strictly: false),
+        let hour = number(2), expect(":"), let minute = number(2)
+      else { throw .shape }
+      var second: Int64 = 0
+      if expect(":") {
+        guard let value = number(2) else { throw .shape }
+        second = value
+        if expect(".", strictly: false) {
+          let start = index
+          while number(1) != nil {}
+          guard index > start else { throw .shape }
+        }
+      } else if strict {
+        throw .shape
+      }
+      guard hour < 24, minute < 60, second < 60 else { throw .impossibleTimeOfDay }
+      seconds += hour * 3600 + minute * 60 + second
+      if expect("Z") || expect("z", strictly: false) {
+        // UTC
+      } else if let sign: Int64 = expect("+", strictly: false)
+        ? 1 : expect("-", strictly: false) ? -1 : nil
+      {
+        guard let hours = number(2) else { throw .malformedOffset }
+        _ = expect(":")
+        guard let minutes = number(2), hours <= 14, minutes < 60 else { throw .malformedOffset }
+        seconds -= sign * (hours * 3600 + minutes * 60)
+      } else if syntax.zoneRequired {
+        throw .needsZone
+      }
+      guard index == bytes.count else { throw .shape }
+    }
+    guard seconds >= 0, seconds <= Self.latest.seconds else { throw .outOfRange }
+    self.init(seconds: seconds)
   }
 }

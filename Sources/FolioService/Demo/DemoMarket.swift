@@ -74,7 +74,7 @@ struct DemoMarket {
   /// The snapshot time of day `k` (days back): now for today, else 12:00 UTC that day.
   func time(_ k: Int) -> Date {
     guard k > 0 else { return now }
-    return CalendarDay(containing: now).adding(days: -k).startDate.addingTimeInterval(43_200)
+    return CalendarDay(containing: now).adding(days: -k).start.date.addingTimeInterval(43_200)
   }
 
   // MARK: - Prices

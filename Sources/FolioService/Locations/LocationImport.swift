@@ -265,7 +265,7 @@ private struct ElementReader {
 
   private func timestamp(_ key: String, _ members: [String: JSONValue]) throws -> String? {
     guard let node = members[key], let text = try optionalString(key, members) else { return nil }
-    guard LocationImport.isTimestamp(text) else {
+    guard (try? Timestamp(parsing: text, .stored)) != nil else {
       throw fail(node, "\(key) '\(text)' must be a UTC time such as 2024-03-01T12:00:00Z")
     }
     return text
@@ -275,20 +275,4 @@ private struct ElementReader {
 /// Helpers of the import that do not need a reader.
 enum LocationImport {
   typealias Entry = LocationBook.ImportEntry
-
-  /// True for `YYYY-MM-DDTHH:MM:SSZ` with a real month, day, hour, minute and second.
-  static func isTimestamp(_ text: String) -> Bool {
-    let bytes = Array(text.utf8)
-    guard bytes.count == 20 else { return false }
-    let digitsAt = [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18]
-    guard digitsAt.allSatisfy({ bytes[$0] >= UInt8(ascii: "0") && bytes[$0] <= UInt8(ascii: "9") }),
-      bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: "T"),
-      bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"), bytes[19] == UInt8(ascii: "Z")
-    else { return false }
-    func number(_ at: Int) -> Int {
-      Int(bytes[at] - UInt8(ascii: "0")) * 10 + Int(bytes[at + 1] - UInt8(ascii: "0"))
-    }
-    return (1...12).contains(number(5)) && (1...31).contains(number(8)) && number(11) < 24
-      && number(14) < 60 && number(17) < 60
-  }
 }

@@ -505,7 +505,7 @@ struct FieldReader {
   /// An ISO-8601 time, normalised to whole UTC seconds; an unreadable one is nil with a warning.
   func time(_ key: String, notes: inout PayloadNotes) throws(PayloadError) -> String? {
     guard let text = try string(key), !text.isEmpty else { return nil }
-    guard let normalized = MarketTime.normalize(text) else {
+    guard let normalized = try? Timestamp(parsing: text, .lenient).description else {
       notes.warnings.append("\(context): \(key) '\(text)' is not a readable time; left empty")
       return nil
     }

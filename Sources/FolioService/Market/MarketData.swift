@@ -237,7 +237,7 @@ public struct MarketData {
   func checkCurrency(
     _ page: MarketPage, vsCurrency: String, at: String, batchGlobals: [(String, GlobalData)]
   ) throws -> PageCurrencyCheck.Mismatch? {
-    guard let pageTime = MarketTime.parse(at) else { return nil }
+    guard let pageTime = try? Timestamp(parsing: at, .lenient).date else { return nil }
     let window = PageCurrencyCheck.window
     let earliest = Timestamp.format(pageTime.addingTimeInterval(-window))
     let until = Timestamp.format(pageTime.addingTimeInterval(window + 1))
@@ -576,7 +576,7 @@ public struct MarketData {
 
   /// The start of a `--since` window: a date or time as written, or `now` minus a duration.
   public static func start(_ since: String, now: Date) -> Date? {
-    if let date = MarketTime.parse(since) { return date }
+    if let time = try? Timestamp(parsing: since, .lenient) { return time.date }
     return MarketTime.parseDuration(since).map { now.addingTimeInterval(-$0) }
   }
 
@@ -614,7 +614,7 @@ public struct MarketData {
   public static func staleness(of snapshotAt: String, now: Date, maxAge: TimeInterval)
     -> TimeInterval?
   {
-    guard let time = MarketTime.parse(snapshotAt) else { return nil }
+    guard let time = try? Timestamp(parsing: snapshotAt, .lenient).date else { return nil }
     let age = now.timeIntervalSince(time)
     return age > maxAge ? age : nil
   }

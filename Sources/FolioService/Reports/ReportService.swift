@@ -182,8 +182,9 @@ struct PortfolioReplay {
     self.trades = trades
   }
 
-  /// Books every remaining trade executed before `bound` (UTC ISO-8601).
-  mutating func advance(before bound: String) throws {
+  /// Books every remaining trade executed before `bound`.
+  mutating func advance(before bound: Timestamp) throws {
+    let bound = bound.description
     while next < trades.count, trades[next].executedAt < bound {
       let trade = trades[next]
       // Booked in place: a copy of the book out of the dictionary and back would copy its
@@ -200,18 +201,17 @@ struct PortfolioReplay {
     }
   }
 
-  /// Realized profit of the sells booked so far that were executed at or after `start`.
-  func realized(since start: String) throws -> ExactDecimal {
+  /// Realized profit of the sells booked so far that were executed at or after `start` (all of
+  /// them when nil).
+  func realized(since start: Timestamp? = nil) throws -> ExactDecimal {
+    let start = start?.description
     var total = ExactDecimal.zero
     for disposal in disposals.reversed() {
-      guard disposal.at >= start else { break }
+      if let start, disposal.at < start { break }
       total = try total + disposal.realized
     }
     return total
   }
-
-  /// Realized profit of every sell booked so far.
-  func realizedTotal() throws -> ExactDecimal { try realized(since: "") }
 
   /// The coins held (quantity above zero), by id.
   var held: [(coinID: String, book: PositionBook)] {
@@ -339,9 +339,9 @@ public struct ReportService {
   }
 
   /// The trades of the portfolio executed before `bound`, in time order.
-  func trades(_ portfolio: Portfolio, before bound: String) throws -> [Trade] {
+  func trades(_ portfolio: Portfolio, before bound: Timestamp) throws -> [Trade] {
     var trades: [Trade] = []
-    try Trade.each(portfolioID: portfolio.id, filter: Trade.Filter(until: bound), database) {
+    try Trade.each(portfolioID: portfolio.id, filter: Trade.Filter(before: bound), database) {
       trades.append($0)
     }
     return trades
@@ -369,13 +369,13 @@ public struct ReportService {
     var day = since
     while day <= until {
       defer { day = day.next }
-      let bound = day.next.start
-      try replay.advance(before: bound)
+      try replay.advance(before: day.next.start)
+      let bound = day.next.start.description
       let old = existing[day.description]
       guard replace || old == nil else { continue }
       let held = replay.held
       // Only snapshots taken in [end − maxAge, end) may value the day; never a later one.
-      let oldest = Timestamp.format(day.next.startDate.addingTimeInterval(-max(0, maxAge)))
+      let oldest = Timestamp.format(day.next.start.date.addingTimeInterval(-max(0, maxAge)))
       var prices: [String: ExactDecimal] = [:]
       var snapshot: MarketSnapshotRef?
       if !held.isEmpty {
@@ -427,7 +427,7 @@ public struct ReportService {
     }
     return DailyFigures(
       day: day.description, value: value, costBasis: cost, unrealized: unrealized,
-      realized: try replay.realizedTotal(),
+      realized: try replay.realized(),
       snapshotAt: prices.isEmpty ? nil : snapshot?.fetchedAt)
   }
 
@@ -435,10 +435,10 @@ public struct ReportService {
     _ portfolio: Portfolio, day: CalendarDay, method: CostMethod, maxAge: TimeInterval,
     now: Date, historyDays: Int
   ) throws -> DailyReport {
-    let bound = day.next.start
-    let allTrades = try trades(portfolio, before: bound)
+    let allTrades = try trades(portfolio, before: day.next.start)
     var replay = PortfolioReplay(method: method, trades: allTrades)
-    try replay.advance(before: bound)
+    try replay.advance(before: day.next.start)
+    let bound = day.next.start.description
     let held = replay.held
     let quotes = try MarketRecords.latestQuotes(
       database, coinIDs: held.map(\.coinID), vsCurrency: portfolio.currency, before: bound)
@@ -491,7 +491,7 @@ public struct ReportService {
     // The day's trades, with locations.
     let book = LocationBook(store)
     var dayTrades: [ReportTrade] = []
-    for trade in allTrades where trade.executedAt >= day.start {
+    for trade in allTrades where trade.executedAt >= day.start.description {
       let location = try trade.locationID.map { try book.load($0).reference }
       dayTrades.append(
         ReportTrade(trade: trade, realized: replay.realizedBySell[trade.id], location: location))
@@ -529,7 +529,7 @@ public struct ReportService {
     // Freshness, judged at the end of the day (or now, for today).
     var staleAge: TimeInterval?
     if let snapshot {
-      let reference = min(now, day.next.startDate)
+      let reference = min(now, day.next.start.date)
       staleAge = MarketData.staleness(of: snapshot.fetchedAt, now: reference, maxAge: maxAge)
     }
 

@@ -99,7 +99,7 @@ public struct TradeService {
   ) throws -> Trade {
     Trade(
       portfolioID: portfolio.id,
-      executedAt: try draft.date.map { try TradeDate.parse($0) } ?? stamp,
+      executedAt: try draft.date.map { try TradeInput.date($0).description } ?? stamp,
       side: draft.side, coinID: coinID, quantity: try TradeInput.quantity(draft.quantity),
       price: try TradeInput.amount(draft.price, field: "price"),
       fee: try TradeInput.amount(draft.fee ?? "0", field: "fee"),
@@ -153,7 +153,7 @@ public struct TradeService {
       if let quantity = changes.quantity { trade.quantity = try TradeInput.quantity(quantity) }
       if let price = changes.price { trade.price = try TradeInput.amount(price, field: "price") }
       if let fee = changes.fee { trade.fee = try TradeInput.amount(fee, field: "fee") }
-      if let date = changes.date { trade.executedAt = try TradeDate.parse(date) }
+      if let date = changes.date { trade.executedAt = try TradeInput.date(date).description }
       if let note = changes.note { trade.note = try TradeInput.note(note) }
       try Ledger(db).change(
         portfolio: portfolio, coinID: trade.coinID, from: min(old.key, trade.key)
@@ -202,10 +202,11 @@ public struct TradeService {
   public func filter(_ query: TradeQuery) throws -> Trade.Filter {
     var filter = Trade.Filter(side: query.side, limit: query.limit)
     filter.coinID = try query.coin.map { try TradeInput.coinID(MarketData(store).resolveCoin($0)) }
-    filter.since = try query.since.map { try TradeDate.parse($0, field: "--since") }
+    filter.since = try query.since.map { try TradeInput.date($0, field: "--since") }
     if let until = query.until {
-      let parsed = try TradeDate.parse(until, field: "--until")
-      filter.until = until.count == 10 ? TradeDate.dayAfter(parsed) : parsed + "~"
+      let time = try TradeInput.date(until, field: "--until")
+      // A bare date includes that whole day; a time is an exact (inclusive) bound.
+      filter.through = CalendarDay(until)?.end ?? time
     }
     filter.locationID = try query.location.map { try LocationBook(store).locationID(for: $0) }
     return filter

@@ -287,16 +287,6 @@ public final class DerivedTables {
       method: try row["method"])
   }
 
-  /// The portfolio's disposals in [since, until), oldest first (nil bounds are open).
-  public func disposals(portfolioID: Int64, since: String?, until: String?) throws -> [Disposal] {
-    try db.rows(
-      """
-      SELECT trade_id, disposed_at, quantity, proceeds, cost_basis, realized_pnl, method
-      FROM disposals WHERE portfolio_id = ? AND disposed_at >= ? AND disposed_at < ?
-      ORDER BY disposed_at, trade_id
-      """, [portfolioID, since ?? "", until ?? "~"], Self.disposal)
-  }
-
   /// The consumptions of the sell `tradeID`.
   public func consumptions(sellTradeID: Int64) throws -> [LotConsumption] {
     try db.rows(

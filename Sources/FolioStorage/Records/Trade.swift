@@ -159,20 +159,22 @@ public struct Trade: Equatable, Sendable {
     public var coinID: String?
     public var side: TradeSide?
     /// Inclusive lower bound on executed_at.
-    public var since: String?
+    public var since: Timestamp?
     /// Exclusive upper bound on executed_at.
-    public var until: String?
+    public var before: Timestamp?
+    /// Inclusive upper bound on executed_at.
+    public var through: Timestamp?
     public var limit: Int?
     public var locationID: Int64?
 
     public init(
-      coinID: String? = nil, side: TradeSide? = nil, since: String? = nil, until: String? = nil,
-      limit: Int? = nil
+      coinID: String? = nil, side: TradeSide? = nil, since: Timestamp? = nil,
+      before: Timestamp? = nil, limit: Int? = nil
     ) {
       self.coinID = coinID
       self.side = side
       self.since = since
-      self.until = until
+      self.before = before
       self.limit = limit
     }
   }
@@ -195,9 +197,13 @@ public struct Trade: Equatable, Sendable {
       sql += " AND executed_at >= ?"
       values.append(since)
     }
-    if let until = filter.until {
+    if let before = filter.before {
       sql += " AND executed_at < ?"
-      values.append(until)
+      values.append(before)
+    }
+    if let through = filter.through {
+      sql += " AND executed_at <= ?"
+      values.append(through)
     }
     if let location = filter.locationID {
       sql += " AND location_id = ?"

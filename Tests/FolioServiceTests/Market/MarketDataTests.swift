@@ -14,7 +14,7 @@ import Testing
 
   func text(_ sql: String) throws -> String? { try database.scalarText(sql) }
 
-  func date(_ text: String) throws -> Date { try #require(MarketTime.parse(text)) }
+  func date(_ text: String) throws -> Date { try Timestamp(parsing: text, .lenient).date }
 
   // MARK: - Import
 

@@ -54,7 +54,7 @@ final class ReportScenario {
       """
     let path = sandbox.write("markets-\(at.prefix(10)).json", page)
     _ = try sandbox.market.importFiles(
-      [path], vsCurrency: "usd", at: MarketTime.parse(at), now: sandbox.now)
+      [path], vsCurrency: "usd", at: try Timestamp(parsing: at, .lenient).date, now: sandbox.now)
   }
 
   func report(_ day: String, method: CostMethod? = nil, maxAge: TimeInterval = 86_400) throws

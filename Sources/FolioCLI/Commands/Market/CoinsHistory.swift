@@ -28,7 +28,8 @@ struct CoinsHistory: FolioCommand {
     since = try values.value(
       "since", expected: "a date or time such as 2024-01-01, or a duration such as 30d"
     ) { text in
-      MarketTime.parse(text) != nil || MarketTime.parseDuration(text) != nil ? text : nil
+      (try? Timestamp(parsing: text, .lenient)) != nil || MarketTime.parseDuration(text) != nil
+        ? text : nil
     }
     format = try OutputFormat.parse(values, allowed: [.text, .json, .csv])
     vsCurrency = try CurrencyOption.parse(values)

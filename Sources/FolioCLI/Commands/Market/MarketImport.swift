@@ -41,13 +41,7 @@ struct MarketImport: FolioCommand {
     vsCurrency = try CurrencyOption.parse(values)
     at = try values.value(
       "at", expected: "a time from 1970 to 9999 such as 2024-01-24T00:30:00Z or 2024-01-24"
-    ) { text in
-      // The years trade dates and saved days may take; anything else is a typo.
-      MarketTime.parse(text).flatMap { date in
-        let stored = Timestamp.format(date)
-        return stored.utf8.count == 20 && stored >= "1970-01-01T00:00:00Z" ? date : nil
-      }
-    }
+    ) { text in try? Timestamp(parsing: text, .lenient).date }
     force = values.flag("force")
   }
 

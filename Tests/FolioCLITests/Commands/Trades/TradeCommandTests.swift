@@ -137,6 +137,18 @@ import Testing
     let ids = try #require(
       try JSONSerialization.jsonObject(with: Data(february.out.utf8)) as? [[String: Any]])
     #expect(ids.compactMap { $0["id"] as? Int } == [2, 3])
+    // Both bounds are inclusive: a time to the second, a date alone for its whole day.
+    func listed(_ arguments: String...) -> String {
+      sandbox.run(["tx", "list", "--format", "csv"] + arguments).out.split(separator: "\n")
+        .dropFirst().map { String($0.prefix(while: { $0 != "," })) }.joined(separator: " ")
+    }
+    #expect(listed("--until", "2024-03-01T00:00:00Z") == "1 2 3")
+    #expect(listed("--until", "2024-03-01T05:29:59+05:30") == "1 2")
+    #expect(listed("--since", "2024-03-01T00:00:00.9Z", "--until", "2024-03-05") == "3 4")
+    #expect(listed("--since", "2024-03-01T00:00:01Z", "--until", "2024-03-04") == "")
+    let bad = sandbox.run("tx", "list", "--until", "2024-02-30")
+    #expect(bad.code == 65)
+    #expect(bad.err == "folio: error: --until: '2024-02-30' is not a real calendar date\n")
     let limited = sandbox.run("tx", "list", "--coin", "bitcoin", "--limit", "1")
     #expect(limited.out.split(separator: "\n").count == 2)
     #expect(sandbox.run("tx", "list", "--side", "hold").code == 64)

@@ -1,4 +1,3 @@
-import FolioStorage
 import Foundation
 
 /// A calendar day in UTC, as reports and the daily history count them (`2024-03-01`).
@@ -12,13 +11,8 @@ public struct CalendarDay: Hashable, Comparable, Sendable, CustomStringConvertib
   /// Parses `YYYY-MM-DD` from 1970-01-01 to 9999-12-31 (the days Folio stores, as trade dates);
   /// nil for any other shape, an impossible date such as 2023-02-30, or a year out of range.
   public init?(_ text: String) {
-    let bytes = Array(text.utf8)
-    let digitsAt = [0, 1, 2, 3, 5, 6, 8, 9]
-    guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
-      digitsAt.allSatisfy({ bytes[$0] >= UInt8(ascii: "0") && bytes[$0] <= UInt8(ascii: "9") }),
-      text >= "1970-01-01", let date = MarketTime.parse(text)
-    else { return nil }
-    self.init(containing: date)
+    guard let start = try? Timestamp(parsing: text, .day) else { return nil }
+    self = start.day
   }
 
   /// What a day option expects, for usage errors: the shape and the range of years.
@@ -27,28 +21,18 @@ public struct CalendarDay: Hashable, Comparable, Sendable, CustomStringConvertib
   }
 
   /// The UTC day that `date` falls on.
-  public init(containing date: Date) {
-    let raw = date.timeIntervalSince1970
-    let seconds = raw.isFinite ? max(-1e14, min(1e14, raw)) : 0
-    ordinal = Int64((seconds / 86_400).rounded(.down))
-  }
+  public init(containing date: Date) { self = Timestamp(date).day }
 
   public static func < (lhs: CalendarDay, rhs: CalendarDay) -> Bool { lhs.ordinal < rhs.ordinal }
 
   /// `YYYY-MM-DD`.
-  public var description: String {
-    let (year, month, day) = Timestamp.civilDate(fromDays: ordinal)
-    return String(format: "%04lld-%02lld-%02lld", year, month, day)
-  }
+  public var description: String { String(start.description.prefix(10)) }
 
-  /// The first second of the day as Folio stores times: `2024-03-01T00:00:00Z`.
-  public var start: String { description + "T00:00:00Z" }
+  /// The first second of the day (`2024-03-01T00:00:00Z`).
+  public var start: Timestamp { Timestamp(seconds: ordinal * 86_400) }
 
-  /// The first second of the day.
-  public var startDate: Date { Date(timeIntervalSince1970: TimeInterval(ordinal) * 86_400) }
-
-  /// The last second of the day: `2024-03-01T23:59:59Z`.
-  public var end: String { description + "T23:59:59Z" }
+  /// The last second of the day (`2024-03-01T23:59:59Z`).
+  public var end: Timestamp { next.start.adding(seconds: -1) }
 
   /// The day `count` days later (earlier when negative).
   public func adding(days count: Int) -> CalendarDay {
