@@ -3,7 +3,7 @@ import FolioStorage
 import Foundation
 
 /// `folio demo`: builds a demo database and prints today's report from it.
-struct Demo: FolioCommand {
+struct Demo: RunnableCommand {
   static let spec = CommandSpec(
     name: "demo",
     abstract: "Build a demo database from the built-in fixtures and print today's report.",

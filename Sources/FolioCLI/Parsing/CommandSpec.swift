@@ -1,15 +1,19 @@
 /// A named option of a command: a flag (no value) or an option with a value.
 struct OptionSpec: Sendable {
   /// The long name without dashes, such as "db".
-  let name: String
+  var name: String
   /// A one-letter alias, such as "h".
   let short: Character?
   /// The placeholder shown in help for the value; nil for a flag.
-  let valueName: String?
+  var valueName: String?
   /// One line for the help text.
   let help: String
   /// True when the option may be given more than once (each value is kept).
   let repeating: Bool
+  /// The declaring property's name; nil for the global options, help and version.
+  var key: String? = nil
+  /// How a declared option's value is read; nil for a flag.
+  var value: ValueSpec? = nil
 
   static func flag(_ name: String, short: Character? = nil, help: String) -> OptionSpec {
     OptionSpec(name: name, short: short, valueName: nil, help: help, repeating: false)
@@ -33,10 +37,14 @@ struct OptionSpec: Sendable {
 
 /// A positional argument of a command.
 struct ArgumentSpec: Sendable {
-  let name: String
+  var name: String
   let help: String
   var optional = false
   var repeating = false
+  /// The declaring property's name.
+  var key: String? = nil
+  /// How the argument's words are read.
+  var value: ValueSpec? = nil
 
   var synopsis: String {
     let base = "<\(name)>" + (repeating ? " ..." : "")
@@ -53,7 +61,7 @@ struct CommandSpec: Sendable {
   var options: [OptionSpec] = []
   var subcommands: [CommandSpec] = []
   /// Builds the command from parsed values; nil for a group that only holds subcommands.
-  var make: (@Sendable (ParsedValues) throws -> any FolioCommand)? = nil
+  var make: (@Sendable (ParsedValues) throws -> any RunnableCommand)? = nil
 
   /// The direct subcommand called `name`.
   func subcommand(_ name: String) -> CommandSpec? {
@@ -61,8 +69,8 @@ struct CommandSpec: Sendable {
   }
 }
 
-/// A command the CLI can run: it describes itself, builds itself from parsed values and runs.
-protocol FolioCommand {
+/// A command the CLI can run.
+protocol RunnableCommand {
   /// True for a command that writes records and so may create the database when there is
   /// none. Every other command needs an existing database: a mistyped `--db` gets
   /// "no database at PATH" (66) and nothing is created.
@@ -71,7 +79,7 @@ protocol FolioCommand {
   func run(_ context: Context) throws
 }
 
-extension FolioCommand {
+extension RunnableCommand {
   var createsDatabase: Bool { false }
 }
 

@@ -66,7 +66,7 @@ enum LocationRendering {
 
   /// The detail of `show` and `next` as JSON: the location, its map link and its trades.
   /// Prints one location's detail in `format` (text or json).
-  static func print(_ detail: LocationDetail, as format: OutputFormat, _ context: Context) {
+  static func print(_ detail: LocationDetail, as format: LegacyFormat, _ context: Context) {
     if format == .json {
       context.print(json(detail).rendered())
     } else {

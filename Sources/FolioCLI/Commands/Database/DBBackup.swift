@@ -1,7 +1,7 @@
 import FolioService
 
 /// `folio db backup FILE`: a consistent copy made with SQLite's online backup API.
-struct DBBackup: FolioCommand {
+struct DBBackup: RunnableCommand {
   static let spec = CommandSpec(
     name: "backup",
     abstract: "Write a consistent copy of the database to a new file.",

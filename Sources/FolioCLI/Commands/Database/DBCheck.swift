@@ -2,7 +2,7 @@ import FolioService
 
 /// `folio db check`: SQLite's integrity and foreign-key checks, then what SQL cannot guard:
 /// trades folio would have refused, positions that go negative, out-of-date derived tables.
-struct DBCheck: FolioCommand {
+struct DBCheck: RunnableCommand {
   static let spec = CommandSpec(
     name: "check",
     abstract: "Check the file and the derived tables; exit 65 naming each problem found.",
@@ -13,13 +13,13 @@ struct DBCheck: FolioCommand {
       older schema the derived tables are not checked). 'folio db rebuild' repairs derived
       tables that are out of date.
       """,
-    options: [OutputFormat.option([.text, .json])],
+    options: [LegacyFormat.option([.text, .json])],
     make: { try Self($0) })
 
-  let format: OutputFormat
+  let format: LegacyFormat
 
   init(_ values: ParsedValues) throws {
-    format = try OutputFormat.parse(values, allowed: [.text, .json])
+    format = try LegacyFormat.parse(values, allowed: [.text, .json])
   }
 
   func run(_ context: Context) throws {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// `folio db migrate`: creates the database or brings it to the latest schema.
-struct DBMigrate: FolioCommand {
+struct DBMigrate: RunnableCommand {
   var createsDatabase: Bool { true }
 
   static let spec = CommandSpec(

@@ -1,5 +1,5 @@
 /// `folio db path`: prints the resolved database path without opening it.
-struct DBPath: FolioCommand {
+struct DBPath: RunnableCommand {
   static let spec = CommandSpec(
     name: "path",
     abstract: "Print the database path (from --db, $FOLIO_DB or the default).",

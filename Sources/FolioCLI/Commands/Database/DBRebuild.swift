@@ -2,7 +2,7 @@ import FolioService
 import FolioStorage
 
 /// `folio db rebuild`: recomputes every derived table from the trades in one transaction.
-struct DBRebuild: FolioCommand {
+struct DBRebuild: RunnableCommand {
   static let spec = CommandSpec(
     name: "rebuild",
     abstract: "Recompute lots, lot consumptions, disposals and positions from the trades.",
@@ -12,13 +12,13 @@ struct DBRebuild: FolioCommand {
       A sell that exceeds what was held at that time stops the rebuild (exit 65, nothing
       changed). portfolio_daily is not touched: it records each day's prices.
       """,
-    options: [OutputFormat.option([.text, .json])],
+    options: [LegacyFormat.option([.text, .json])],
     make: { try Self($0) })
 
-  let format: OutputFormat
+  let format: LegacyFormat
 
   init(_ values: ParsedValues) throws {
-    format = try OutputFormat.parse(values, allowed: [.text, .json])
+    format = try LegacyFormat.parse(values, allowed: [.text, .json])
   }
 
   func run(_ context: Context) throws {

@@ -1,7 +1,7 @@
 import FolioService
 
 /// `folio db restore FILE`: puts a checked backup in place of the database.
-struct DBRestore: FolioCommand {
+struct DBRestore: RunnableCommand {
   static let spec = CommandSpec(
     name: "restore",
     abstract: "Replace the database with a checked copy of a backup file.",

@@ -1,7 +1,7 @@
 import FolioService
 
 /// `folio db shell`: hands the database file to the sqlite3 shell.
-struct DBShell: FolioCommand {
+struct DBShell: RunnableCommand {
   static let spec = CommandSpec(
     name: "shell",
     abstract: "Open the database in the sqlite3 shell, with foreign keys on.",

@@ -2,18 +2,18 @@ import FolioService
 import Foundation
 
 /// `folio db status`: file, size, schema version, applied and pending migrations.
-struct DBStatus: FolioCommand {
+struct DBStatus: RunnableCommand {
   static let spec = CommandSpec(
     name: "status",
     abstract: "Show the database file, its size, schema version and migrations.",
     discussion: "Looks at the file as it is: pending migrations are listed, not applied.",
-    options: [OutputFormat.option([.text, .json])],
+    options: [LegacyFormat.option([.text, .json])],
     make: { try Self($0) })
 
-  let format: OutputFormat
+  let format: LegacyFormat
 
   init(_ values: ParsedValues) throws {
-    format = try OutputFormat.parse(values, allowed: [.text, .json])
+    format = try LegacyFormat.parse(values, allowed: [.text, .json])
   }
 
   func run(_ context: Context) throws {

@@ -3,7 +3,7 @@ import FolioStorage
 import Foundation
 
 /// `folio sql "SELECT …"`: one read-only statement on a read-only connection.
-struct SQLCommand: FolioCommand {
+struct SQLCommand: RunnableCommand {
   static let spec = CommandSpec(
     name: "sql",
     abstract: "Run one read-only SQL statement and print its rows.",
@@ -18,15 +18,15 @@ struct SQLCommand: FolioCommand {
       string (exact decimals stay strings), NULL is null, a BLOB is a base64 string.
       """,
     arguments: [ArgumentSpec(name: "statement", help: "The SQL statement, quoted for the shell.")],
-    options: [OutputFormat.option([.text, .csv, .json])],
+    options: [LegacyFormat.option([.text, .csv, .json])],
     make: { try Self($0) })
 
   let sql: String
-  let format: OutputFormat
+  let format: LegacyFormat
 
   init(_ values: ParsedValues) throws {
     sql = values.argument(0)
-    format = try OutputFormat.parse(values, allowed: [.text, .csv, .json])
+    format = try LegacyFormat.parse(values, allowed: [.text, .csv, .json])
     if sql.allSatisfy(\.isWhitespace) {
       throw UsageError("the SQL statement is empty", commandPath: values.path)
     }

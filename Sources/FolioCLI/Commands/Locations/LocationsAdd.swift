@@ -1,7 +1,7 @@
 import FolioService
 
 /// `folio locations add NAME --city CITY --lat LAT --lon LON ...`: records a new place.
-struct LocationsAdd: FolioCommand {
+struct LocationsAdd: RunnableCommand {
   var createsDatabase: Bool { true }
 
   static let spec = CommandSpec(

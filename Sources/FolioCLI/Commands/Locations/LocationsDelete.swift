@@ -1,7 +1,7 @@
 import FolioService
 
 /// `folio locations delete ID [--force]`: removes a location and its images.
-struct LocationsDelete: FolioCommand {
+struct LocationsDelete: RunnableCommand {
   static let spec = CommandSpec(
     name: "delete",
     abstract: "Delete a location and its images.",

@@ -1,7 +1,7 @@
 import FolioService
 
 /// `folio locations edit ID ...`: changes some fields of a location.
-struct LocationsEdit: FolioCommand {
+struct LocationsEdit: RunnableCommand {
   static let spec = CommandSpec(
     name: "edit",
     abstract: "Change the fields of a location.",

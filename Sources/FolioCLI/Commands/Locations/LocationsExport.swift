@@ -3,7 +3,7 @@ import FolioStorage
 import Foundation
 
 /// `folio locations export [--format json|geojson] [--out FILE]`.
-struct LocationsExport: FolioCommand {
+struct LocationsExport: RunnableCommand {
   static let spec = CommandSpec(
     name: "export",
     abstract: "Write every location as JSON or as a GeoJSON FeatureCollection.",

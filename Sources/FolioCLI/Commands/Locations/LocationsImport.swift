@@ -1,7 +1,7 @@
 import FolioService
 
 /// `folio locations import FILE`: adds the locations of a JSON or GeoJSON file.
-struct LocationsImport: FolioCommand {
+struct LocationsImport: RunnableCommand {
   var createsDatabase: Bool { true }
 
   static let spec = CommandSpec(

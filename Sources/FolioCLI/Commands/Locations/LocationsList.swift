@@ -1,7 +1,7 @@
 import FolioService
 
 /// `folio locations list`: every location, or those in a city or matching a text.
-struct LocationsList: FolioCommand {
+struct LocationsList: RunnableCommand {
   static let spec = CommandSpec(
     name: "list",
     abstract: "List locations in the order they were added.",
@@ -10,18 +10,18 @@ struct LocationsList: FolioCommand {
       .value(
         "search", "text",
         help: "Only locations whose name, city or description contains the text."),
-      OutputFormat.option([.text, .json, .csv]),
+      LegacyFormat.option([.text, .json, .csv]),
     ],
     make: { try Self($0) })
 
   let city: String?
   let search: String?
-  let format: OutputFormat
+  let format: LegacyFormat
 
   init(_ values: ParsedValues) throws {
     city = values.value("city")
     search = values.value("search")
-    format = try OutputFormat.parse(values, allowed: [.text, .json, .csv])
+    format = try LegacyFormat.parse(values, allowed: [.text, .json, .csv])
   }
 
   func run(_ context: Context) throws {

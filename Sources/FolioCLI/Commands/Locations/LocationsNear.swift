@@ -1,7 +1,7 @@
 import FolioService
 
 /// `folio locations near LAT LON [--radius KM] [--limit N]`: nearest locations first.
-struct LocationsNear: FolioCommand {
+struct LocationsNear: RunnableCommand {
   static let spec = CommandSpec(
     name: "near",
     abstract: "List the locations nearest to a point, with great-circle distances in km.",
@@ -16,7 +16,7 @@ struct LocationsNear: FolioCommand {
     options: [
       .value("radius", "km", help: "Only locations within this many kilometres."),
       .value("limit", "n", help: "At most this many locations (default: 10)."),
-      OutputFormat.option([.text, .json, .csv]),
+      LegacyFormat.option([.text, .json, .csv]),
     ],
     make: { try Self($0) })
 
@@ -24,7 +24,7 @@ struct LocationsNear: FolioCommand {
   let longitude: String
   let radius: String?
   let limit: Int
-  let format: OutputFormat
+  let format: LegacyFormat
 
   init(_ values: ParsedValues) throws {
     latitude = values.argument(0)
@@ -34,7 +34,7 @@ struct LocationsNear: FolioCommand {
       try values.value("limit", expected: "a whole number of at least 1") { text in
         Int(text).flatMap { $0 >= 1 ? $0 : nil }
       } ?? 10
-    format = try OutputFormat.parse(values, allowed: [.text, .json, .csv])
+    format = try LegacyFormat.parse(values, allowed: [.text, .json, .csv])
   }
 
   func run(_ context: Context) throws {

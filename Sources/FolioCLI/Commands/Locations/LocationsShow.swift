@@ -2,20 +2,20 @@ import FolioService
 
 /// `folio locations show ID|"NAME, CITY"`: every field, the images, the trades made there and
 /// an OpenStreetMap link.
-struct LocationsShow: FolioCommand {
+struct LocationsShow: RunnableCommand {
   static let spec = CommandSpec(
     name: "show",
     abstract: "Show a location: its fields, images, map link and the trades made there.",
     arguments: [ArgumentSpec(name: "location", help: "The location's id, or \"NAME, CITY\".")],
-    options: [OutputFormat.option([.text, .json])],
+    options: [LegacyFormat.option([.text, .json])],
     make: { try Self($0) })
 
   let reference: String
-  let format: OutputFormat
+  let format: LegacyFormat
 
   init(_ values: ParsedValues) throws {
     reference = values.argument(0)
-    format = try OutputFormat.parse(values, allowed: [.text, .json])
+    format = try LegacyFormat.parse(values, allowed: [.text, .json])
   }
 
   func run(_ context: Context) throws {

@@ -3,7 +3,7 @@ import FolioStorage
 import Foundation
 
 /// `folio coins history ID`: a coin's cached prices over time.
-struct CoinsHistory: FolioCommand {
+struct CoinsHistory: RunnableCommand {
   static let spec = CommandSpec(
     name: "history",
     abstract: "Show a coin's cached prices over time, one line per snapshot.",
@@ -12,14 +12,14 @@ struct CoinsHistory: FolioCommand {
       .value(
         "since", "time",
         help: "Only snapshots since a date or time (2024-01-01) or for a duration back (30d)."),
-      OutputFormat.option([.text, .json, .csv]),
+      LegacyFormat.option([.text, .json, .csv]),
       CurrencyOption.spec(),
     ] + PriceFreshness.options,
     make: { try Self($0) })
 
   let coin: String
   let since: String?
-  let format: OutputFormat
+  let format: LegacyFormat
   let vsCurrency: String
   let freshness: PriceFreshness
 
@@ -31,7 +31,7 @@ struct CoinsHistory: FolioCommand {
       (try? Timestamp(parsing: text, .lenient)) != nil || MarketTime.parseDuration(text) != nil
         ? text : nil
     }
-    format = try OutputFormat.parse(values, allowed: [.text, .json, .csv])
+    format = try LegacyFormat.parse(values, allowed: [.text, .json, .csv])
     vsCurrency = try CurrencyOption.parse(values)
     freshness = try PriceFreshness(values)
   }

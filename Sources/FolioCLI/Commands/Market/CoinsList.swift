@@ -2,7 +2,7 @@ import FolioService
 import FolioStorage
 
 /// `folio coins list`: the coins of the latest snapshot with the portfolio's holdings.
-struct CoinsList: FolioCommand {
+struct CoinsList: RunnableCommand {
   static let spec = CommandSpec(
     name: "list",
     abstract: "List the coins of the latest snapshot, with holdings when held.",
@@ -19,13 +19,13 @@ struct CoinsList: FolioCommand {
         "sort", "order",
         help: "rank|rank-reversed|price|price-reversed|holdings|holdings-reversed."),
       .value("limit", "n", help: "Show at most N coins."),
-      OutputFormat.option([.text, .json, .csv]),
+      LegacyFormat.option([.text, .json, .csv]),
       CurrencyOption.spec(),
     ] + PriceFreshness.options,
     make: { try Self($0) })
 
   let query: CoinListQuery
-  let format: OutputFormat
+  let format: LegacyFormat
   let freshness: PriceFreshness
 
   init(_ values: ParsedValues) throws {
@@ -40,7 +40,7 @@ struct CoinsList: FolioCommand {
     }
     query.vsCurrency = try CurrencyOption.parse(values)
     self.query = query
-    format = try OutputFormat.parse(values, allowed: [.text, .json, .csv])
+    format = try LegacyFormat.parse(values, allowed: [.text, .json, .csv])
     freshness = try PriceFreshness(values)
   }
 

@@ -2,7 +2,7 @@ import FolioService
 import FolioStorage
 
 /// `folio coins show ID|SYMBOL`: one coin's overview, statistics, description, links and chart.
-struct CoinsShow: FolioCommand {
+struct CoinsShow: RunnableCommand {
   static let spec = CommandSpec(
     name: "show",
     abstract: "Show one coin: price, statistics, 7-day chart, description and links.",
@@ -13,21 +13,21 @@ struct CoinsShow: FolioCommand {
     arguments: [ArgumentSpec(name: "coin", help: "A CoinGecko id (bitcoin) or a symbol (BTC).")],
     options: [
       .flag("refresh", help: "Fetch current data and the coin's details from CoinGecko first."),
-      OutputFormat.option([.text, .json]),
+      LegacyFormat.option([.text, .json]),
       CurrencyOption.spec(),
     ] + PriceFreshness.options,
     make: { try Self($0) })
 
   let coin: String
   let refresh: Bool
-  let format: OutputFormat
+  let format: LegacyFormat
   let vsCurrency: String
   let freshness: PriceFreshness
 
   init(_ values: ParsedValues) throws {
     coin = values.argument(0)
     refresh = values.flag("refresh")
-    format = try OutputFormat.parse(values, allowed: [.text, .json])
+    format = try LegacyFormat.parse(values, allowed: [.text, .json])
     vsCurrency = try CurrencyOption.parse(values)
     freshness = try PriceFreshness(values)
   }

@@ -3,7 +3,7 @@ import FolioStorage
 import Foundation
 
 /// `folio market import FILE...`: stores saved CoinGecko responses as snapshots.
-struct MarketImport: FolioCommand {
+struct MarketImport: RunnableCommand {
   var createsDatabase: Bool { true }
 
   static let spec = CommandSpec(

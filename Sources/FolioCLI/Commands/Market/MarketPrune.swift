@@ -1,7 +1,7 @@
 import FolioService
 
 /// `folio market prune --keep-days N`: removes old snapshots.
-struct MarketPrune: FolioCommand {
+struct MarketPrune: RunnableCommand {
   static let spec = CommandSpec(
     name: "prune",
     abstract: "Remove snapshots older than N days (the latest ones are always kept).",

@@ -2,7 +2,7 @@ import FolioService
 import Foundation
 
 /// `folio market refresh`: fetches a new snapshot from CoinGecko.
-struct MarketRefresh: FolioCommand {
+struct MarketRefresh: RunnableCommand {
   var createsDatabase: Bool { true }
 
   static let spec = CommandSpec(

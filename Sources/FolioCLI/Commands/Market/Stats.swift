@@ -2,7 +2,7 @@ import FolioService
 import FolioStorage
 
 /// `folio stats`: Market Cap, 24h Volume, BTC Dominance and Portfolio Value.
-struct Stats: FolioCommand {
+struct Stats: RunnableCommand {
   static let spec = CommandSpec(
     name: "stats",
     abstract: "Show Market Cap, 24h Volume, BTC Dominance and Portfolio Value with 24h changes.",
@@ -15,14 +15,14 @@ struct Stats: FolioCommand {
       unpriced and not counted in the value. Market cap and volume are abbreviated
       ($1.61Tr, $62.10Bn, $12.35M, $123.46K).
       """,
-    options: [OutputFormat.option([.text, .json])] + PriceFreshness.options,
+    options: [LegacyFormat.option([.text, .json])] + PriceFreshness.options,
     make: { try Self($0) })
 
-  let format: OutputFormat
+  let format: LegacyFormat
   let freshness: PriceFreshness
 
   init(_ values: ParsedValues) throws {
-    format = try OutputFormat.parse(values, allowed: [.text, .json])
+    format = try LegacyFormat.parse(values, allowed: [.text, .json])
     freshness = try PriceFreshness(values)
   }
 

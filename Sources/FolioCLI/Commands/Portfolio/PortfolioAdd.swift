@@ -2,7 +2,7 @@ import FolioService
 import FolioStorage
 
 /// `folio portfolio add NAME`.
-struct PortfolioAdd: FolioCommand {
+struct PortfolioAdd: RunnableCommand {
   var createsDatabase: Bool { true }
 
   static let spec = CommandSpec(
@@ -12,14 +12,14 @@ struct PortfolioAdd: FolioCommand {
     options: [
       .value("currency", "code", help: "The currency of prices and fees (default: usd)."),
       .value("method", "fifo|lifo|hifo|average", help: "Cost-basis method (default: fifo)."),
-      OutputFormat.option([.text, .json]),
+      LegacyFormat.option([.text, .json]),
     ],
     make: { try Self($0) })
 
   let name: String
   let currency: String
   let method: CostMethod
-  let format: OutputFormat
+  let format: LegacyFormat
 
   init(_ values: ParsedValues) throws {
     name = values.argument(0)
@@ -28,7 +28,7 @@ struct PortfolioAdd: FolioCommand {
       try values.value("method", expected: "fifo, lifo, hifo or average") {
         CostMethod(rawValue: $0)
       } ?? .fifo
-    format = try OutputFormat.parse(values, allowed: [.text, .json])
+    format = try LegacyFormat.parse(values, allowed: [.text, .json])
   }
 
   func run(_ context: Context) throws {

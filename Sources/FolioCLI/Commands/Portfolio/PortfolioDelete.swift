@@ -1,7 +1,7 @@
 import FolioService
 
 /// `folio portfolio delete NAME [--force]`.
-struct PortfolioDelete: FolioCommand {
+struct PortfolioDelete: RunnableCommand {
   var createsDatabase: Bool { true }
 
   static let spec = CommandSpec(

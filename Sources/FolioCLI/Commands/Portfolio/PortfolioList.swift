@@ -1,17 +1,17 @@
 import FolioService
 
 /// `folio portfolio list`.
-struct PortfolioList: FolioCommand {
+struct PortfolioList: RunnableCommand {
   static let spec = CommandSpec(
     name: "list",
     abstract: "List the portfolios.",
-    options: [OutputFormat.option([.text, .json])],
+    options: [LegacyFormat.option([.text, .json])],
     make: { try Self($0) })
 
-  let format: OutputFormat
+  let format: LegacyFormat
 
   init(_ values: ParsedValues) throws {
-    format = try OutputFormat.parse(values, allowed: [.text, .json])
+    format = try LegacyFormat.parse(values, allowed: [.text, .json])
   }
 
   func run(_ context: Context) throws {

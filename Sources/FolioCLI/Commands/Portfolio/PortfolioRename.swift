@@ -1,7 +1,7 @@
 import FolioService
 
 /// `folio portfolio rename OLD NEW`.
-struct PortfolioRename: FolioCommand {
+struct PortfolioRename: RunnableCommand {
   var createsDatabase: Bool { true }
 
   static let spec = CommandSpec(

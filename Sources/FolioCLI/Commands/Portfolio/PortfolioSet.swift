@@ -2,7 +2,7 @@ import FolioService
 import FolioStorage
 
 /// `folio portfolio set NAME --method M`.
-struct PortfolioSet: FolioCommand {
+struct PortfolioSet: RunnableCommand {
   var createsDatabase: Bool { true }
 
   static let spec = CommandSpec(

@@ -1,20 +1,20 @@
 import FolioService
 
 /// `folio portfolio show [NAME]`.
-struct PortfolioShow: FolioCommand {
+struct PortfolioShow: RunnableCommand {
   static let spec = CommandSpec(
     name: "show",
     abstract: "Show one portfolio (default: the one in use).",
     arguments: [ArgumentSpec(name: "name", help: "The portfolio.", optional: true)],
-    options: [OutputFormat.option([.text, .json])],
+    options: [LegacyFormat.option([.text, .json])],
     make: { try Self($0) })
 
   let name: String?
-  let format: OutputFormat
+  let format: LegacyFormat
 
   init(_ values: ParsedValues) throws {
     name = values.arguments.first
-    format = try OutputFormat.parse(values, allowed: [.text, .json])
+    format = try LegacyFormat.parse(values, allowed: [.text, .json])
   }
 
   func run(_ context: Context) throws {

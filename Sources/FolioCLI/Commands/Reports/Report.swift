@@ -4,8 +4,8 @@ import Foundation
 
 /// `folio report`: the daily report of a portfolio; its subcommands read and fill the saved
 /// daily history.
-struct Report: FolioCommand {
-  static let formats: [OutputFormat] = [.text, .md, .json, .csv, .html]
+struct Report: RunnableCommand {
+  static let formats: [LegacyFormat] = [.text, .md, .json, .csv, .html]
 
   static let spec = CommandSpec(
     name: "report",
@@ -25,7 +25,7 @@ struct Report: FolioCommand {
       """,
     options: [
       .value("date", "yyyy-mm-dd", help: "Report as of the end of this UTC day (default: today)."),
-      OutputFormat.option(formats),
+      LegacyFormat.option(formats),
       .value("out", "file", help: "Write the report to this file (replacing it), not stdout."),
       .flag("save", help: "Store the day's figures in the daily history (replacing that day)."),
       .value("method", "fifo|lifo|hifo|average", help: "Compute with this method instead."),
@@ -34,7 +34,7 @@ struct Report: FolioCommand {
     make: { try Self($0) })
 
   let day: CalendarDay?
-  let format: OutputFormat
+  let format: LegacyFormat
   let out: String?
   let save: Bool
   let method: CostMethod?
@@ -42,8 +42,8 @@ struct Report: FolioCommand {
 
   init(_ values: ParsedValues) throws {
     day = try values.value(
-      "date", expected: CalendarDay.expected(example: "2024-11-30"), CalendarDay.init)
-    format = try OutputFormat.parse(values, allowed: Self.formats)
+      "date", expected: CalendarDay.expected(example: "2024-11-30"), { CalendarDay($0) })
+    format = try LegacyFormat.parse(values, allowed: Self.formats)
     out = values.value("out")
     save = values.flag("save")
     method = try values.value("method", expected: "fifo, lifo, hifo or average") {
@@ -79,7 +79,7 @@ struct Report: FolioCommand {
   }
 
   /// The report in `format`.
-  static func render(_ report: DailyReport, format: OutputFormat, saved: Bool, useColor: Bool)
+  static func render(_ report: DailyReport, format: LegacyFormat, saved: Bool, useColor: Bool)
     -> String
   {
     switch format {

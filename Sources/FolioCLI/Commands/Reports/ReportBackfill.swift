@@ -3,7 +3,7 @@ import FolioStorage
 import Foundation
 
 /// `folio report backfill --since D`: saves the days missing from the daily history.
-struct ReportBackfill: FolioCommand {
+struct ReportBackfill: RunnableCommand {
   static let spec = CommandSpec(
     name: "backfill",
     abstract: "Compute and save the days missing from the daily history.",
@@ -35,11 +35,11 @@ struct ReportBackfill: FolioCommand {
   init(_ values: ParsedValues) throws {
     guard
       let since = try values.value(
-        "since", expected: CalendarDay.expected(example: "2024-11-01"), CalendarDay.init)
+        "since", expected: CalendarDay.expected(example: "2024-11-01"), { CalendarDay($0) })
     else { throw UsageError("missing --since", commandPath: values.path) }
     self.since = since
     until = try values.value(
-      "until", expected: CalendarDay.expected(example: "2024-11-30"), CalendarDay.init)
+      "until", expected: CalendarDay.expected(example: "2024-11-30"), { CalendarDay($0) })
     replace = values.flag("replace")
     maxAge =
       try values.value(

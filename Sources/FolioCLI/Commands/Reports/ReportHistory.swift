@@ -3,7 +3,7 @@ import FolioStorage
 import Foundation
 
 /// `folio report history`: the saved daily values with a terminal chart.
-struct ReportHistory: FolioCommand {
+struct ReportHistory: RunnableCommand {
   static let spec = CommandSpec(
     name: "history",
     abstract: "Show the saved daily history: value over time with a chart.",
@@ -17,20 +17,20 @@ struct ReportHistory: FolioCommand {
     options: [
       .value("since", "yyyy-mm-dd", help: "The first day to show."),
       .value("until", "yyyy-mm-dd", help: "The last day to show."),
-      OutputFormat.option([.text, .json, .csv]),
+      LegacyFormat.option([.text, .json, .csv]),
     ],
     make: { try Self($0) })
 
   let since: CalendarDay?
   let until: CalendarDay?
-  let format: OutputFormat
+  let format: LegacyFormat
 
   init(_ values: ParsedValues) throws {
     since = try values.value(
-      "since", expected: CalendarDay.expected(example: "2024-11-01"), CalendarDay.init)
+      "since", expected: CalendarDay.expected(example: "2024-11-01"), { CalendarDay($0) })
     until = try values.value(
-      "until", expected: CalendarDay.expected(example: "2024-11-30"), CalendarDay.init)
-    format = try OutputFormat.parse(values, allowed: [.text, .json, .csv])
+      "until", expected: CalendarDay.expected(example: "2024-11-30"), { CalendarDay($0) })
+    format = try LegacyFormat.parse(values, allowed: [.text, .json, .csv])
   }
 
   func run(_ context: Context) throws {

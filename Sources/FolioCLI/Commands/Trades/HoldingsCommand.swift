@@ -3,28 +3,18 @@ import FolioStorage
 
 /// `folio holdings`.
 struct HoldingsCommand: FolioCommand {
-  static let spec = CommandSpec(
+  static let configuration = CommandConfiguration(
     name: "holdings",
     abstract: "Show quantity, cost basis, value and profit per coin, with totals.",
     discussion: """
       Cost basis includes buy fees; realized profit is sell proceeds (after fees) minus the cost
       basis of the units sold, chosen by the method (the portfolio's own unless --method is given).
-      """,
-    options: [
-      .value("method", "fifo|lifo|hifo|average", help: "Compute with this method instead."),
-      OutputFormat.option([.text, .json, .csv]),
-    ],
-    make: { try Self($0) })
+      """)
 
-  let method: CostMethod?
-  let format: OutputFormat
+  enum Format: String, OutputFormat { case text, json, csv }
 
-  init(_ values: ParsedValues) throws {
-    method = try values.value("method", expected: "fifo, lifo, hifo or average") {
-      CostMethod(rawValue: $0)
-    }
-    format = try OutputFormat.parse(values, allowed: [.text, .json, .csv])
-  }
+  @Option(help: "Compute with this method instead.") var method: CostMethod?
+  @Option var format = Format.text
 
   func run(_ context: Context) throws {
     let holdings = try HoldingsService(context.store()).holdings(
@@ -32,7 +22,7 @@ struct HoldingsCommand: FolioCommand {
     switch format {
     case .json: context.print(json(holdings).rendered())
     case .csv: csv(holdings, context)
-    default: text(holdings, context)
+    case .text: text(holdings, context)
     }
   }
 

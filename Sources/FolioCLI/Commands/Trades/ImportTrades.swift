@@ -3,9 +3,7 @@ import Foundation
 
 /// `folio import trades FILE|-`.
 struct ImportTrades: FolioCommand {
-  var createsDatabase: Bool { true }
-
-  static let spec = CommandSpec(
+  static let configuration = CommandConfiguration(
     name: "trades",
     abstract: "Import trades from CSV, all or nothing.",
     discussion: """
@@ -13,23 +11,15 @@ struct ImportTrades: FolioCommand {
       note, id, portfolio. RFC 4180 quoting, a UTF-8 BOM and CRLF line ends are accepted.
       Any bad row and nothing is imported; the problems are listed as FILE:LINE: reason.
       Rows whose id already exists in the portfolio are skipped, so re-importing is safe.
-      """,
-    arguments: [ArgumentSpec(name: "file", help: "The CSV file, or - for standard input.")],
-    options: [
-      .flag("dry-run", help: "Validate and report without writing anything."),
-      OutputFormat.option([.text, .json]),
-    ],
-    make: { try Self($0) })
+      """)
 
-  let path: String
-  let dryRun: Bool
-  let format: OutputFormat
+  enum Format: String, OutputFormat { case text, json }
 
-  init(_ values: ParsedValues) throws {
-    path = values.argument(0)
-    dryRun = values.flag("dry-run")
-    format = try OutputFormat.parse(values, allowed: [.text, .json])
-  }
+  @Argument(name: "file", help: "The CSV file, or - for standard input.") var path: String
+  @Flag(help: "Validate and report without writing anything.") var dryRun: Bool
+  @Option var format = Format.text
+
+  var createsDatabase: Bool { true }
 
   func run(_ context: Context) throws {
     let handle: FileHandle
@@ -57,13 +47,14 @@ struct ImportTrades: FolioCommand {
       from: CSVReader(handle: handle, source: source), source: source,
       into: context.portfolio(), dryRun: dryRun, now: context.now, progress: progress.update)
     progress.finish()
-    if format == .json {
+    switch format {
+    case .json:
       context.print(
         JSONValue.object([
           ("rows", .int(report.rows)), ("imported", .int(report.imported)),
           ("skipped", .int(report.skipped)), ("dry_run", .bool(report.dryRun)),
         ]).rendered())
-    } else {
+    case .text:
       let verb = report.dryRun ? "would import" : "imported"
       context.print(
         "\(verb) \(report.imported) trade(s) from \(report.rows) row(s); "

@@ -1,59 +1,66 @@
 import FolioService
 import FolioStorage
 
-/// What `buy` and `sell` share: options, validation and output.
-struct TradeCommand: FolioCommand {
-  var createsDatabase: Bool { true }
+/// `folio buy`.
+typealias Buy = TradeCommand<Bought>
+/// `folio sell`.
+typealias Sell = TradeCommand<Sold>
 
-  static func spec(for side: TradeSide) -> CommandSpec {
-    let verb = side == .buy ? "bought" : "sold"
-    return CommandSpec(
-      name: side.rawValue,
-      abstract: "Record a \(side.rawValue).",
+/// The side a `TradeCommand` records.
+protocol TradeKind: Sendable {
+  static var side: TradeSide { get }
+  static var verb: String { get }
+}
+
+enum Bought: TradeKind {
+  static let side = TradeSide.buy
+  static let verb = "bought"
+}
+
+enum Sold: TradeKind {
+  static let side = TradeSide.sell
+  static let verb = "sold"
+}
+
+/// `folio buy|sell COIN QUANTITY --price PRICE`: what `buy` and `sell` share.
+struct TradeCommand<Kind: TradeKind>: FolioCommand {
+  static var configuration: CommandConfiguration {
+    CommandConfiguration(
+      name: Kind.side.rawValue,
+      abstract: "Record a \(Kind.side.rawValue).",
       discussion: """
         COIN is a CoinGecko id such as 'bitcoin'. Prices and fees are in the portfolio's currency;
         a buy's fee adds to its cost basis, a sell's fee reduces its proceeds. Prints the new trade's id.
-        """,
-      arguments: [
-        ArgumentSpec(name: "coin", help: "The CoinGecko coin id."),
-        ArgumentSpec(name: "quantity", help: "How many units were \(verb) (a plain decimal)."),
-      ],
-      options: [
-        .value("price", "price", help: "Price per unit (required)."),
-        .value("fee", "fee", help: "Fee paid (default: 0)."),
-        .value("date", "date", help: "YYYY-MM-DD or ISO-8601 with offset (default: now)."),
-        .value("note", "text", help: "A free-text note."),
-        .value("id", "external-id", help: "Your own id for the trade, unique in the portfolio."),
-        .value(
-          "location", "id|\"name, city\"", help: "Where the trade happened (a location record)."),
-        OutputFormat.option([.text, .json]),
-      ],
-      make: { try TradeCommand($0, side: side) })
+        """)
   }
 
-  let draft: TradeDraft
-  let location: String?
-  let format: OutputFormat
+  enum Format: String, OutputFormat { case text, json }
 
-  init(_ values: ParsedValues, side: TradeSide) throws {
-    guard let price = values.value("price") else {
-      throw UsageError("missing --price", commandPath: values.path)
-    }
-    draft = TradeDraft(
-      side: side, coin: values.argument(0), quantity: values.argument(1), price: price,
-      fee: values.value("fee"), date: values.value("date"), note: values.value("note"),
-      externalID: values.value("id"))
-    location = values.value("location")
-    format = try OutputFormat.parse(values, allowed: [.text, .json])
-  }
+  @Argument(help: "The CoinGecko coin id.") var coin: String
+  @Argument(help: "How many units were \(Kind.verb) (a plain decimal).") var quantity: String
+  @Option(help: "Price per unit (required).") var price: String
+  @Option(help: "Fee paid (default: 0).") var fee: String?
+  @Option(help: "YYYY-MM-DD or ISO-8601 with offset (default: now).") var date: String?
+  @Option(valueName: "text", help: "A free-text note.") var note: String?
+  @Option(
+    name: "id", valueName: "external-id",
+    help: "Your own id for the trade, unique in the portfolio.")
+  var externalID: String?
+  @Option(valueName: "id|\"name, city\"", help: "Where the trade happened (a location record).")
+  var location: String?
+  @Option var format = Format.text
+
+  var createsDatabase: Bool { true }
 
   func run(_ context: Context) throws {
+    let draft = TradeDraft(
+      side: Kind.side, coin: coin, quantity: quantity, price: price, fee: fee, date: date,
+      note: note, externalID: externalID)
     let trade = try TradeService(context.store()).record(
       draft, location: location, in: context.portfolio(), now: context.now)
-    if format == .json {
-      context.print(TradeRendering.json(trade).rendered())
-    } else {
-      context.print(String(trade.id))
+    switch format {
+    case .json: context.print(TradeRendering.json(trade).rendered())
+    case .text: context.print(String(trade.id))
     }
   }
 }

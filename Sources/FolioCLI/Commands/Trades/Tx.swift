@@ -1,17 +1,23 @@
 /// `folio tx`: the recorded trades.
-enum Tx {
-  static let spec = CommandSpec(
+enum Tx: ParsableCommand {
+  static let configuration = CommandConfiguration(
     name: "tx",
     abstract: "List, show, edit and delete recorded trades.",
-    subcommands: [TxList.spec, TxShow.spec, TxEdit.spec, TxDelete.spec])
+    subcommands: [TxList.self, TxShow.self, TxEdit.self, TxDelete.self])
+}
 
-  /// Parses a trade id argument.
-  static func id(_ values: ParsedValues) throws -> Int64 {
-    let text = values.argument(0)
-    guard let id = Int64(text), id > 0 else {
-      throw UsageError(
-        "invalid trade id '\(text)': expected a positive whole number", commandPath: values.path)
-    }
-    return id
+/// A trade id argument: a positive whole number.
+struct TradeID: ExpressibleByArgument {
+  let value: Int64
+
+  init?(argument: String) {
+    guard let id = Int64(argument), id > 0 else { return nil }
+    value = id
+  }
+
+  static let expected = "a positive whole number"
+
+  static func invalid(_ text: String, for name: String) -> String {
+    "invalid trade id '\(text)': expected \(expected)"
   }
 }

@@ -2,18 +2,13 @@ import FolioService
 
 /// `folio tx delete ID`.
 struct TxDelete: FolioCommand {
-  static let spec = CommandSpec(
-    name: "delete",
-    abstract: "Delete a trade; refused if any later sell would oversell.",
-    arguments: [ArgumentSpec(name: "id", help: "The trade id.")],
-    make: { try Self($0) })
+  static let configuration = CommandConfiguration(
+    name: "delete", abstract: "Delete a trade; refused if any later sell would oversell.")
 
-  let id: Int64
-
-  init(_ values: ParsedValues) throws { id = try Tx.id(values) }
+  @Argument(help: "The trade id.") var id: TradeID
 
   func run(_ context: Context) throws {
-    let trade = try TradeService(context.store()).delete(id: id, in: context.portfolio())
+    let trade = try TradeService(context.store()).delete(id: id.value, in: context.portfolio())
     context.print(
       "deleted trade #\(trade.id) (\(trade.side.rawValue) \(trade.quantity) \(trade.coinID))")
   }

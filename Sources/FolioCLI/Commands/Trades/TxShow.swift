@@ -3,23 +3,17 @@ import FolioStorage
 
 /// `folio tx show ID`.
 struct TxShow: FolioCommand {
-  static let spec = CommandSpec(
+  static let configuration = CommandConfiguration(
     name: "show",
-    abstract: "Show one trade with its lot or the lots it consumed and its realized profit.",
-    arguments: [ArgumentSpec(name: "id", help: "The trade id.")],
-    options: [OutputFormat.option([.text, .json])],
-    make: { try Self($0) })
+    abstract: "Show one trade with its lot or the lots it consumed and its realized profit.")
 
-  let id: Int64
-  let format: OutputFormat
+  enum Format: String, OutputFormat { case text, json }
 
-  init(_ values: ParsedValues) throws {
-    id = try Tx.id(values)
-    format = try OutputFormat.parse(values, allowed: [.text, .json])
-  }
+  @Argument(help: "The trade id.") var id: TradeID
+  @Option var format = Format.text
 
   func run(_ context: Context) throws {
-    let detail = try TradeService(context.store()).detail(id, in: context.portfolio())
+    let detail = try TradeService(context.store()).detail(id.value, in: context.portfolio())
     let trade = detail.trade
     if format == .json {
       var json = TradeRendering.json(trade)

@@ -98,7 +98,7 @@ import Testing
       "more than 18 fractional digits")
     try refused(["buy", "bitcoin", "1", "--price", "-5"], code: 65, "price: must not be negative")
     try refused(["buy", "bitcoin", "1", "--price", "5", "--date", "2023-02-30"], code: 65, "date")
-    try refused(["buy", "bitcoin", "1"], code: 64, "missing --price")
+    try refused(["buy", "bitcoin", "1"], code: 64, "missing option '--price <price>'")
     try refused(["buy", "bitcoin"], code: 64, "missing argument <quantity>")
     try refused(["--portfolio", "nope", "buy", "bitcoin", "1", "--price", "1"], code: 65, "nope")
     try refused(["tx", "delete", "1"], code: 65, "sell #3 of 0.6 bitcoin")

@@ -1,0 +1,431 @@
+import FolioService
+import FolioStorage
+import Foundation
+
+// Each option is declared once, as a property (swift-argument-parser's design): its name (the
+// property's, in kebab-case, unless given), placeholder, default, help and the values it
+// allows (its type's `ExpressibleByArgument` conformance). The command's `CommandSpec`, which
+// the parser, the help and did-you-mean read, is derived from a default instance with
+// `Mirror`; the parsed values are filled in by decoding (`ArgumentDecoder`), so a misspelt
+// name is a compile error, not a silent nil.
+
+/// A command or a group of commands, registered in its parent by type.
+protocol ParsableCommand: SendableMetatype {
+  static var configuration: CommandConfiguration { get }
+}
+
+/// A command's name, help and subcommands; its options are its declared properties.
+struct CommandConfiguration: Sendable {
+  var name: String
+  var abstract: String
+  var discussion: String? = nil
+  var subcommands: [any ParsableCommand.Type] = []
+}
+
+/// Declared options and arguments: a command's, or a group several commands share
+/// (`@OptionGroup`).
+protocol ParsableArguments: Decodable {
+  init()
+  /// Checks that span several options; a `ValidationError` is a usage error (exit 64).
+  func validate() throws
+}
+
+extension ParsableArguments {
+  func validate() throws {}
+}
+
+/// A command that runs: it maps its options into a service call and renders the result.
+protocol FolioCommand: ParsableCommand, ParsableArguments, RunnableCommand {}
+
+/// A problem found by `validate()`; reported as a usage error of the command.
+struct ValidationError: Error {
+  let message: String
+  init(_ message: String) { self.message = message }
+}
+
+/// A value read from one word of the command line.
+protocol ExpressibleByArgument: Sendable {
+  init?(argument: String)
+  /// What a valid value looks like, for "invalid value 'x' for --name: expected …".
+  static var expected: String { get }
+  /// The placeholder in help (`<buy|sell>`); nil uses the option's name.
+  static var placeholder: String? { get }
+  /// The message for `text`, which is not a valid value of the option or argument `name`.
+  static func invalid(_ text: String, for name: String) -> String
+}
+
+extension ExpressibleByArgument {
+  static var placeholder: String? { nil }
+  static func invalid(_ text: String, for name: String) -> String {
+    "invalid value '\(text)' for \(name): expected \(expected)"
+  }
+}
+
+extension ExpressibleByArgument where Self: CaseIterable & RawRepresentable<String> {
+  init?(argument: String) { self.init(rawValue: argument) }
+  static var expected: String { allCases.map(\.rawValue).joined(separator: ", ") }
+  static var placeholder: String? { allCases.map(\.rawValue).joined(separator: "|") }
+}
+
+/// The formats a command offers with `--format`: each command has its own enum, so a `switch`
+/// over it needs no `default:`. The first case is the default.
+protocol OutputFormat: ExpressibleByArgument, CaseIterable, RawRepresentable<String> {}
+
+extension String: ExpressibleByArgument {
+  init?(argument: String) { self = argument }
+  static var expected: String { "text" }
+}
+
+extension Int: ExpressibleByArgument {
+  init?(argument: String) { self.init(argument) }
+  static var expected: String { "a whole number" }
+  static var placeholder: String? { "n" }
+}
+
+/// A duration such as 90m, 24h or 7d, in seconds.
+extension TimeInterval: ExpressibleByArgument {
+  init?(argument: String) {
+    guard let seconds = MarketTime.parseDuration(argument) else { return nil }
+    self = seconds
+  }
+  static var expected: String { "a duration such as 30m, 24h or 7d" }
+  static var placeholder: String? { "duration" }
+}
+
+extension CalendarDay: ExpressibleByArgument {
+  init?(argument: String) { self.init(argument) }
+  static var expected: String { CalendarDay.expected(example: "2024-11-30") }
+  static var placeholder: String? { "yyyy-mm-dd" }
+}
+
+extension CostMethod: ExpressibleByArgument {
+  static var expected: String { "fifo, lifo, hifo or average" }
+}
+
+extension TradeSide: ExpressibleByArgument {
+  static var expected: String { "buy or sell" }
+}
+
+// MARK: - Property wrappers
+
+/// How the parser turns the words given for one option or argument into its value.
+struct ValueSpec: Sendable {
+  /// The value when none is given; nil when one must be given.
+  var initial: (any Sendable)?
+  /// True when every word given is kept (the value is an array).
+  var repeating = false
+  let placeholder: String?
+  let parse: @Sendable (String) -> (any Sendable)?
+  let invalid: @Sendable (_ text: String, _ name: String) -> String
+
+  init<T: ExpressibleByArgument>(_ type: T.Type, initial: (any Sendable)?, repeating: Bool = false)
+  {
+    self.initial = initial
+    self.repeating = repeating
+    placeholder = T.placeholder
+    parse = { T(argument: $0) }
+    invalid = T.invalid
+  }
+
+  /// The value of `words` (all given for it), or the default; throws a usage error naming
+  /// `name` for a bad word, or `missing` when a required value is not given.
+  func value(of words: [String], name: String, missing: String, path: [String]) throws
+    -> any Sendable
+  {
+    let converted = try words.suffix(repeating ? words.count : 1).map { word in
+      guard let value = parse(word) else {
+        throw UsageError(invalid(word, name), commandPath: path)
+      }
+      return value
+    }
+    if repeating { return converted }
+    guard let value = converted.first ?? initial else {
+      throw UsageError(missing, commandPath: path)
+    }
+    return value
+  }
+}
+
+/// A property wrapper that declares an option, a flag, an argument or a group of them.
+protocol Declaration {
+  /// Adds the declaration of the property `key` to `spec`.
+  func declare(key: String, into spec: inout CommandSpec)
+}
+
+extension ParsableArguments {
+  /// Adds every declaration, in order, to `spec`.
+  func declareOptions(into spec: inout CommandSpec) {
+    for child in Mirror(reflecting: self).children {
+      guard let label = child.label, let declaration = child.value as? any Declaration else {
+        continue
+      }
+      declaration.declare(key: String(label.dropFirst()), into: &spec)
+    }
+  }
+}
+
+/// "maxAge" as an option name: "max-age".
+private func kebab(_ name: String) -> String {
+  name.reduce(into: "") { text, letter in
+    if letter.isUppercase { text += "-" }
+    text += letter.lowercased()
+  }
+}
+
+/// A declared value read before the command line was parsed: only a programming error (the
+/// parser fills in every required value, or refuses the command line) reaches this.
+private func unparsed<Value>(_ key: String) -> Value {
+  preconditionFailure("'\(key)' was read from a declaration, not a parsed command")
+}
+
+/// `--name <value>`: an option with a value. Its type says what is allowed; a non-optional
+/// option without a default is required.
+@propertyWrapper struct Option<Value: Sendable>: Decodable, Declaration {
+  private var value: Value?
+  private var spec: OptionSpec?
+
+  var wrappedValue: Value { value ?? unparsed(spec?.name ?? "") }
+
+  private init(
+    _ value: Value?, _ name: String, _ valueName: String?, _ help: String, _ spec: ValueSpec
+  ) {
+    self.value = value
+    self.spec = OptionSpec(
+      name: name, short: nil, valueName: valueName ?? spec.placeholder, help: help,
+      repeating: spec.repeating, value: spec)
+  }
+
+  init(from decoder: any Decoder) throws { value = try ArgumentDecoder.value(decoder) }
+
+  func declare(key: String, into spec: inout CommandSpec) {
+    guard var option = self.spec else { return }
+    if option.name.isEmpty { option.name = kebab(key) }
+    option.valueName = option.valueName ?? option.name
+    option.key = key
+    spec.options.append(option)
+  }
+}
+
+extension Option where Value: ExpressibleByArgument {
+  /// An option with a default: `@Option(help: "…") var pages = 1`.
+  init(wrappedValue: Value, name: String = "", valueName: String? = nil, help: String) {
+    self.init(wrappedValue, name, valueName, help, ValueSpec(Value.self, initial: wrappedValue))
+  }
+
+  /// A required option.
+  init(name: String = "", valueName: String? = nil, help: String) {
+    self.init(nil, name, valueName, help, ValueSpec(Value.self, initial: nil))
+  }
+}
+
+extension Option where Value: OutputFormat {
+  /// `--format`, offering the cases of the command's `Format` enum.
+  init(wrappedValue: Value) {
+    self.init(
+      wrappedValue: wrappedValue, help: "Output format (default: \(wrappedValue.rawValue)).")
+  }
+}
+
+extension Option {
+  /// An option that may be left out (nil).
+  init<Wrapped: ExpressibleByArgument>(name: String = "", valueName: String? = nil, help: String)
+  where Value == Wrapped? {
+    self.init(
+      nil, name, valueName, help, ValueSpec(Wrapped.self, initial: Wrapped?.none as any Sendable))
+  }
+
+  /// An option that may be given several times; every value is kept, in order.
+  init<Element: ExpressibleByArgument>(
+    name: String = "", valueName: String? = nil, help: String
+  ) where Value == [Element] {
+    self.init([], name, valueName, help, ValueSpec(Element.self, initial: nil, repeating: true))
+  }
+}
+
+/// `--name`: a flag, true when given.
+@propertyWrapper struct Flag: Decodable, Declaration {
+  var wrappedValue = false
+  private var spec: OptionSpec?
+
+  init(name: String = "", help: String) { spec = .flag(name, help: help) }
+
+  init(from decoder: any Decoder) throws { wrappedValue = try ArgumentDecoder.value(decoder) }
+
+  func declare(key: String, into spec: inout CommandSpec) {
+    guard var flag = self.spec else { return }
+    if flag.name.isEmpty { flag.name = kebab(key) }
+    flag.key = key
+    spec.options.append(flag)
+  }
+}
+
+/// `<name>`: a positional argument. Optional when its type is, and a last array argument
+/// takes every remaining word.
+@propertyWrapper struct Argument<Value: Sendable>: Decodable, Declaration {
+  private var value: Value?
+  private var spec: ArgumentSpec?
+
+  var wrappedValue: Value { value ?? unparsed(spec?.name ?? "") }
+
+  private init(_ name: String, _ help: String, optional: Bool = false, _ spec: ValueSpec) {
+    self.spec = ArgumentSpec(
+      name: name, help: help, optional: optional, repeating: spec.repeating, value: spec)
+  }
+
+  init(from decoder: any Decoder) throws { value = try ArgumentDecoder.value(decoder) }
+
+  func declare(key: String, into spec: inout CommandSpec) {
+    guard var argument = self.spec else { return }
+    if argument.name.isEmpty { argument.name = kebab(key) }
+    argument.key = key
+    spec.arguments.append(argument)
+  }
+}
+
+extension Argument where Value: ExpressibleByArgument {
+  /// A required argument.
+  init(name: String = "", help: String) {
+    self.init(name, help, ValueSpec(Value.self, initial: nil))
+  }
+}
+
+extension Argument {
+  /// An argument that may be left out (nil).
+  init<Wrapped: ExpressibleByArgument>(name: String = "", help: String) where Value == Wrapped? {
+    self.init(
+      name, help, optional: true, ValueSpec(Wrapped.self, initial: Wrapped?.none as any Sendable))
+  }
+
+  /// The last argument, taking one word or more.
+  init<Element: ExpressibleByArgument>(name: String = "", help: String) where Value == [Element] {
+    self.init(name, help, ValueSpec(Element.self, initial: nil, repeating: true))
+  }
+}
+
+/// Options several commands share, declared once in a `ParsableArguments` type.
+@propertyWrapper struct OptionGroup<Value: ParsableArguments>: Decodable, Declaration {
+  var wrappedValue: Value
+
+  init() { wrappedValue = Value() }
+
+  init(from decoder: any Decoder) throws {
+    wrappedValue = try Value(from: decoder)
+    try wrappedValue.validate()
+  }
+
+  func declare(key: String, into spec: inout CommandSpec) {
+    wrappedValue.declareOptions(into: &spec)
+  }
+}
+
+// MARK: - Deriving the spec and filling in the values
+
+extension ParsableCommand {
+  /// The command's spec for the parser and the help, derived from its declarations.
+  static var spec: CommandSpec {
+    var spec = CommandSpec(
+      name: configuration.name, abstract: configuration.abstract,
+      discussion: configuration.discussion,
+      subcommands: configuration.subcommands.map { $0.spec })
+    if let command = self as? any FolioCommand.Type { command.declare(into: &spec) }
+    return spec
+  }
+}
+
+extension FolioCommand {
+  fileprivate static func declare(into spec: inout CommandSpec) {
+    Self().declareOptions(into: &spec)
+    let (options, arguments) = (spec.options, spec.arguments)
+    spec.make = { try Self(options: options, arguments: arguments, $0) }
+  }
+
+  /// The command with the values of `parsed`, converted as `options` and `arguments` declare.
+  private init(options: [OptionSpec], arguments: [ArgumentSpec], _ parsed: ParsedValues) throws {
+    var values: [String: any Sendable] = [:]
+    for option in options {
+      guard let key = option.key else { continue }
+      values[key] =
+        try option.value?.value(
+          of: parsed.values(option.name), name: "--\(option.name)",
+          missing: "missing option '\(option.synopsis)'", path: parsed.path)
+        ?? parsed.flag(option.name)
+    }
+    var words = parsed.arguments[...]
+    for argument in arguments {
+      guard let key = argument.key, let value = argument.value else { continue }
+      let taken = value.repeating ? words : words.prefix(1)
+      words = words.dropFirst(taken.count)
+      values[key] = try value.value(
+        of: Array(taken), name: "<\(argument.name)>",
+        missing: "missing argument <\(argument.name)>",
+        path: parsed.path)
+    }
+    do {
+      self = try Self(from: ArgumentDecoder(values: values))
+      try validate()
+    } catch let error as ValidationError {
+      throw UsageError(error.message, commandPath: parsed.path)
+    }
+  }
+}
+
+/// Decodes a command from its converted values: the synthesized `init(from:)` asks for each
+/// property by name and its wrapper takes the value. A group's options share the command's
+/// names, so every level reads the same values.
+struct ArgumentDecoder: Decoder {
+  let values: [String: any Sendable]
+  var key: String? = nil
+  var codingPath: [any CodingKey] { [] }
+  var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+  /// The value parsed for the property being decoded.
+  static func value<Value>(_ decoder: any Decoder) throws -> Value {
+    guard let decoder = decoder as? ArgumentDecoder, let key = decoder.key,
+      let stored = decoder.values[key], let value = stored as? Value
+    else {
+      throw DecodingError.valueNotFound(
+        Value.self, .init(codingPath: decoder.codingPath, debugDescription: "not parsed"))
+    }
+    return value
+  }
+
+  func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedDecodingContainer<Key> {
+    KeyedDecodingContainer(Container(values: values))
+  }
+
+  func unkeyedContainer() throws -> any UnkeyedDecodingContainer { throw unsupported }
+
+  func singleValueContainer() throws -> any SingleValueDecodingContainer { throw unsupported }
+
+  private var unsupported: DecodingError {
+    .dataCorrupted(.init(codingPath: [], debugDescription: "only declared properties decode"))
+  }
+
+  private struct Container<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let values: [String: any Sendable]
+    var codingPath: [any CodingKey] { [] }
+    var allKeys: [Key] { values.keys.compactMap(Key.init(stringValue:)) }
+
+    func contains(_ key: Key) -> Bool { true }
+
+    func decodeNil(forKey key: Key) -> Bool { false }
+
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+      try T(from: ArgumentDecoder(values: values, key: key.stringValue))
+    }
+
+    func nestedContainer<Nested: CodingKey>(keyedBy type: Nested.Type, forKey key: Key)
+      -> KeyedDecodingContainer<Nested>
+    {
+      KeyedDecodingContainer(Container<Nested>(values: values))
+    }
+
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+      try ArgumentDecoder(values: values).unkeyedContainer()
+    }
+
+    func superDecoder() -> any Decoder { ArgumentDecoder(values: values) }
+
+    func superDecoder(forKey key: Key) -> any Decoder { ArgumentDecoder(values: values) }
+  }
+}
