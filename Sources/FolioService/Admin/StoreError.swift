@@ -1,0 +1,43 @@
+import Foundation
+
+/// Errors about the database file itself.
+public enum StoreError: LocalizedError, ClassifiedError, Equatable {
+  /// The command reads an existing database and there is none at the path.
+  case missingDatabase(String)
+  /// The database cannot be opened or created at the path.
+  case cannotOpen(path: String, reason: String)
+  /// The file at the path is not an SQLite database, or it is damaged.
+  case notADatabase(String)
+  /// A file the command was asked to write already exists.
+  case fileExists(String)
+  /// The integrity or foreign-key check found problems.
+  case checkFailed([String])
+
+  public var kind: FailureKind {
+    switch self {
+    case .missingDatabase: return .inputMissing
+    case .cannotOpen, .fileExists: return .io
+    case .checkFailed, .notADatabase: return .badData
+    }
+  }
+
+  public var errorDescription: String? {
+    switch self {
+    case .missingDatabase(let path):
+      return "no database at \(path); record a trade or run 'folio db migrate' to create one"
+    case .cannotOpen(let path, let reason):
+      return "cannot open the database at \(path): \(reason)"
+    case .notADatabase(let path):
+      return
+        "\(path) is not an SQLite database or it is damaged; check the path "
+        + "(the file was left untouched)"
+    case .fileExists(let path):
+      return "\(path) already exists; choose a new file name (nothing was overwritten)"
+    case .checkFailed(let findings):
+      let more =
+        findings.count > 1 ? " (and \(findings.count - 1) more, all listed in the output)" : ""
+      return "the database check found \(findings.count) problem(s): "
+        + (findings.first ?? "") + more
+    }
+  }
+}

@@ -1,0 +1,24 @@
+/// The realized result of one sell.
+public struct Disposal: Equatable, Sendable {
+  public let tradeID: Int64
+  public let disposedAt: String
+  public let quantity: ExactDecimal
+  /// quantity × price − fee.
+  public let proceeds: ExactDecimal
+  public let costBasis: ExactDecimal
+  public let realized: ExactDecimal
+  public let method: CostMethod
+
+  public init(
+    tradeID: Int64, disposedAt: String, quantity: ExactDecimal, proceeds: ExactDecimal,
+    costBasis: ExactDecimal, realized: ExactDecimal, method: CostMethod
+  ) {
+    self.tradeID = tradeID
+    self.disposedAt = disposedAt
+    self.quantity = quantity
+    self.proceeds = proceeds
+    self.costBasis = costBasis
+    self.realized = realized
+    self.method = method
+  }
+}
