@@ -51,12 +51,19 @@ struct BookLot {
 /// The lot-matching engine for one coin in one portfolio: applies trades in time order and
 /// says which lots each sell consumed, at what cost, and the realized profit.
 ///
-/// Buy fees add to cost basis; sell fees reduce proceeds.
+/// Buy fees add to cost basis; sell fees reduce proceeds. Each sell costs O(log n) in the open
+/// lots, whatever the method: FIFO takes from the front, LIFO from the back, HIFO from a heap.
 struct PositionBook {
   let method: CostMethod
-  /// Open lots in acquisition order. Lots before `head` are already consumed.
-  private(set) var lots: [BookLot] = []
+  /// Lots in acquisition order. Lots before `head` are consumed; under HIFO a lot emptied
+  /// after `head` stays in place, with nothing remaining, until the next compaction.
+  private var lots: [BookLot] = []
   private var head = 0
+  /// HIFO only: how many lots after `head` are empty.
+  private var emptied = 0
+  /// HIFO only: the indices of the open lots by unit cost, highest first, earliest first
+  /// among equals.
+  private var highest = LotHeap()
   private(set) var quantity: ExactDecimal = .zero
   private(set) var costBasis: ExactDecimal = .zero
   private(set) var realized: ExactDecimal = .zero
@@ -67,13 +74,14 @@ struct PositionBook {
   ) {
     self.method = method
     self.lots = openLots.map { BookLot(lot: $0, stored: true, changed: false) }
+    if method == .hifo { highest = LotHeap(lots) }
     self.quantity = quantity
     self.costBasis = costBasis
     self.realized = realized
   }
 
   /// The lots still holding units, oldest first.
-  var openLots: ArraySlice<BookLot> { lots[head...] }
+  var openLots: [BookLot] { lots[head...].filter { !$0.lot.remaining.isZero } }
 
   /// Books a buy: a new lot whose cost is quantity × price + fee.
   mutating func buy(_ trade: Trade) throws(DecimalError) -> Lot {
@@ -82,6 +90,7 @@ struct PositionBook {
       tradeID: trade.id, acquiredAt: trade.executedAt, quantity: trade.quantity, cost: cost,
       remaining: trade.quantity, remainingCost: cost)
     lots.append(BookLot(lot: lot, stored: false, changed: true))
+    if method == .hifo { highest.push(lots[lots.count - 1].unitCost, lots.count - 1) }
     quantity = try quantity + trade.quantity
     costBasis = try costBasis + cost
     return lot
@@ -139,11 +148,10 @@ struct PositionBook {
           sellTradeID: trade.id, lotTradeID: entry.lot.tradeID, quantity: take, cost: pieceCost))
       consumed = try consumed + pieceCost
       left = try left - take
+      lots[index] = entry
       if entry.lot.remaining.isZero {
         closed.append(entry)
         remove(at: index)
-      } else {
-        lots[index] = entry
       }
     }
     let proceeds = try trade.quantity * trade.price - trade.fee
@@ -173,29 +181,79 @@ struct PositionBook {
     case .lifo:
       return lots.count - 1
     case .hifo:
-      var best = head
-      var bestCost = lots[head].unitCost
-      for index in (head + 1)..<lots.count {
-        let cost = lots[index].unitCost
-        if cost > bestCost {
-          best = index
-          bestCost = cost
-        }
-      }
-      return best
+      return highest.top ?? head
     }
   }
 
+  /// Takes the emptied lot at `index` out of the open lots.
   private mutating func remove(at index: Int) {
-    if index == head {
+    if method == .lifo {
+      lots.removeLast()
+      return
+    }
+    if method == .hifo {
+      highest.pop()
+      emptied += 1
+    }
+    while head < lots.count && lots[head].lot.remaining.isZero {
       head += 1
-      // Compact now and then so consumed lots do not pile up in memory.
-      if head > 1024 && head * 2 > lots.count {
-        lots.removeFirst(head)
-        head = 0
+      if method == .hifo { emptied -= 1 }
+    }
+    // Compact now and then so consumed lots do not pile up in memory.
+    if head + emptied > 1024 && (head + emptied) * 2 > lots.count {
+      lots = lots[head...].filter { !$0.lot.remaining.isZero }
+      head = 0
+      emptied = 0
+      if method == .hifo { highest = LotHeap(lots) }
+    }
+  }
+}
+
+/// A binary max-heap of lot indices by unit cost; among equal costs the earliest lot is on top
+/// (HIFO's tie rule).
+struct LotHeap {
+  private var items: [(cost: ExactDecimal, number: Int)] = []
+
+  init() {}
+
+  /// The heap of `lots` by index, leaving out empty ones.
+  init(_ lots: [BookLot]) {
+    for (index, entry) in lots.enumerated() where !entry.lot.remaining.isZero {
+      push(entry.unitCost, index)
+    }
+  }
+
+  /// The index of the lot HIFO sells from next.
+  var top: Int? { items.first?.number }
+
+  private func above(_ a: Int, _ b: Int) -> Bool {
+    items[a].cost != items[b].cost
+      ? items[a].cost > items[b].cost : items[a].number < items[b].number
+  }
+
+  mutating func push(_ cost: ExactDecimal, _ number: Int) {
+    items.append((cost, number))
+    var child = items.count - 1
+    while child > 0, above(child, (child - 1) / 2) {
+      items.swapAt(child, (child - 1) / 2)
+      child = (child - 1) / 2
+    }
+  }
+
+  mutating func pop() {
+    guard !items.isEmpty else { return }
+    items.swapAt(0, items.count - 1)
+    items.removeLast()
+    var parent = 0
+    while true {
+      var best = parent
+      for child in [2 * parent + 1, 2 * parent + 2] where child < items.count && above(child, best)
+      {
+        best = child
       }
-    } else {
-      lots.remove(at: index)
+      if best == parent { return }
+      items.swapAt(parent, best)
+      parent = best
     }
   }
 }

@@ -1,0 +1,65 @@
+import FolioStorage
+import Foundation
+import Testing
+
+@testable import FolioService
+
+/// The booking engine against the rule each method states, checked by a plain scan over every
+/// open lot on a long random history with many equal unit costs (HIFO's tie rule: the
+/// earliest of the dearest lots).
+@Suite struct BookingTests {
+  /// What the reference keeps of a lot: its trade id, unit cost and remaining units.
+  struct Open {
+    let id: Int64
+    let unitCost: ExactDecimal
+    var remaining: ExactDecimal
+  }
+
+  /// The lot each method sells from next, by a scan over all open lots.
+  func next(_ open: [Open], _ method: CostMethod) -> Int {
+    switch method {
+    case .fifo, .average: return 0
+    case .lifo: return open.count - 1
+    case .hifo:
+      var best = 0
+      for index in open.indices where open[index].unitCost > open[best].unitCost { best = index }
+      return best
+    }
+  }
+
+  @Test(arguments: [CostMethod.fifo, .lifo, .hifo])
+  func consumesTheLotsTheMethodNames(method: CostMethod) throws {
+    var random = SystemRandomNumberGenerator()
+    var book = PositionBook(method: method)
+    var open: [Open] = []
+    var sells = 0
+    for id in Int64(1)...3000 {
+      let isSell = !open.isEmpty && Int.random(in: 0..<10, using: &random) < 4
+      let trade = Trade(
+        id: id, portfolioID: 1, executedAt: "2024-01-01T00:00:00Z", side: isSell ? .sell : .buy,
+        coinID: "bitcoin", quantity: dec("\(Int.random(in: 1...4, using: &random))"),
+        price: dec("\(Int.random(in: 1...6, using: &random) * 10)"), createdAt: "")
+      guard isSell else {
+        _ = try book.buy(trade)
+        open.append(Open(id: id, unitCost: trade.price, remaining: trade.quantity))
+        continue
+      }
+      let held = try open.reduce(ExactDecimal.zero) { try $0 + $1.remaining }
+      guard trade.quantity <= held else { continue }
+      sells += 1
+      var expected: [Int64] = []
+      var left = trade.quantity
+      while left.isPositive {
+        let index = next(open, method)
+        let take = min(left, open[index].remaining)
+        expected.append(open[index].id)
+        open[index].remaining = try open[index].remaining - take
+        left = try left - take
+        if open[index].remaining.isZero { open.remove(at: index) }
+      }
+      #expect(try book.sell(trade).consumptions.map(\.lotTradeID) == expected, "sell #\(id)")
+      #expect(book.openLots.map(\.lot.tradeID) == open.map(\.id), "after sell #\(id)")
+    }
+    #expect(sells > 500)
+  }
+}
