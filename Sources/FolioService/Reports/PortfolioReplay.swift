@@ -8,10 +8,11 @@ struct PortfolioReplay {
   private let trades: [Trade]
   private var next = 0
   private(set) var books: [String: PositionBook] = [:]
-  /// Realized profit of each sell booked so far, by trade id.
-  private(set) var realizedBySell: [Int64: ExactDecimal] = [:]
-  /// (disposed at, realized) of each sell booked so far, in time order.
-  private(set) var disposals: [(at: String, realized: ExactDecimal)] = []
+  /// Realized profit of the sells booked so far, in all and by coin.
+  private(set) var realizedTotal = ExactDecimal.zero
+  private var realizedByCoin: [String: ExactDecimal] = [:]
+  /// Each sell booked so far, in time order.
+  private var sells: [Standing.Sell] = []
 
   /// `trades` must be in time order (executed_at, id).
   init(method: CostMethod, trades: [Trade]) {
@@ -29,32 +30,29 @@ struct PortfolioReplay {
       switch trade.side {
       case .buy: _ = try books[trade.coinID, default: PositionBook(method: method)].buy(trade)
       case .sell:
-        let disposal = try books[trade.coinID, default: PositionBook(method: method)].sell(trade)
-          .disposal
-        realizedBySell[trade.id] = disposal.realized
-        disposals.append((trade.executedAt, disposal.realized))
+        let realized = try books[trade.coinID, default: PositionBook(method: method)].sell(trade)
+          .disposal.realized
+        sells.append(Standing.Sell(id: trade.id, at: trade.executedAt, realized: realized))
+        realizedTotal = try realizedTotal + realized
+        realizedByCoin[trade.coinID] = try realizedByCoin[trade.coinID, default: .zero] + realized
       }
       next += 1
     }
   }
 
-  /// Realized profit of the sells booked so far that were executed at or after `start` (all of
-  /// them when nil).
-  func realized(since start: Timestamp? = nil) throws -> ExactDecimal {
-    let start = start?.description
-    var total = ExactDecimal.zero
-    for disposal in disposals.reversed() {
-      if let start, disposal.at < start { break }
-      total = try total + disposal.realized
-    }
-    return total
-  }
-
   /// The coins held (quantity above zero), by id.
-  var held: [(coinID: String, book: PositionBook)] {
+  var held: [Standing.Held] {
     books.keys.sorted().compactMap { coin in
       guard let book = books[coin], book.quantity.isPositive else { return nil }
-      return (coin, book)
+      return Standing.Held(coinID: coin, quantity: book.quantity, costBasis: book.costBasis)
     }
+  }
+
+  /// What a report needs of the trades booked so far; `sells` are those since `since`.
+  func standing(since: Timestamp) -> Standing {
+    let since = since.description
+    return Standing(
+      held: held, realizedByCoin: realizedByCoin, realizedTotal: realizedTotal,
+      sells: sells.filter { $0.at >= since })
   }
 }

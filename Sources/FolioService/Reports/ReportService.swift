@@ -210,7 +210,8 @@ public struct ReportService {
           notBefore: oldest)
       }
       let figures = try Self.figures(
-        day: day, replay: replay, prices: prices, snapshot: snapshot)
+        day: day, held: held, realized: replay.realizedTotal, prices: prices,
+        snapshot: snapshot)
       if figures.value == nil, old?.value != nil {
         keptKnownValue.append(day.description)
         continue
@@ -224,21 +225,20 @@ public struct ReportService {
       keptWithoutSnapshot: keptWithoutSnapshot, keptKnownValue: keptKnownValue, maxAge: maxAge)
   }
 
-  /// The day's history figures from the replayed positions and the market prices.
+  /// The day's history figures from the held positions and the market prices.
   static func figures(
-    day: CalendarDay, replay: PortfolioReplay, prices: [String: ExactDecimal],
-    snapshot: MarketSnapshotRef?
+    day: CalendarDay, held: [Standing.Held], realized: ExactDecimal,
+    prices: [String: ExactDecimal], snapshot: MarketSnapshotRef?
   ) throws -> DailyFigures {
     var value: ExactDecimal?
     var unrealized: ExactDecimal?
     var cost = ExactDecimal.zero
-    let held = replay.held
-    for (coin, book) in held {
-      cost = try cost + book.costBasis
-      guard let price = prices[coin] else { continue }
-      let coinValue = try book.quantity * price
+    for coin in held {
+      cost = try cost + coin.costBasis
+      guard let price = prices[coin.coinID] else { continue }
+      let coinValue = try coin.quantity * price
       value = try (value ?? .zero) + coinValue
-      unrealized = try (unrealized ?? .zero) + (coinValue - book.costBasis)
+      unrealized = try (unrealized ?? .zero) + (coinValue - coin.costBasis)
     }
     if held.isEmpty {
       value = .zero
@@ -246,19 +246,31 @@ public struct ReportService {
     }
     return DailyFigures(
       day: day.description, value: value, costBasis: cost, unrealized: unrealized,
-      realized: try replay.realized(),
+      realized: realized,
       snapshotAt: prices.isEmpty ? nil : snapshot?.fetchedAt)
   }
 
-  private func build(
+  /// Builds the report from the stored positions, or, with `replay` or another method than
+  /// the portfolio's, by booking every trade again.
+  func build(
     _ portfolio: Portfolio, day: CalendarDay, method: CostMethod, maxAge: TimeInterval,
-    now: Date, historyDays: Int
+    now: Date, historyDays: Int, replay: Bool = false
   ) throws -> DailyReport {
-    let allTrades = try trades(portfolio, before: day.next.start)
-    var replay = PortfolioReplay(method: method, trades: allTrades)
-    try replay.advance(before: day.next.start)
+    let standing: Standing
+    if !replay, method == portfolio.method,
+      let stored = try Standing.stored(
+        database, portfolioID: portfolio.id, method: method, before: day.next.start,
+        since: day.firstOfYear.start)
+    {
+      standing = stored
+    } else {
+      var replay = PortfolioReplay(
+        method: method, trades: try trades(portfolio, before: day.next.start))
+      try replay.advance(before: day.next.start)
+      standing = replay.standing(since: day.firstOfYear.start)
+    }
     let bound = day.next.start.description
-    let held = replay.held
+    let held = standing.held
     let quotes = try MarketRecords.latestQuotes(
       database, coinIDs: held.map(\.coinID), vsCurrency: portfolio.currency, before: bound)
     let snapshot = try MarketRecords.latestSnapshot(
@@ -267,22 +279,19 @@ public struct ReportService {
     let statistics = Statistics.statistics(
       held: held.map {
         HeldQuote(
-          coinID: $0.coinID, quantity: $0.book.quantity, price: quotes[$0.coinID]?.price,
+          coinID: $0.coinID, quantity: $0.quantity, price: quotes[$0.coinID]?.price,
           change24h: quotes[$0.coinID]?.change24hPercent)
       }, global: global, currency: portfolio.currency,
       missingGlobal: "no /global snapshot was taken by the end of \(day)")
     let figures = try Self.figures(
-      day: day, replay: replay, prices: quotes.mapValues(\.price), snapshot: snapshot)
+      day: day, held: held, realized: standing.realizedTotal,
+      prices: quotes.mapValues(\.price), snapshot: snapshot)
 
     // Holdings, largest value first, unpriced last.
     var holdings: [ReportHolding] = []
-    var realizedByCoin: [String: ExactDecimal] = [:]
-    for trade in allTrades where trade.side == .sell {
-      realizedByCoin[trade.coinID] =
-        try (realizedByCoin[trade.coinID] ?? .zero) + (replay.realizedBySell[trade.id] ?? .zero)
-    }
     let total = figures.value ?? .zero
-    for (coin, book) in held {
+    for book in held {
+      let coin = book.coinID
       let quote = quotes[coin]
       let record = quote == nil ? try MarketRecords.coin(database, id: coin) : nil
       let value = try quote.map { try book.quantity * $0.price }
@@ -296,7 +305,7 @@ public struct ReportService {
             total.isPositive ? try ExactDecimal.scaled($0, by: .hundred, dividedBy: total) : nil
           },
           unrealized: try value.map { try $0 - book.costBasis },
-          realized: realizedByCoin[coin] ?? .zero))
+          realized: standing.realizedByCoin[coin] ?? .zero))
     }
     holdings.sort { a, b in
       switch (a.value, b.value) {
@@ -310,10 +319,15 @@ public struct ReportService {
     // The day's trades, with locations.
     let book = LocationBook(store)
     var dayTrades: [ReportTrade] = []
-    for trade in allTrades where trade.executedAt >= day.start.description {
+    var realizedBySell: [Int64: ExactDecimal] = [:]
+    for sell in standing.sells { realizedBySell[sell.id] = sell.realized }
+    try Trade.each(
+      portfolioID: portfolio.id, filter: Trade.Filter(since: day.start, before: day.next.start),
+      database
+    ) { trade in
       let location = try trade.locationID.map { try book.load($0).reference }
       dayTrades.append(
-        ReportTrade(trade: trade, realized: replay.realizedBySell[trade.id], location: location))
+        ReportTrade(trade: trade, realized: realizedBySell[trade.id], location: location))
     }
 
     // Top movers: the largest 24h moves among priced holdings.
@@ -358,9 +372,9 @@ public struct ReportService {
       statistics: statistics, holdings: holdings, totalCostBasis: figures.costBasis,
       totalUnrealized: figures.unrealized,
       realized: RealizedSummary(
-        day: try replay.realized(since: day.start),
-        monthToDate: try replay.realized(since: day.firstOfMonth.start),
-        yearToDate: try replay.realized(since: day.firstOfYear.start),
+        day: try standing.realized(since: day.start),
+        monthToDate: try standing.realized(since: day.firstOfMonth.start),
+        yearToDate: try standing.realized(since: day.firstOfYear.start),
         allTime: figures.realized),
       trades: dayTrades, movers: Array(movers.prefix(5)), history: history,
       historyDays: historyDays, figures: figures)

@@ -175,6 +175,16 @@ public final class DerivedTables {
       """, [portfolioID, coinID, key.executedAt, key.id], Self.disposal)
   }
 
+  /// The portfolio's disposals executed in [since, before), oldest first.
+  public func disposals(portfolioID: Int64, since: String, before: String) throws -> [Disposal] {
+    try db.rows(
+      """
+      SELECT trade_id, disposed_at, quantity, proceeds, cost_basis, realized_pnl, method
+      FROM disposals WHERE portfolio_id = ? AND disposed_at >= ? AND disposed_at < ?
+      ORDER BY disposed_at, trade_id
+      """, [portfolioID, since, before], Self.disposal)
+  }
+
   /// The disposal of the sell `tradeID`.
   public func disposal(tradeID: Int64) throws -> Disposal? {
     try db.row(
@@ -196,12 +206,25 @@ public final class DerivedTables {
   public func consumptions(sellTradeID: Int64) throws -> [LotConsumption] {
     try db.rows(
       "SELECT sell_trade_id, lot_trade_id, quantity, cost FROM lot_consumptions WHERE sell_trade_id = ?",
-      [sellTradeID]
-    ) {
-      LotConsumption(
-        sellTradeID: try $0["sell_trade_id"], lotTradeID: try $0["lot_trade_id"],
-        quantity: try $0["quantity"], cost: try $0["cost"])
-    }
+      [sellTradeID], Self.consumption)
+  }
+
+  /// The lot consumptions of the position's sells at or after `key` (through the trades index).
+  public func consumptions(portfolioID: Int64, coinID: String, from key: TradeKey) throws
+    -> [LotConsumption]
+  {
+    try db.rows(
+      """
+      SELECT c.sell_trade_id, c.lot_trade_id, c.quantity, c.cost
+      FROM trades t JOIN lot_consumptions c ON c.sell_trade_id = t.id
+      WHERE t.portfolio_id = ? AND t.coin_id = ? AND (t.executed_at, t.id) >= (?, ?)
+      """, [portfolioID, coinID, key.executedAt, key.id], Self.consumption)
+  }
+
+  static func consumption(_ row: Row) throws -> LotConsumption {
+    LotConsumption(
+      sellTradeID: try row["sell_trade_id"], lotTradeID: try row["lot_trade_id"],
+      quantity: try row["quantity"], cost: try row["cost"])
   }
 
   /// Deletes the disposal and lot consumptions of the sell `tradeID`.

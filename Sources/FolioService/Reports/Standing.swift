@@ -1,0 +1,75 @@
+import FolioStorage
+import Foundation
+
+/// The positions and realized profit of a portfolio as of a moment, as a report shows them:
+/// from the stored derived rows (`stored`) or from a replay of the trades (`PortfolioReplay`).
+struct Standing {
+  struct Held {
+    let coinID: String
+    let quantity: ExactDecimal
+    let costBasis: ExactDecimal
+  }
+
+  struct Sell {
+    let id: Int64
+    /// When the sell was executed (stored form).
+    let at: String
+    let realized: ExactDecimal
+  }
+
+  /// The coins held (quantity above zero), by id.
+  var held: [Held]
+  /// Realized profit of every sell before the moment, by coin.
+  var realizedByCoin: [String: ExactDecimal]
+  var realizedTotal: ExactDecimal
+  /// The sells of a recent period before the moment, in time order.
+  var sells: [Sell]
+
+  /// Realized profit of the sells executed at or after `start` (within `sells`).
+  func realized(since start: Timestamp) throws -> ExactDecimal {
+    let start = start.description
+    return try sells.reduce(ExactDecimal.zero) { try $1.at >= start ? $0 + $1.realized : $0 }
+  }
+
+  /// Reads the standing before `bound` from the stored positions and derived rows, taking away
+  /// what the trades at or after `bound` derived (as `Ledger` undoes them): no trade is booked
+  /// again. `sells` are those since `since`. Nil when a stored position was booked with
+  /// another method than `method`.
+  static func stored(
+    _ db: Database, portfolioID: Int64, method: CostMethod, before bound: Timestamp,
+    since: Timestamp
+  ) throws -> Standing? {
+    let derived = try DerivedTables(db)
+    let from = TradeKey(executedAt: bound.description, id: 0)
+    var held: [Held] = []
+    var byCoin: [String: ExactDecimal] = [:]
+    var total = ExactDecimal.zero
+    for position in try derived.positions(portfolioID: portfolioID) {
+      guard position.method == method else { return nil }
+      var (quantity, cost, realized) = (position.quantity, position.costBasis, position.realized)
+      if position.lastTrade >= from {
+        let coin = position.coinID
+        for lot in try derived.lots(portfolioID: portfolioID, coinID: coin, from: from) {
+          quantity = try quantity - lot.quantity
+          cost = try cost - lot.cost
+        }
+        for piece in try derived.consumptions(portfolioID: portfolioID, coinID: coin, from: from) {
+          quantity = try quantity + piece.quantity
+          cost = try cost + piece.cost
+        }
+        for sell in try derived.disposals(portfolioID: portfolioID, coinID: coin, from: from) {
+          realized = try realized - sell.realized
+        }
+      }
+      if quantity.isPositive {
+        held.append(Held(coinID: position.coinID, quantity: quantity, costBasis: cost))
+      }
+      byCoin[position.coinID] = realized
+      total = try total + realized
+    }
+    let sells = try derived.disposals(
+      portfolioID: portfolioID, since: since.description, before: bound.description
+    ).map { Sell(id: $0.tradeID, at: $0.disposedAt, realized: $0.realized) }
+    return Standing(held: held, realizedByCoin: byCoin, realizedTotal: total, sells: sells)
+  }
+}

@@ -1,0 +1,58 @@
+import FolioStorage
+import FolioTestSupport
+import Foundation
+import Testing
+
+@testable import FolioService
+
+/// A report reads the positions as of its day from the stored derived rows; it must show what
+/// booking every trade again shows, on any day and with every method.
+@Suite struct ReportStandingTests {
+  @Test(arguments: [CostMethod.fifo, .lifo, .hifo, .average])
+  func storedStateAgreesWithAFullReplay(method: CostMethod) throws {
+    let sandbox = try ServiceSandbox()
+    var generator = HistoryGenerator(trades: 1000)
+    generator.coinCount = 3
+    try generator.write(to: sandbox.folder)
+    let now = Date(timeIntervalSince1970: 1_736_000_000)  // 2025-01-04T14:13:20Z
+    _ = try sandbox.market.importFiles(
+      [sandbox.folder + "/markets.json"], vsCurrency: "usd", at: nil, now: now)
+    let main = try PortfolioService(sandbox.store).setMethod("main", method)
+    let csv = try #require(FileManager.default.contents(atPath: sandbox.folder + "/trades.csv"))
+    _ = try TradeImporter(sandbox.store).importTrades(
+      from: CSVReader(bytes: Array(csv), source: "trades.csv"), source: "trades.csv", into: main,
+      now: now)
+    let service = ReportService(sandbox.store)
+    let today = CalendarDay(containing: now)
+    var days = stride(from: 0, through: 2200, by: 50).map { today.adding(days: -$0) }
+    // Days with trades on them: the report lists them with their realized profit.
+    try sandbox.store.database.read {
+      try Trade.each(
+        portfolioID: main.id, filter: Trade.Filter(side: .sell, limit: 3), sandbox.store.database
+      ) {
+        if let day = CalendarDay(String($0.executedAt.prefix(10))) { days.append(day) }
+      }
+    }
+    var sawRealized = false
+    for day in days {
+      let (fast, replayed) = try sandbox.store.database.read {
+        (
+          try service.build(
+            main, day: day, method: method, maxAge: 86_400, now: now, historyDays: 30),
+          try service.build(
+            main, day: day, method: method, maxAge: 86_400, now: now, historyDays: 30,
+            replay: true)
+        )
+      }
+      #expect(fast == replayed, "\(method) on \(day)")
+      if !fast.realized.allTime.isZero && !fast.holdings.isEmpty { sawRealized = true }
+    }
+    #expect(sawRealized && days.count > 40)
+    let stored = try sandbox.store.database.read {
+      try Standing.stored(
+        sandbox.store.database, portfolioID: main.id, method: method,
+        before: today.next.start, since: today.firstOfYear.start)
+    }
+    #expect(stored != nil)
+  }
+}
