@@ -183,6 +183,12 @@ public struct Trade: Equatable, Sendable {
   public static func each(
     portfolioID: Int64, filter: Filter, _ db: Database, _ body: (Trade) throws -> Void
   ) throws {
+    let (sql, values) = query(portfolioID: portfolioID, filter: filter)
+    try db.prepare(sql).forEachRow(values) { try body(try Trade(row: $0)) }
+  }
+
+  /// The SQL and values `each` runs: a coin or a time bound is found through an index.
+  static func query(portfolioID: Int64, filter: Filter) -> (String, [any SQLBindable]) {
     var sql = "SELECT \(columns) FROM trades WHERE portfolio_id = ?"
     var values: [any SQLBindable] = [portfolioID]
     if let coin = filter.coinID {
@@ -214,7 +220,7 @@ public struct Trade: Equatable, Sendable {
       sql += " LIMIT ?"
       values.append(limit)
     }
-    try db.prepare(sql).forEachRow(values) { try body(try Trade(row: $0)) }
+    return (sql, values)
   }
 
   /// Streams the trades of one position from `key` on (inclusive), in order.
