@@ -28,11 +28,6 @@ public enum HTTPRules {
     return first == origin(b)
   }
 
-  /// `headers` without the credential headers.
-  public static func withoutCredentials(_ headers: [String: String]) -> [String: String] {
-    headers.filter { !credentialHeaders.contains($0.key.lowercased()) }
-  }
-
   /// `text` (a URL, or text that starts like one) without the `user:password@` part of its
   /// authority, so that credentials are neither stored nor printed. Works on text that is not
   /// a valid URL too.

@@ -29,7 +29,9 @@ public enum FetchHelper {
       error.write(Data("folio-fetch: \(usage.message)\n".utf8))
       return 64
     }
-    let headers = self.headers(String(decoding: input.readDataToEndOfFile(), as: UTF8.self))
+    let headers = HelperTransport.headers(
+      fromLines: String(decoding: input.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n")
+    )
     // URLSession writes the body to a file in $TMPDIR as it arrives: give it a folder of its
     // own (`--scratch`, made and removed by folio; else one made here and removed on a normal
     // exit).
@@ -148,10 +150,5 @@ public enum FetchHelper {
     return Request(
       url: target, connectTimeout: connectTimeout, totalTimeout: totalTimeout, maxBytes: maxBytes,
       scratch: scratch)
-  }
-
-  /// The request headers from standard input.
-  static func headers(_ text: String) -> [String: String] {
-    HelperTransport.headers(fromLines: text.split(separator: "\n"))
   }
 }

@@ -32,7 +32,6 @@ public struct ExactDecimal: Hashable, Comparable, Sendable, CustomStringConverti
   public var isNegative: Bool { units < 0 }
   public var isPositive: Bool { units > 0 }
   public var magnitude: ExactDecimal { ExactDecimal(units: units < 0 ? 0 - units : units) }
-  public var negated: ExactDecimal { ExactDecimal(units: 0 - units) }
 
   public static func < (lhs: ExactDecimal, rhs: ExactDecimal) -> Bool { lhs.units < rhs.units }
 

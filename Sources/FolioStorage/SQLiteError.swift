@@ -61,9 +61,6 @@ public struct SQLiteError: Error, CustomStringConvertible, Equatable {
   /// True for SQLITE_BUSY and SQLITE_LOCKED: another connection holds the lock.
   public var isBusy: Bool { category == .busy }
 
-  /// True for SQLITE_CONSTRAINT and its extended codes.
-  public var isConstraint: Bool { category == .constraint }
-
   public var description: String {
     let name = String(cString: sqlite3_errstr(code)).replacingOccurrences(of: " failed", with: "")
     var text = "SQLite error \(extendedCode) (\(name)): \(message)"

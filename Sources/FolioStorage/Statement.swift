@@ -115,18 +115,12 @@ public final class Statement {
         sqlite3_bind_blob64(handle, index, $0.baseAddress, UInt64($0.count), sqliteTransient)
       }
     }
-    guard code == SQLITE_OK else { throw SQLiteError(connection: connection, code: code, sql: sql) }
+    try check(code)
   }
 
   /// Binds text (or NULL for nil) to the 1-based parameter `index`, without boxing.
   public func bind(_ value: String?, at index: Int32) throws {
-    guard var text = value else {
-      let code = sqlite3_bind_null(handle, index)
-      guard code == SQLITE_OK else {
-        throw SQLiteError(connection: connection, code: code, sql: sql)
-      }
-      return
-    }
+    guard var text = value else { return try check(sqlite3_bind_null(handle, index)) }
     // The string's own UTF-8 storage: no C-string copy.
     try text.withUTF8 { try bind(utf8: $0, at: index) }
   }
@@ -141,12 +135,16 @@ public final class Statement {
       return sqlite3_bind_text(
         handle, index, start, Int32(clamping: characters.count), sqliteTransient)
     }
-    guard code == SQLITE_OK else { throw SQLiteError(connection: connection, code: code, sql: sql) }
+    try check(code)
   }
 
   /// Binds an integer to the 1-based parameter `index`, without boxing.
   public func bind(_ value: Int64, at index: Int32) throws {
-    let code = sqlite3_bind_int64(handle, index, value)
+    try check(sqlite3_bind_int64(handle, index, value))
+  }
+
+  /// Throws the connection's error unless `code` is SQLITE_OK.
+  private func check(_ code: Int32) throws {
     guard code == SQLITE_OK else { throw SQLiteError(connection: connection, code: code, sql: sql) }
   }
 
@@ -177,21 +175,13 @@ public final class Statement {
 
   /// Binds `values`, runs the statement to completion and resets it for the next use.
   public func execute(_ values: [any SQLBindable] = []) throws {
-    reset()
-    try bind(values)
-    defer { sqlite3_reset(handle) }
-    while try step() {}
+    try forEachRow(values) { _ in }
   }
 
   /// Binds `values` and returns every row, decoded by `row`.
   public func rows<T>(_ values: [any SQLBindable] = [], _ decode: (Row) throws -> T) throws -> [T] {
-    reset()
-    try bind(values)
-    defer { sqlite3_reset(handle) }
     var result: [T] = []
-    while try step() {
-      result.append(try decode(Row(statement: self)))
-    }
+    try forEachRow(values) { result.append(try decode($0)) }
     return result
   }
 

@@ -70,7 +70,7 @@ import Testing
       try db.execute("INSERT INTO t VALUES (?)", [1])
     }
     #expect(error.extendedCode == 2067)  // SQLITE_CONSTRAINT_UNIQUE
-    #expect(error.isConstraint)
+    #expect(error.category == .constraint)
     #expect(error.sql == "INSERT INTO t VALUES (?)")
     #expect(error.description.hasPrefix("SQLite error 2067 (constraint): UNIQUE constraint"))
   }

@@ -77,9 +77,6 @@ public final class Store {
     let exists = FileManager.default.fileExists(atPath: location.path)
     if mustExist && !exists { throw StoreError.missingDatabase(location.path) }
     let migrator = try Migrator()
-    // The file's schema is checked before anything is written to it, even the switch to WAL:
-    // a schema from a newer folio, or with changed migrations, is refused with the file
-    // byte-for-byte as it was.
     database = try Self.open(location, mode: .readWriteCreate, writeAheadLog: false)
     Database.removeLeftovers(of: location.path)
     if exists { _ = try migrator.status(of: database) }

@@ -61,12 +61,8 @@ public final class CoinGeckoClient {
       throw .malformedResponse(
         endpoint: label, reason: "expected an array, found \(value.kindName)")
     }
-    var notes = PayloadNotes()
-    do {
-      let page = try CoinGeckoDocument.readMarkets(items, notes: &notes)
-      return (page, notes)
-    } catch {
-      throw .malformedResponse(endpoint: label, reason: error.reason)
+    return try read(label) { notes throws(PayloadError) in
+      try CoinGeckoDocument.readMarkets(items, notes: &notes)
     }
   }
 
@@ -76,11 +72,8 @@ public final class CoinGeckoClient {
     guard let data = value["data"]?.objectValue, data["total_market_cap"] != nil else {
       throw .malformedResponse(endpoint: "/global", reason: "it has no data.total_market_cap")
     }
-    var notes = PayloadNotes()
-    do {
-      return (try CoinGeckoDocument.readGlobal(data, notes: &notes), notes)
-    } catch {
-      throw .malformedResponse(endpoint: "/global", reason: error.reason)
+    return try read("/global") { notes throws(PayloadError) in
+      try CoinGeckoDocument.readGlobal(data, notes: &notes)
     }
   }
 
@@ -95,9 +88,18 @@ public final class CoinGeckoClient {
     guard case .object(let object) = value.kind, object["id"] != nil else {
       throw .malformedResponse(endpoint: label, reason: "expected a coin object")
     }
+    return try read(label) { notes throws(PayloadError) in
+      try CoinGeckoDocument.readDetail(object, notes: &notes)
+    }
+  }
+
+  /// The payload `decode` reads, with its notes; a wrong shape is `malformedResponse`.
+  private func read<T>(
+    _ label: String, _ decode: (inout PayloadNotes) throws(PayloadError) -> T
+  ) throws(CoinGeckoError) -> (T, PayloadNotes) {
     var notes = PayloadNotes()
     do {
-      return (try CoinGeckoDocument.readDetail(object, notes: &notes), notes)
+      return (try decode(&notes), notes)
     } catch {
       throw .malformedResponse(endpoint: label, reason: error.reason)
     }

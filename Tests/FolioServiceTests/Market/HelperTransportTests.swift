@@ -82,7 +82,9 @@ import Testing
     }
     #expect(throws: FetchHelper.UsageError.self) { try FetchHelper.parse(["--connect-timeout"]) }
     #expect(
-      FetchHelper.headers("x-cg-demo-api-key: k: v\nno colon\nUser-Agent:  Folio/1 \n")
+      HelperTransport.headers(
+        fromLines: "x-cg-demo-api-key: k: v\nno colon\nUser-Agent:  Folio/1 \n".split(
+          separator: "\n"))
         == ["x-cg-demo-api-key": "k: v", "User-Agent": "Folio/1"])
   }
 
