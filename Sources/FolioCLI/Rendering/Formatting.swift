@@ -1,26 +1,69 @@
 import FolioStorage
 
-/// How numbers are written in text output. JSON and CSV always carry the exact decimal.
+/// How figures are written in text output (text, Markdown, HTML): money, percentages,
+/// quantities and block charts. JSON and CSV always carry the exact decimal. Where outputs
+/// write a figure differently, the difference is a parameter here, not a second formatter.
 enum Formatting {
-  /// Money for people: two decimals with thousands separators ("61,000.00"); amounts under 1
-  /// keep up to 8 decimals so small prices stay readable ("0.00001234").
-  static func money(_ value: ExactDecimal) -> String {
-    if value.magnitude < .one && !value.isZero {
-      var text = value.rounded(places: 8).description
-      if !text.contains(".") { text += ".00" }
-      return text
+  /// How many decimals an amount shows. All but `ledger` group thousands in the whole part.
+  enum Digits {
+    /// Two decimals: `19,967.65`.
+    case cents
+    /// Two decimals, or up to 8 below 1 so small prices stay readable (`0.00001234`), as the
+    /// ledger commands (`holdings`, `tx`) write amounts without a currency.
+    case ledger
+    /// As many decimals as a price's size needs: two from 1000 up (`39,935.30`), up to four
+    /// from 1 (`84.8128`), up to six below 1 (`0.516645`), or four significant digits when six
+    /// decimals would show fewer (`0.000008839`).
+    case price
+    /// Abbreviated as the app does: `2.58Tr`, `342.25Bn`, `12.35M`, `123.46K` (two decimals,
+    /// rounded half-to-even; a value that rounds up to 1,000 of a unit takes the next unit:
+    /// 999,999 is `1.00M`, not `1,000.00K`). Below 1,000 the amount is written out.
+    case abbreviated
+  }
+
+  /// When a figure carries a sign.
+  enum Sign {
+    /// Only a minus: `-3.50`, `12.00`.
+    case minusOnly
+    /// A plus on everything not negative, zero included: `+0.00` (ledger profits).
+    case always
+    /// A plus only when the figure as shown is above zero: `+12.00`, `0.00`, `-3.50`.
+    case nonZero
+  }
+
+  /// An amount in `currency` (`$12.00`, `€12.00`, or the code after other figures:
+  /// `12.00 CHF`); a nil currency writes the figure alone. A nil value is `missing`.
+  static func money(
+    _ value: ExactDecimal?, _ digits: Digits = .cents, in currency: String? = nil,
+    sign: Sign = .minusOnly, missing: String = "n/a"
+  ) -> String {
+    guard let value else { return missing }
+    let plain = signed(self.digits(value, digits), sign, value)
+    guard let currency else { return plain }
+    if let symbol = symbols[currency] {
+      let mark = plain.first == "-" || plain.first == "+" ? String(plain.prefix(1)) : ""
+      return mark + symbol + plain.dropFirst(mark.count)
     }
-    return grouped(value.formatted(places: 2))
+    return plain + " " + currency.uppercased()
   }
 
-  /// A signed money amount: "+1,234.50" or "-12.00".
-  static func signedMoney(_ value: ExactDecimal) -> String {
-    (value.isNegative ? "" : "+") + money(value)
+  /// What a percentage measures, which sets its decimals and sign.
+  enum PercentStyle {
+    /// A change: `+0.63%`, `-3.48%`, `0.00%`.
+    case change
+    /// A level such as BTC dominance: `52.31%`.
+    case level
+    /// A share of the portfolio: `61.2%`.
+    case share
   }
 
-  /// A percentage with two decimals and a sign: "+5.00%".
-  static func percent(_ value: ExactDecimal) -> String {
-    (value.isNegative ? "" : "+") + value.formatted(places: 2) + "%"
+  /// A percentage in `style`; a nil value is `missing`.
+  static func percent(
+    _ value: ExactDecimal?, _ style: PercentStyle = .change, missing: String = "n/a"
+  ) -> String {
+    guard let value else { return missing }
+    let text = value.formatted(places: style == .share ? 1 : 2)
+    return signed(text, style == .change ? .nonZero : .minusOnly, value) + "%"
   }
 
   /// A quantity exactly as stored, with thousands separators in the whole part.
@@ -28,8 +71,74 @@ enum Formatting {
     grouped(value.description)
   }
 
+  private static let symbols = ["usd": "$", "eur": "€", "gbp": "£", "jpy": "¥"]
+
+  private static func signed(_ text: String, _ sign: Sign, _ value: ExactDecimal) -> String {
+    guard !text.hasPrefix("-") else { return text }
+    switch sign {
+    case .minusOnly: return text
+    case .always: return value.isNegative ? text : "+" + text
+    case .nonZero:
+      return text.contains(where: { ("1"..."9").contains($0) }) ? "+" + text : text
+    }
+  }
+
+  private static func digits(_ value: ExactDecimal, _ digits: Digits) -> String {
+    switch digits {
+    case .cents:
+      return grouped(value.formatted(places: 2))
+    case .ledger:
+      guard value.magnitude < .one && !value.isZero else {
+        return grouped(value.formatted(places: 2))
+      }
+      let text = value.rounded(places: 8).description
+      return text.contains(".") ? text : text + ".00"
+    case .price:
+      return grouped(priceDigits(value))
+    case .abbreviated:
+      let units: [(ExactDecimal, String)] = [
+        (ExactDecimal(1_000_000_000_000), "Tr"), (ExactDecimal(1_000_000_000), "Bn"),
+        (ExactDecimal(1_000_000), "M"), (ExactDecimal(1_000), "K"), (ExactDecimal.one, ""),
+      ]
+      for (index, (unit, suffix)) in units.enumerated()
+      where value.magnitude >= unit || unit == .one {
+        guard let scaled = try? (value / unit).rounded(places: 2) else { break }
+        if index > 0, scaled.magnitude >= ExactDecimal(1000),
+          let bigger = try? (value / units[index - 1].0).rounded(places: 2)
+        {
+          return grouped(bigger.formatted(places: 2)) + units[index - 1].1
+        }
+        return grouped(scaled.formatted(places: 2)) + suffix
+      }
+      return grouped(value.formatted(places: 2))
+    }
+  }
+
+  private static func priceDigits(_ value: ExactDecimal) -> String {
+    let magnitude = value.magnitude
+    var places = magnitude >= ExactDecimal(1000) || magnitude.isZero ? 2 : 4
+    if magnitude < .one && !magnitude.isZero {
+      // Six decimals, or four significant digits when that needs more.
+      var probe = magnitude
+      var shifts = 0
+      while probe < ExactDecimal.one && shifts < 18 {
+        probe = (try? probe * ExactDecimal(10)) ?? ExactDecimal.one
+        shifts += 1
+      }
+      places = min(max(6, shifts + 3), 18)
+    }
+    var text = value.formatted(places: places)
+    // Keep at least two decimals, drop further trailing zeros.
+    if let dot = text.firstIndex(of: ".") {
+      while text.last == "0" && text.distance(from: dot, to: text.endIndex) > 3 {
+        text.removeLast()
+      }
+    }
+    return text
+  }
+
   /// Inserts thousands separators into the whole part of a plain decimal string.
-  static func grouped(_ text: String) -> String {
+  private static func grouped(_ text: String) -> String {
     var sign = ""
     var body = Substring(text)
     if body.hasPrefix("-") {
@@ -44,5 +153,74 @@ enum Formatting {
       result.append(digit)
     }
     return sign + result + (parts.count > 1 ? "." + parts[1] : "")
+  }
+
+  // MARK: - Charts
+
+  /// What a chart draws for a column without any known point.
+  enum Gaps {
+    /// Nothing: a day without a value is not drawn as a guess.
+    case blank
+    /// The column before it again (the lowest level for a first column): a price line.
+    case carried
+  }
+
+  /// `height` rows of block characters, top row first, at most `width` columns: points are
+  /// averaged into columns and the lowest value still draws a one-eighth block, so it is not
+  /// mistaken for a gap; a flat series draws at half height. Empty when fewer than two points
+  /// are known.
+  static func chartRows(_ points: [ExactDecimal?], width: Int, height: Int, gaps: Gaps)
+    -> [String]
+  {
+    let known = points.compactMap { $0?.doubleValue }
+    guard known.count >= 2, let low = known.min(), let high = known.max(), width > 0, height > 0
+    else { return [] }
+    let columns = min(width, points.count)
+    let steps = height * 8
+    var levels: [Int?] = []
+    var previous = low
+    for column in 0..<columns {
+      let start = column * points.count / columns
+      let end = max(start + 1, (column + 1) * points.count / columns)
+      let bucket = points[start..<end].compactMap { $0?.doubleValue }
+      guard !bucket.isEmpty || gaps == .carried else {
+        levels.append(nil)
+        continue
+      }
+      let value = bucket.isEmpty ? previous : bucket.reduce(0, +) / Double(bucket.count)
+      previous = value
+      levels.append(
+        high > low
+          ? max(
+            1, min(steps, Int(((value - low) / (high - low) * Double(steps - 1)).rounded()) + 1))
+          : steps / 2)
+    }
+    let blocks: [Character] = [" ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
+    return (0..<height).reversed().map { row in
+      String(levels.map { level in level.map { blocks[max(0, min(8, $0 - row * 8))] } ?? " " })
+        .trimmingTrailingSpaces()
+    }
+  }
+
+  /// A one-line sparkline of a price series: `▁▂▄▅▇█`.
+  static func sparkline(_ points: [ExactDecimal?], width: Int = 14) -> String {
+    chartRows(points, width: width, height: 1, gaps: .carried).first ?? ""
+  }
+
+  /// `chartRows` with the highest value written left of the top row and the lowest left of the
+  /// bottom one: `$20.00 ┤   █▁`. `style` is applied to the blocks only (colour).
+  static func chart(
+    _ points: [ExactDecimal?], width: Int, height: Int, gaps: Gaps,
+    label: (ExactDecimal) -> String, style: (String) -> String = { $0 }
+  ) -> [String] {
+    let rows = chartRows(points, width: width, height: height, gaps: gaps)
+    let known = points.compactMap { $0 }
+    guard !rows.isEmpty, let high = known.max(), let low = known.min() else { return [] }
+    let (top, bottom) = (label(high), label(low))
+    let labelWidth = max(top.count, bottom.count)
+    return rows.enumerated().map { index, cells in
+      let text = index == 0 ? top : index == rows.count - 1 ? bottom : ""
+      return String(repeating: " ", count: labelWidth - text.count) + text + " ┤" + style(cells)
+    }
   }
 }

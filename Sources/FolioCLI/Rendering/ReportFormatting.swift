@@ -2,39 +2,10 @@ import FolioService
 import FolioStorage
 import Foundation
 
-/// What every report format shares: the wording of figures, n/a notes, warnings and charts.
+/// What every report format shares: the statistics, n/a notes, warnings and history wording.
 /// Large market amounts (market cap, volume) are abbreviated as the app did (`$1.61Tr`,
 /// `$62.10Bn`, `$12.35M`, `$123.46K`); portfolio amounts are written out with cents.
 enum ReportFormat {
-  // MARK: - Figures
-
-  /// An amount with cents and its currency, or `n/a`.
-  static func amount(_ value: ExactDecimal?, _ currency: String) -> String {
-    value.map { MarketFormat.amount($0, currency) } ?? "n/a"
-  }
-
-  /// A profit: `+$12.00`, `-$3.50`, `$0.00`; nil is `n/a`.
-  static func signed(_ value: ExactDecimal?, _ currency: String) -> String {
-    guard let value else { return "n/a" }
-    let rounded = value.rounded(places: 2)
-    return (rounded.isPositive ? "+" : "") + MarketFormat.amount(value, currency)
-  }
-
-  /// A percentage with its sign: `+0.63%`; nil is `n/a`.
-  static func percent(_ value: ExactDecimal?) -> String {
-    value.map { MarketFormat.percent($0) } ?? "n/a"
-  }
-
-  /// A share of the portfolio: `61.2%`.
-  static func share(_ value: ExactDecimal?) -> String {
-    value.map { $0.formatted(places: 1) + "%" } ?? ""
-  }
-
-  /// A price as `coins list` writes it, or `n/a`.
-  static func price(_ value: ExactDecimal?, _ currency: String) -> String {
-    value.map { MarketFormat.price($0, currency) } ?? "n/a"
-  }
-
   /// One statistic: its label, its figure and its 24h change (when it has one).
   struct Statistic {
     let label: String
@@ -48,22 +19,23 @@ enum ReportFormat {
   static func statistics(_ statistics: PortfolioStatistics) -> [Statistic] {
     let currency = statistics.currency
     func big(_ measure: Measure) -> String {
-      measure.value.map { MarketFormat.abbreviated($0, currency) } ?? "n/a"
+      Formatting.money(measure.value, .abbreviated, in: currency)
     }
     return [
       Statistic(
         label: "Market Cap", figure: big(statistics.marketCap),
-        change: percent(statistics.marketCapChange24h.value),
+        change: Formatting.percent(statistics.marketCapChange24h.value),
         direction: MarketFormat.direction(statistics.marketCapChange24h.value)),
       Statistic(
         label: "24h Volume", figure: big(statistics.volume24h), change: nil, direction: nil),
       Statistic(
         label: "BTC Dominance",
-        figure: statistics.btcDominance.value.map { $0.formatted(places: 2) + "%" } ?? "n/a",
+        figure: Formatting.percent(statistics.btcDominance.value, .level),
         change: nil, direction: nil),
       Statistic(
-        label: "Portfolio Value", figure: amount(statistics.portfolioValue.value, currency),
-        change: percent(statistics.portfolioChange24h.value),
+        label: "Portfolio Value",
+        figure: Formatting.money(statistics.portfolioValue.value, in: currency),
+        change: Formatting.percent(statistics.portfolioChange24h.value),
         direction: MarketFormat.direction(statistics.portfolioChange24h.value)),
     ]
   }
@@ -135,7 +107,8 @@ enum ReportFormat {
   /// The price cell of a holding, marked `*` when it comes from an older snapshot.
   static func holdingPrice(_ holding: ReportHolding, _ report: DailyReport) -> String {
     let older = holding.priceAt != nil && holding.priceAt != report.snapshot?.fetchedAt
-    return price(holding.price, report.portfolio.currency) + (older ? "*" : "")
+    return Formatting.money(holding.price, .price, in: report.portfolio.currency)
+      + (older ? "*" : "")
   }
 
   // MARK: - Trades and history
@@ -156,12 +129,12 @@ enum ReportFormat {
     else { return nil }
     let currency = report.portfolio.currency
     var text =
-      "\(first.day) \(MarketFormat.amount(from, currency)) → "
-      + "\(last.day) \(MarketFormat.amount(to, currency))"
+      "\(first.day) \(Formatting.money(from, in: currency)) → "
+      + "\(last.day) \(Formatting.money(to, in: currency))"
     if first.day != last.day, from.isPositive,
       let change = try? ExactDecimal.scaled(to - from, by: .hundred, dividedBy: from)
     {
-      text += " (\(MarketFormat.percent(change)))"
+      text += " (\(Formatting.percent(change, missing: "—")))"
     }
     return text
   }
@@ -175,56 +148,5 @@ enum ReportFormat {
       let day = last.adding(days: -back).description
       return (day, byDay[day] ?? nil)
     }
-  }
-
-  /// A terminal chart of daily values, one column per day (days are averaged into columns
-  /// when there are more than `width`), with the highest and lowest value as labels. A day
-  /// without a value stays blank rather than being drawn as a guess. Empty when fewer than
-  /// two days have a value.
-  static func chartLines(
-    _ values: [ExactDecimal?], currency: String, height: Int = 5, width: Int = 60
-  ) -> [String] {
-    let known = values.compactMap { $0 }
-    guard known.count >= 2, let high = known.max(), let low = known.min(), height > 0 else {
-      return []
-    }
-    let columns = min(max(width, 1), values.count)
-    var levels: [Int?] = []
-    let span = high.doubleValue - low.doubleValue
-    let steps = height * 8
-    for column in 0..<columns {
-      let start = column * values.count / columns
-      let end = max(start + 1, (column + 1) * values.count / columns)
-      let bucket = values[start..<end].compactMap { $0?.doubleValue }
-      guard !bucket.isEmpty else {
-        levels.append(nil)
-        continue
-      }
-      let average = bucket.reduce(0, +) / Double(bucket.count)
-      // The lowest value still draws a one-eighth block, so it is not mistaken for a gap.
-      levels.append(
-        span > 0
-          ? max(1, Int(((average - low.doubleValue) / span * Double(steps - 1)).rounded()) + 1)
-          : steps / 2)
-    }
-    let blocks: [Character] = [" ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
-    let top = MarketFormat.amount(high, currency)
-    let bottom = MarketFormat.amount(low, currency)
-    let labelWidth = max(top.count, bottom.count)
-    return (0..<height).reversed().map { row in
-      let floor = row * 8
-      let cells = String(
-        levels.map { level in
-          level.map { blocks[max(0, min(8, $0 - floor))] } ?? " "
-        }
-      ).trimmingTrailingSpaces()
-      let label = row == height - 1 ? top : row == 0 ? bottom : ""
-      return String(repeating: " ", count: labelWidth - label.count) + label + " ┤" + cells
-    }
-  }
-
-  /// A one-line sparkline of a 7-day price series: `▁▂▄▅▇█`.
-  static func sparkline(_ points: [ExactDecimal?], width: Int = 14) -> String {
-    SparklineChart.rows(points.map { $0?.doubleValue }, width: width, height: 1).first ?? ""
   }
 }

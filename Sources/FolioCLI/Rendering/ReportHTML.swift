@@ -69,23 +69,27 @@ enum ReportHTML {
           "<tr><td><strong>\(escape(holding.label))</strong> \(name)</td>"
             + "<td>\(escape(Formatting.quantity(holding.quantity)))</td>"
             + "<td>\(escape(ReportFormat.holdingPrice(holding, report)))</td>"
-            + "<td>\(escape(ReportFormat.amount(holding.value, currency)))</td>"
-            + cell(ReportFormat.percent(holding.change24h), holding.change24h)
+            + "<td>\(escape(Formatting.money(holding.value, in: currency)))</td>"
+            + cell(Formatting.percent(holding.change24h), holding.change24h)
             + "<td class=\"spark\">\(sparkline(holding.sparkline))</td>"
-            + "<td>\(escape(ReportFormat.share(holding.share)))</td>"
-            + "<td>\(escape(MarketFormat.amount(holding.costBasis, currency)))</td>"
-            + cell(ReportFormat.signed(holding.unrealized, currency), holding.unrealized)
+            + "<td>\(escape(Formatting.percent(holding.share, .share, missing: "")))</td>"
+            + "<td>\(escape(Formatting.money(holding.costBasis, in: currency)))</td>"
+            + cell(
+              Formatting.money(holding.unrealized, in: currency, sign: .nonZero), holding.unrealized
+            )
             + "</tr>")
       }
       rows.append(
         "<tr class=\"total\"><td>Total</td><td></td><td></td>"
-          + "<td>\(escape(ReportFormat.amount(report.statistics.portfolioValue.value, currency)))</td>"
+          + "<td>\(escape(Formatting.money(report.statistics.portfolioValue.value, in: currency)))</td>"
           + cell(
-            ReportFormat.percent(report.statistics.portfolioChange24h.value),
+            Formatting.percent(report.statistics.portfolioChange24h.value),
             report.statistics.portfolioChange24h.value)
           + "<td></td><td></td>"
-          + "<td>\(escape(MarketFormat.amount(report.totalCostBasis, currency)))</td>"
-          + cell(ReportFormat.signed(report.totalUnrealized, currency), report.totalUnrealized)
+          + "<td>\(escape(Formatting.money(report.totalCostBasis, in: currency)))</td>"
+          + cell(
+            Formatting.money(report.totalUnrealized, in: currency, sign: .nonZero),
+            report.totalUnrealized)
           + "</tr>")
       body.append(
         table(
@@ -107,7 +111,8 @@ enum ReportHTML {
       table(
         ["Period", "Realized"],
         ReportText.periods(report).map { label, value in
-          "<tr><td>\(label)</td>" + cell(ReportFormat.signed(value, currency), value) + "</tr>"
+          "<tr><td>\(label)</td>"
+            + cell(Formatting.money(value, in: currency, sign: .nonZero), value) + "</tr>"
         }))
     body.append("</section>")
     body.append("<section class=\"panel\"><h2>Top movers (24h)</h2>")
@@ -119,9 +124,9 @@ enum ReportHTML {
           ["Coin", "24h", "Value change"],
           report.movers.map { mover in
             "<tr><td>\(escape(mover.label))</td>"
-              + cell(MarketFormat.percent(mover.change24h), mover.change24h)
+              + cell(Formatting.percent(mover.change24h, missing: "—"), mover.change24h)
               + cell(
-                mover.valueChange.map { ReportFormat.signed($0, currency) } ?? "n/a",
+                Formatting.money(mover.valueChange, in: currency, sign: .nonZero),
                 mover.valueChange) + "</tr>"
           }))
     }
@@ -142,9 +147,11 @@ enum ReportHTML {
               + "<td class=\"text\">\(trade.side.rawValue)</td>"
               + "<td class=\"text\">\(escape(ReportText.label(trade.coinID, report)))</td>"
               + "<td>\(escape(Formatting.quantity(trade.quantity)))</td>"
-              + "<td>\(escape(MarketFormat.price(trade.price, currency)))</td>"
-              + "<td>\(escape(MarketFormat.amount(trade.fee, currency)))</td>"
-              + cell(entry.realized.map { ReportFormat.signed($0, currency) } ?? "", entry.realized)
+              + "<td>\(escape(Formatting.money(trade.price, .price, in: currency)))</td>"
+              + "<td>\(escape(Formatting.money(trade.fee, in: currency)))</td>"
+              + cell(
+                Formatting.money(entry.realized, in: currency, sign: .nonZero, missing: ""),
+                entry.realized)
               + "<td class=\"text\">\(escape(entry.location ?? ""))</td></tr>"
           }))
     }
@@ -307,8 +314,8 @@ enum ReportHTML {
     var svg =
       "<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(Int(width)) "
       + "\(Int(height))\" preserveAspectRatio=\"none\" role=\"img\" aria-label=\"Portfolio "
-      + "value from \(first.day) to \(last.day), between \(escape(MarketFormat.amount(low, currency))) "
-      + "and \(escape(MarketFormat.amount(high, currency)))\">"
+      + "value from \(first.day) to \(last.day), between \(escape(Formatting.money(low, in: currency))) "
+      + "and \(escape(Formatting.money(high, in: currency)))\">"
     for value in [high, low] {
       let level = number(y(value.doubleValue))
       svg +=
@@ -319,8 +326,8 @@ enum ReportHTML {
     svg +=
       "<polyline class=\"line\" points=\"\(points.joined(separator: " "))\" "
       + "vector-effect=\"non-scaling-stroke\"/></svg>"
-    return "<p class=\"range\"><span>High <strong>\(escape(MarketFormat.amount(high, currency)))"
-      + "</strong></span><span>Low <strong>\(escape(MarketFormat.amount(low, currency)))"
+    return "<p class=\"range\"><span>High <strong>\(escape(Formatting.money(high, in: currency)))"
+      + "</strong></span><span>Low <strong>\(escape(Formatting.money(low, in: currency)))"
       + "</strong></span></p>" + svg
       + "<p class=\"axis muted\"><span>\(first.day)</span><span>\(last.day)</span></p>"
   }
@@ -350,7 +357,8 @@ enum ReportHTML {
       offset -= length
       legend.append(
         "<li><span class=\"swatch\" style=\"background: \(colour)\"></span>"
-          + "\(escape(label)) <span class=\"muted\">\(escape(ReportFormat.share(share)))</span></li>"
+          + "\(escape(label)) <span class=\"muted\">"
+          + "\(escape(Formatting.percent(share, .share, missing: "")))</span></li>"
       )
     }
     svg += "</svg>"

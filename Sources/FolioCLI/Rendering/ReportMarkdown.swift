@@ -37,26 +37,27 @@ enum ReportMarkdown {
           row([
             "**\(cell(holding.label))**\(name)", Formatting.quantity(holding.quantity),
             ReportFormat.holdingPrice(holding, report),
-            ReportFormat.amount(holding.value, currency),
-            ReportFormat.percent(holding.change24h), ReportFormat.sparkline(holding.sparkline),
-            ReportFormat.share(holding.share), MarketFormat.amount(holding.costBasis, currency),
-            ReportFormat.signed(holding.unrealized, currency),
+            Formatting.money(holding.value, in: currency),
+            Formatting.percent(holding.change24h), Formatting.sparkline(holding.sparkline),
+            Formatting.percent(holding.share, .share, missing: ""),
+            Formatting.money(holding.costBasis, in: currency),
+            Formatting.money(holding.unrealized, in: currency, sign: .nonZero),
           ]))
       }
       lines.append(
         row([
           "**Total**", "", "",
-          "**\(ReportFormat.amount(report.statistics.portfolioValue.value, currency))**",
-          ReportFormat.percent(report.statistics.portfolioChange24h.value), "", "",
-          "**\(MarketFormat.amount(report.totalCostBasis, currency))**",
-          "**\(ReportFormat.signed(report.totalUnrealized, currency))**",
+          "**\(Formatting.money(report.statistics.portfolioValue.value, in: currency))**",
+          Formatting.percent(report.statistics.portfolioChange24h.value), "", "",
+          "**\(Formatting.money(report.totalCostBasis, in: currency))**",
+          "**\(Formatting.money(report.totalUnrealized, in: currency, sign: .nonZero))**",
         ]))
       if let older = ReportFormat.olderPrices(report) { lines += ["", cell(older)] }
     }
 
     lines += ["", "## Realized profit", "", "| Period | Realized |", "|---|---:|"]
     for (label, value) in ReportText.periods(report) {
-      lines.append("| \(label) | \(ReportFormat.signed(value, currency)) |")
+      lines.append("| \(label) | \(Formatting.money(value, in: currency, sign: .nonZero)) |")
     }
 
     lines += ["", "## Trades on \(report.day)", ""]
@@ -73,8 +74,9 @@ enum ReportMarkdown {
           row([
             ReportFormat.time(trade.executedAt), trade.side.rawValue,
             cell(ReportText.label(trade.coinID, report)), Formatting.quantity(trade.quantity),
-            MarketFormat.price(trade.price, currency), MarketFormat.amount(trade.fee, currency),
-            entry.realized.map { ReportFormat.signed($0, currency) } ?? "",
+            Formatting.money(trade.price, .price, in: currency),
+            Formatting.money(trade.fee, in: currency),
+            Formatting.money(entry.realized, in: currency, sign: .nonZero, missing: ""),
             cell(entry.location ?? ""),
           ]))
       }
@@ -88,15 +90,17 @@ enum ReportMarkdown {
       for mover in report.movers {
         lines.append(
           row([
-            cell(mover.label), MarketFormat.percent(mover.change24h),
-            mover.valueChange.map { ReportFormat.signed($0, currency) } ?? "n/a",
+            cell(mover.label), Formatting.percent(mover.change24h, missing: "—"),
+            Formatting.money(mover.valueChange, in: currency, sign: .nonZero),
           ]))
       }
     }
 
     lines += ["", "## Value over the last \(report.historyDays) days", ""]
     let daily = ReportFormat.dailyValues(report)
-    let chart = ReportFormat.chartLines(daily.map(\.value), currency: currency)
+    let chart = Formatting.chart(
+      daily.map(\.value), width: 60, height: 5, gaps: .blank,
+      label: { Formatting.money($0, in: currency) })
     if chart.isEmpty {
       lines.append(
         "Not enough saved history: save a day with `folio report --save` or fill the past "
@@ -106,7 +110,7 @@ enum ReportMarkdown {
       if let summary = ReportFormat.historySummary(report) { lines += ["", cell(summary)] }
       lines += ["", "| Day | Value |", "|---|---:|"]
       for entry in daily where entry.value != nil {
-        lines.append("| \(entry.day) | \(ReportFormat.amount(entry.value, currency)) |")
+        lines.append("| \(entry.day) | \(Formatting.money(entry.value, in: currency)) |")
       }
     }
     return lines.joined(separator: "\n") + "\n"

@@ -36,10 +36,11 @@ enum ReportText {
           [
             holding.label, Formatting.quantity(holding.quantity),
             ReportFormat.holdingPrice(holding, report),
-            ReportFormat.amount(holding.value, currency), ReportFormat.percent(holding.change24h),
-            ReportFormat.sparkline(holding.sparkline), ReportFormat.share(holding.share),
-            MarketFormat.amount(holding.costBasis, currency),
-            ReportFormat.signed(holding.unrealized, currency),
+            Formatting.money(holding.value, in: currency), Formatting.percent(holding.change24h),
+            Formatting.sparkline(holding.sparkline),
+            Formatting.percent(holding.share, .share, missing: ""),
+            Formatting.money(holding.costBasis, in: currency),
+            Formatting.money(holding.unrealized, in: currency, sign: .nonZero),
           ],
           directions: [
             nil, nil, nil, nil, MarketFormat.direction(holding.change24h),
@@ -49,10 +50,10 @@ enum ReportText {
       }
       table.append(
         [
-          "TOTAL", "", "", ReportFormat.amount(report.statistics.portfolioValue.value, currency),
-          ReportFormat.percent(report.statistics.portfolioChange24h.value), "", "",
-          MarketFormat.amount(report.totalCostBasis, currency),
-          ReportFormat.signed(report.totalUnrealized, currency),
+          "TOTAL", "", "", Formatting.money(report.statistics.portfolioValue.value, in: currency),
+          Formatting.percent(report.statistics.portfolioChange24h.value), "", "",
+          Formatting.money(report.totalCostBasis, in: currency),
+          Formatting.money(report.totalUnrealized, in: currency, sign: .nonZero),
         ],
         directions: [
           nil, nil, nil, nil, MarketFormat.direction(report.statistics.portfolioChange24h.value),
@@ -68,7 +69,7 @@ enum ReportText {
     realized.rightAligned = [1]
     for (label, value) in periods(report) {
       realized.append(
-        [label, ReportFormat.signed(value, currency)],
+        [label, Formatting.money(value, in: currency, sign: .nonZero)],
         directions: [nil, MarketFormat.direction(value)])
     }
     output += realized.rendered(useColor: useColor)
@@ -86,9 +87,10 @@ enum ReportText {
         trades.append(
           [
             ReportFormat.time(trade.executedAt), trade.side.rawValue, label(trade.coinID, report),
-            Formatting.quantity(trade.quantity), MarketFormat.price(trade.price, currency),
-            MarketFormat.amount(trade.fee, currency),
-            entry.realized.map { ReportFormat.signed($0, currency) } ?? "",
+            Formatting.quantity(trade.quantity),
+            Formatting.money(trade.price, .price, in: currency),
+            Formatting.money(trade.fee, in: currency),
+            Formatting.money(entry.realized, in: currency, sign: .nonZero, missing: ""),
             entry.location ?? "",
           ],
           directions: [nil, nil, nil, nil, nil, nil, MarketFormat.direction(entry.realized)])
@@ -106,8 +108,8 @@ enum ReportText {
       for mover in report.movers {
         movers.append(
           [
-            mover.label, MarketFormat.percent(mover.change24h),
-            mover.valueChange.map { ReportFormat.signed($0, currency) } ?? "n/a",
+            mover.label, Formatting.percent(mover.change24h, missing: "—"),
+            Formatting.money(mover.valueChange, in: currency, sign: .nonZero),
           ],
           directions: [
             nil, MarketFormat.direction(mover.change24h), MarketFormat.direction(mover.valueChange),
@@ -119,7 +121,8 @@ enum ReportText {
     // Value over time.
     output += "\nVALUE OVER THE LAST \(report.historyDays) DAYS\n"
     let values = ReportFormat.dailyValues(report).map(\.value)
-    let chart = ReportFormat.chartLines(values, currency: currency)
+    let chart = Formatting.chart(
+      values, width: 60, height: 5, gaps: .blank, label: { Formatting.money($0, in: currency) })
     if chart.isEmpty {
       output +=
         "not enough saved history; save a day with 'folio report --save' or fill the past with "

@@ -68,9 +68,9 @@ struct CoinsHistory: RunnableCommand {
       let currency = point.snapshot.vsCurrency
       table.append(
         [
-          point.snapshotAt, MarketFormat.price(quote.currentPrice, currency),
-          MarketFormat.percent(quote.change24hPercent),
-          quote.marketCap.map { MarketFormat.abbreviated($0, currency) } ?? "—",
+          point.snapshotAt, Formatting.money(quote.currentPrice, .price, in: currency),
+          Formatting.percent(quote.change24hPercent, missing: "—"),
+          Formatting.money(quote.marketCap, .abbreviated, in: currency, missing: "—"),
           MarketFormat.source(point.snapshot.source),
         ], directions: [nil, nil, MarketFormat.direction(quote.change24hPercent)])
     }

@@ -70,13 +70,14 @@ struct CoinsList: RunnableCommand {
       let change = quote.change24hPercent
       var cells = [
         quote.marketCapRank.map(String.init) ?? "—", quote.symbol.uppercased(), quote.name,
-        MarketFormat.price(quote.currentPrice, currency) + (row.isFromOlderSnapshot ? "*" : ""),
-        MarketFormat.percent(change),
-        quote.marketCap.map { MarketFormat.abbreviated($0, currency) } ?? "—",
+        Formatting.money(quote.currentPrice, .price, in: currency)
+          + (row.isFromOlderSnapshot ? "*" : ""),
+        Formatting.percent(change, missing: "—"),
+        Formatting.money(quote.marketCap, .abbreviated, in: currency, missing: "—"),
       ]
       if list.hasHoldings {
         cells.append(row.holding.map(Formatting.quantity) ?? "")
-        cells.append(row.value.map { MarketFormat.amount($0, currency) } ?? "")
+        cells.append(Formatting.money(row.value, in: currency, missing: ""))
       }
       table.append(cells, directions: [nil, nil, nil, nil, MarketFormat.direction(change)])
     }

@@ -93,13 +93,13 @@ struct CoinsShow: RunnableCommand {
     let quote = stored.quote
     let currency = stored.snapshot.vsCurrency
     func money(_ value: ExactDecimal?) -> String {
-      value.map { MarketFormat.price($0, currency) } ?? "—"
+      Formatting.money(value, .price, in: currency, missing: "—")
     }
     func big(_ value: ExactDecimal?) -> String {
-      value.map { MarketFormat.abbreviated($0, currency) } ?? "—"
+      Formatting.money(value, .abbreviated, in: currency, missing: "—")
     }
     func change(_ amount: String, _ percent: ExactDecimal?) -> String {
-      let text = "\(amount) (\(MarketFormat.percent(percent)))"
+      let text = "\(amount) (\(Formatting.percent(percent, missing: "—")))"
       return MarketFormat.colored(text, up: MarketFormat.direction(percent), useColor)
     }
     var lines = [MarketFormat.snapshotLine(stored.snapshot), "", "Overview"]
@@ -132,28 +132,20 @@ struct CoinsShow: RunnableCommand {
   private func chartLines(_ stored: StoredQuote, useColor: Bool) -> [String] {
     let points = stored.sparkline
     let known = points.compactMap { $0 }
-    guard let first = known.first, let last = known.last, let low = known.min(),
-      let high = known.max()
-    else { return [] }
+    guard let first = known.first, let last = known.last else { return [] }
     let currency = stored.snapshot.vsCurrency
     let up = last >= first
-    var lines = [
+    func price(_ value: ExactDecimal) -> String { Formatting.money(value, .price, in: currency) }
+    let change = MarketFormat.colored(
+      Formatting.percent(stored.sparklineChange, missing: "—"), up: up, useColor)
+    return [
       "",
-      "7 days  \(MarketFormat.price(first, currency)) → \(MarketFormat.price(last, currency)) "
-        + "(\(MarketFormat.colored(MarketFormat.percent(stored.sparklineChange), up: up, useColor)))",
+      "7 days  \(price(first)) → \(price(last)) (\(change))",
     ]
-    let rows = SparklineChart.rows(points.map { $0?.doubleValue })
-    let highLabel = MarketFormat.price(high, currency)
-    let lowLabel = MarketFormat.price(low, currency)
-    let width = max(highLabel.count, lowLabel.count)
-    for (index, chartRow) in rows.enumerated() {
-      var label = ""
-      if index == 0 { label = highLabel }
-      if index == rows.count - 1 { label = lowLabel }
-      let padded = String(repeating: " ", count: width - label.count) + label
-      lines.append("  \(padded) ┤" + MarketFormat.colored(chartRow, up: up, useColor))
-    }
-    return lines
+      + Formatting.chart(
+        points, width: 56, height: 6, gaps: .carried, label: price,
+        style: { MarketFormat.colored($0, up: up, useColor) }
+      ).map { "  " + $0 }
   }
 
   private func row(_ label: String, _ value: String) -> String {

@@ -60,7 +60,8 @@ struct ReportHistory: RunnableCommand {
       let values = (0...max(0, Int(end.ordinal - start.ordinal))).map {
         byDay[start.adding(days: $0).description] ?? nil
       }
-      let chart = ReportFormat.chartLines(values, currency: currency, height: 8, width: 72)
+      let chart = Formatting.chart(
+        values, width: 72, height: 8, gaps: .blank, label: { Formatting.money($0, in: currency) })
       if !chart.isEmpty {
         output += "\n" + chart.map { $0 + "\n" }.joined()
         output += "first \(first.day), last \(last.day)\n"
@@ -73,11 +74,11 @@ struct ReportHistory: RunnableCommand {
     for (row, change) in zip(rows, ReportService.changes(rows)) {
       table.append(
         [
-          row.day, ReportFormat.amount(row.value, currency),
-          change.map { MarketFormat.percent($0) } ?? "",
-          ReportFormat.amount(row.costBasis, currency),
-          ReportFormat.signed(row.unrealized, currency),
-          ReportFormat.signed(row.realized, currency),
+          row.day, Formatting.money(row.value, in: currency),
+          Formatting.percent(change, missing: ""),
+          Formatting.money(row.costBasis, in: currency),
+          Formatting.money(row.unrealized, in: currency, sign: .nonZero),
+          Formatting.money(row.realized, in: currency, sign: .nonZero),
           row.snapshotAt ?? "none",
         ],
         directions: [

@@ -89,17 +89,20 @@ struct HoldingsCommand: FolioCommand {
     for row in holdings.rows {
       table.rows.append([
         row.coinID, Formatting.quantity(row.quantity),
-        row.averageCost.map(Formatting.money) ?? "-", Formatting.money(row.costBasis),
-        row.quote.map { Formatting.money($0.price) } ?? "n/a",
-        row.value.map(Formatting.money) ?? "n/a",
-        row.unrealized.map(Formatting.signedMoney) ?? "n/a", Formatting.signedMoney(row.realized),
-        row.share.map { $0.formatted(places: 1) + "%" } ?? "",
+        Formatting.money(row.averageCost, .ledger, missing: "-"),
+        Formatting.money(row.costBasis, .ledger),
+        Formatting.money(row.quote?.price, .ledger),
+        Formatting.money(row.value, .ledger),
+        Formatting.money(row.unrealized, .ledger, sign: .always),
+        Formatting.money(row.realized, .ledger, sign: .always),
+        Formatting.percent(row.share, .share, missing: ""),
       ])
     }
     table.rows.append([
-      "TOTAL", "", "", Formatting.money(holdings.totalCostBasis), "",
-      Formatting.money(holdings.totalValue), Formatting.signedMoney(holdings.totalUnrealized),
-      Formatting.signedMoney(holdings.totalRealized), "",
+      "TOTAL", "", "", Formatting.money(holdings.totalCostBasis, .ledger), "",
+      Formatting.money(holdings.totalValue, .ledger),
+      Formatting.money(holdings.totalUnrealized, .ledger, sign: .always),
+      Formatting.money(holdings.totalRealized, .ledger, sign: .always), "",
     ])
     context.out.write(table.rendered())
     let sources = Set(holdings.rows.compactMap { $0.quote?.source })

@@ -42,8 +42,8 @@ struct TxList: FolioCommand {
       try service.eachTrade(in: portfolio, filter: filter) { trade in
         table.rows.append([
           String(trade.id), trade.executedAt, trade.side.rawValue, trade.coinID,
-          Formatting.quantity(trade.quantity), Formatting.money(trade.price),
-          Formatting.money(trade.fee), trade.note ?? "",
+          Formatting.quantity(trade.quantity), Formatting.money(trade.price, .ledger),
+          Formatting.money(trade.fee, .ledger), trade.note ?? "",
         ])
       }
       context.out.write(table.rendered())

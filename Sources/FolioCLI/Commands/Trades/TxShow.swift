@@ -50,22 +50,24 @@ struct TxShow: FolioCommand {
     }
     context.print("trade #\(trade.id): \(trade.side.rawValue) \(trade.quantity) \(trade.coinID)")
     context.print("date:      \(trade.executedAt)")
-    context.print("price:     \(Formatting.money(trade.price))")
-    context.print("fee:       \(Formatting.money(trade.fee))")
+    context.print("price:     \(Formatting.money(trade.price, .ledger))")
+    context.print("fee:       \(Formatting.money(trade.fee, .ledger))")
     if let note = trade.note { context.print("note:      \(note.shown)") }
     if let external = trade.externalID { context.print("id:        \(external.shown)") }
     if let lot = detail.lot {
-      context.print("lot cost:  \(Formatting.money(lot.cost))")
-      context.print("remaining: \(lot.remaining) (cost \(Formatting.money(lot.remainingCost)))")
+      context.print("lot cost:  \(Formatting.money(lot.cost, .ledger))")
+      context.print(
+        "remaining: \(lot.remaining) (cost \(Formatting.money(lot.remainingCost, .ledger)))")
     }
     if let disposal = detail.disposal {
-      context.print("proceeds:  \(Formatting.money(disposal.proceeds))")
+      context.print("proceeds:  \(Formatting.money(disposal.proceeds, .ledger))")
       context.print(
-        "cost:      \(Formatting.money(disposal.costBasis)) (\(disposal.method.rawValue))")
-      context.print("realized:  \(Formatting.signedMoney(disposal.realized))")
+        "cost:      \(Formatting.money(disposal.costBasis, .ledger)) (\(disposal.method.rawValue))")
+      context.print("realized:  \(Formatting.money(disposal.realized, .ledger, sign: .always))")
       for piece in detail.consumptions {
         context.print(
-          "  from lot #\(piece.lotTradeID): \(piece.quantity) at cost \(Formatting.money(piece.cost))"
+          "  from lot #\(piece.lotTradeID): \(piece.quantity) at cost "
+            + Formatting.money(piece.cost, .ledger)
         )
       }
     }
