@@ -3,8 +3,8 @@ import FolioStorage
 import Foundation
 
 /// `folio demo`: builds a demo database and prints today's report from it.
-struct Demo: RunnableCommand {
-  static let spec = CommandSpec(
+struct Demo: FolioCommand {
+  static let configuration = CommandConfiguration(
     name: "demo",
     abstract: "Build a demo database from the built-in fixtures and print today's report.",
     discussion: """
@@ -16,8 +16,7 @@ struct Demo: RunnableCommand {
       saved daily history of both. Then prints today's report of 'main'. Works offline and
       from any folder: the fixtures are built into the binary. Exit codes: 0 ok, 74 the file
       exists or cannot be created.
-      """,
-    make: { _ in Self() })
+      """)
 
   /// The system's temporary folder, ending with one "/".
   static var temporaryFolder: String {

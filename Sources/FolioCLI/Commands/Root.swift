@@ -1,6 +1,6 @@
 /// `folio`: the root of the command tree.
-enum Root {
-  static let spec = CommandSpec(
+enum Root: ParsableCommand {
+  static let configuration = CommandConfiguration(
     name: "folio",
     abstract: "A command-line crypto portfolio manager whose whole state is one SQLite file.",
     discussion: """
@@ -8,9 +8,8 @@ enum Root {
       69 service unavailable, 70 internal error, 74 I/O error, 75 database busy.
       """,
     subcommands: [
-      Buy.spec, Sell.spec, Tx.spec, HoldingsCommand.spec, PortfolioGroup.spec, Coins.spec,
-      Market.spec, Stats.spec, Report.spec, Locations.spec, Import.spec, Export.spec,
-      SQLCommand.spec, DB.spec, Demo.spec,
-    ]
-  )
+      Buy.self, Sell.self, Tx.self, HoldingsCommand.self, PortfolioGroup.self, Coins.self,
+      Market.self, Stats.self, Report.self, Locations.self, Import.self, Export.self,
+      SQLCommand.self, DB.self, Demo.self,
+    ])
 }

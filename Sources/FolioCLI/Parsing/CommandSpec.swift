@@ -61,26 +61,12 @@ struct CommandSpec: Sendable {
   var options: [OptionSpec] = []
   var subcommands: [CommandSpec] = []
   /// Builds the command from parsed values; nil for a group that only holds subcommands.
-  var make: (@Sendable (ParsedValues) throws -> any RunnableCommand)? = nil
+  var make: (@Sendable (ParsedValues) throws -> any FolioCommand)? = nil
 
   /// The direct subcommand called `name`.
   func subcommand(_ name: String) -> CommandSpec? {
     subcommands.first { $0.name == name }
   }
-}
-
-/// A command the CLI can run.
-protocol RunnableCommand {
-  /// True for a command that writes records and so may create the database when there is
-  /// none. Every other command needs an existing database: a mistyped `--db` gets
-  /// "no database at PATH" (66) and nothing is created.
-  var createsDatabase: Bool { get }
-  /// Maps the options into a service call and renders the result, nothing more.
-  func run(_ context: Context) throws
-}
-
-extension RunnableCommand {
-  var createsDatabase: Bool { false }
 }
 
 /// The values found on the command line for one command.
@@ -94,26 +80,6 @@ struct ParsedValues {
   /// Flags that were given.
   var flags: Set<String> = []
 
-  /// The last value of option `name`.
-  func value(_ name: String) -> String? { options[name]?.last }
-
-  /// Every value of a repeating option `name`.
-  func values(_ name: String) -> [String] { options[name] ?? [] }
-
-  func flag(_ name: String) -> Bool { flags.contains(name) }
-
-  /// The value of `name` converted by `transform`, which returns nil for a bad value.
-  func value<T>(_ name: String, expected: String, _ transform: (String) -> T?) throws -> T? {
-    guard let text = value(name) else { return nil }
-    guard let result = transform(text) else {
-      throw UsageError(
-        "invalid value '\(text)' for --\(name): expected \(expected)", commandPath: path)
-    }
-    return result
-  }
-
-  /// The positional argument at `index`, which the parser guarantees exists when required.
-  func argument(_ index: Int) -> String { index < arguments.count ? arguments[index] : "" }
 }
 
 /// A command line that does not fit the command's usage (exit 64).

@@ -35,7 +35,17 @@ extension ParsableArguments {
 }
 
 /// A command that runs: it maps its options into a service call and renders the result.
-protocol FolioCommand: ParsableCommand, ParsableArguments, RunnableCommand {}
+protocol FolioCommand: ParsableCommand, ParsableArguments {
+  /// True for a command that writes records and so may create the database when there is
+  /// none. Every other command needs an existing database: a mistyped `--db` gets
+  /// "no database at PATH" (66) and nothing is created.
+  var createsDatabase: Bool { get }
+  func run(_ context: Context) throws
+}
+
+extension FolioCommand {
+  var createsDatabase: Bool { false }
+}
 
 /// A problem found by `validate()`; reported as a usage error of the command.
 struct ValidationError: Error {
@@ -105,6 +115,8 @@ extension CostMethod: ExpressibleByArgument {
 extension TradeSide: ExpressibleByArgument {
   static var expected: String { "buy or sell" }
 }
+
+extension CoinSort: ExpressibleByArgument {}
 
 // MARK: - Property wrappers
 
@@ -346,9 +358,9 @@ extension FolioCommand {
       guard let key = option.key else { continue }
       values[key] =
         try option.value?.value(
-          of: parsed.values(option.name), name: "--\(option.name)",
+          of: parsed.options[option.name] ?? [], name: "--\(option.name)",
           missing: "missing option '\(option.synopsis)'", path: parsed.path)
-        ?? parsed.flag(option.name)
+        ?? parsed.flags.contains(option.name)
     }
     var words = parsed.arguments[...]
     for argument in arguments {

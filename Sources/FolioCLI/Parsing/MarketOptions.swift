@@ -3,29 +3,12 @@ import Foundation
 
 /// `--max-age DURATION` and `--strict`, taken by every command that shows prices.
 ///
-/// They are options of those commands rather than global options: Parser's global options are
-/// value options stored in `GlobalOptions`, and a global `--strict` flag would also appear in the
-/// help of commands that never read prices.
-struct PriceFreshness {
-  static let defaultMaxAge: TimeInterval = 86_400
-
-  static let options: [OptionSpec] = [
-    .value(
-      "max-age", "duration",
-      help: "Warn when the snapshot is older than this (default 24h; e.g. 90m, 7d)."),
-    .flag("strict", help: "Fail (exit 65) instead of warning when the snapshot is too old."),
-  ]
-
-  let maxAge: TimeInterval
-  let strict: Bool
-
-  init(_ values: ParsedValues) throws {
-    maxAge =
-      try values.value(
-        "max-age", expected: "a duration such as 30m, 24h or 7d", MarketTime.parseDuration)
-      ?? Self.defaultMaxAge
-    strict = values.flag("strict")
-  }
+/// They are options of those commands rather than global options: a global `--strict` flag
+/// would also appear in the help of commands that never read prices.
+struct PriceFreshness: ParsableArguments {
+  @Option(help: "Warn when the snapshot is older than this (default 24h; e.g. 90m, 7d).")
+  var maxAge: TimeInterval = 86_400
+  @Flag(help: "Fail (exit 65) instead of warning when the snapshot is too old.") var strict: Bool
 
   /// Warns on stderr, or with `--strict` throws (exit 65), when `snapshotAt` is older than
   /// `--max-age`.
@@ -43,19 +26,30 @@ struct PriceFreshness {
 }
 
 /// `--vs CURRENCY`: the currency prices are quoted in.
-enum CurrencyOption {
-  static func spec(_ help: String = "The currency of the prices (default: usd).") -> OptionSpec {
-    .value("vs", "currency", help: help)
+struct CurrencyOption: ParsableArguments {
+  @Option(name: "vs", help: "The currency of the prices (default: usd).")
+  private var code = CurrencyCode("usd")
+
+  /// The lower-cased currency code.
+  var vsCurrency: String { code.text }
+}
+
+/// A currency code of 2 to 10 letters, lower-cased.
+struct CurrencyCode: ExpressibleByArgument {
+  let text: String
+
+  init(_ text: String) { self.text = text }
+
+  init?(argument: String) {
+    let code = argument.lowercased()
+    guard code.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) }),
+      (2...10).contains(code.count)
+    else { return nil }
+    text = code
   }
 
-  /// The lower-cased currency code (2 to 10 letters), default usd.
-  static func parse(_ values: ParsedValues) throws -> String {
-    try values.value("vs", expected: "a currency code such as usd or eur") { text in
-      let code = text.lowercased()
-      let letters = code.unicodeScalars.allSatisfy { ("a"..."z").contains($0) }
-      return letters && (2...10).contains(code.count) ? code : nil
-    } ?? "usd"
-  }
+  static let expected = "a currency code such as usd or eur"
+  static let placeholder: String? = "currency"
 }
 
 extension Context {

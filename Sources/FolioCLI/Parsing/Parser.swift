@@ -2,7 +2,7 @@
 /// the version, plus the global options.
 struct Invocation {
   enum Action {
-    case run(any RunnableCommand)
+    case run(any FolioCommand)
     case help(path: [String], spec: CommandSpec)
     case version
   }

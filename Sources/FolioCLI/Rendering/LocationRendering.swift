@@ -65,15 +65,6 @@ enum LocationRendering {
   }
 
   /// The detail of `show` and `next` as JSON: the location, its map link and its trades.
-  /// Prints one location's detail in `format` (text or json).
-  static func print(_ detail: LocationDetail, as format: LegacyFormat, _ context: Context) {
-    if format == .json {
-      context.print(json(detail).rendered())
-    } else {
-      context.out.write(text(detail))
-    }
-  }
-
   static func json(_ detail: LocationDetail) -> JSONValue {
     let trades = detail.trades.map { trade in
       JSONValue.object([

@@ -1,26 +1,6 @@
 import FolioService
 import FolioStorage
 
-/// The output formats a command may offer with `--format`.
-enum LegacyFormat: String, CaseIterable {
-  case text, json, csv, md, html
-
-  /// The option spec for a command offering `formats`.
-  static func option(_ formats: [LegacyFormat]) -> OptionSpec {
-    .value(
-      "format", formats.map(\.rawValue).joined(separator: "|"),
-      help: "Output format (default: \(formats[0].rawValue)).")
-  }
-
-  /// Reads `--format`, accepting only `allowed`; the first allowed format is the default.
-  static func parse(_ values: ParsedValues, allowed: [LegacyFormat]) throws -> LegacyFormat {
-    try values.value(
-      "format", expected: allowed.map(\.rawValue).joined(separator: ", ")
-    ) { text in LegacyFormat(rawValue: text).flatMap { allowed.contains($0) ? $0 : nil } }
-      ?? allowed[0]
-  }
-}
-
 /// CSV output per RFC 4180: fields with commas, quotes or line breaks are quoted.
 enum CSVWriter {
   static func line(_ fields: [String]) -> String {

@@ -1,11 +1,10 @@
 /// `folio db`: the database file itself.
-enum DB {
-  static let spec = CommandSpec(
+enum DB: ParsableCommand {
+  static let configuration = CommandConfiguration(
     name: "db",
     abstract: "Inspect, migrate, check, rebuild, back up, restore or open the database file.",
     subcommands: [
-      DBPath.spec, DBMigrate.spec, DBStatus.spec, DBCheck.spec, DBRebuild.spec, DBBackup.spec,
-      DBRestore.spec, DBShell.spec,
-    ]
-  )
+      DBPath.self, DBMigrate.self, DBStatus.self, DBCheck.self, DBRebuild.self, DBBackup.self,
+      DBRestore.self, DBShell.self,
+    ])
 }

@@ -1,22 +1,16 @@
 import FolioService
 
 /// `folio db backup FILE`: a consistent copy made with SQLite's online backup API.
-struct DBBackup: RunnableCommand {
-  static let spec = CommandSpec(
+struct DBBackup: FolioCommand {
+  static let configuration = CommandConfiguration(
     name: "backup",
     abstract: "Write a consistent copy of the database to a new file.",
     discussion: """
       Safe while other processes write. The file is copied as it is (not migrated first);
       an existing file is never overwritten.
-      """,
-    arguments: [ArgumentSpec(name: "file", help: "Where to write the copy.")],
-    make: { try Self($0) })
+      """)
 
-  let destination: String
-
-  init(_ values: ParsedValues) throws {
-    destination = values.argument(0)
-  }
+  @Argument(name: "file", help: "Where to write the copy.") var destination: String
 
   func run(_ context: Context) throws {
     try DatabaseAdmin(context.inspectedStore()).backup(to: destination)

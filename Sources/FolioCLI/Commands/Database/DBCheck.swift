@@ -2,8 +2,8 @@ import FolioService
 
 /// `folio db check`: SQLite's integrity and foreign-key checks, then what SQL cannot guard:
 /// trades folio would have refused, positions that go negative, out-of-date derived tables.
-struct DBCheck: RunnableCommand {
-  static let spec = CommandSpec(
+struct DBCheck: FolioCommand {
+  static let configuration = CommandConfiguration(
     name: "check",
     abstract: "Check the file and the derived tables; exit 65 naming each problem found.",
     discussion: """
@@ -12,21 +12,17 @@ struct DBCheck: RunnableCommand {
       disposals and positions. Reads only: the file is neither changed nor migrated (on an
       older schema the derived tables are not checked). 'folio db rebuild' repairs derived
       tables that are out of date.
-      """,
-    options: [LegacyFormat.option([.text, .json])],
-    make: { try Self($0) })
+      """)
 
-  let format: LegacyFormat
+  enum Format: String, OutputFormat { case text, json }
 
-  init(_ values: ParsedValues) throws {
-    format = try LegacyFormat.parse(values, allowed: [.text, .json])
-  }
+  @Option var format = Format.text
 
   func run(_ context: Context) throws {
     let report = try DatabaseAdmin(context.inspectedStore()).check()
-    if format == .json {
-      context.print(json(report).rendered())
-    } else {
+    switch format {
+    case .json: context.print(json(report).rendered())
+    case .text:
       for finding in report.findings { context.print(finding.message.shown) }
       if report.isSound {
         context.print("ok")

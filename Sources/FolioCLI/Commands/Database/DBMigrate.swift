@@ -1,19 +1,16 @@
 import Foundation
 
 /// `folio db migrate`: creates the database or brings it to the latest schema.
-struct DBMigrate: RunnableCommand {
-  var createsDatabase: Bool { true }
-
-  static let spec = CommandSpec(
+struct DBMigrate: FolioCommand {
+  static let configuration = CommandConfiguration(
     name: "migrate",
     abstract: "Create the database or apply pending migrations.",
     discussion: """
       Every command migrates automatically; this one does only that. A database that already
       holds data is copied to <file>.bak-v<from>-<UTC timestamp> before it is migrated.
-      """,
-    make: { try Self($0) })
+      """)
 
-  init(_ values: ParsedValues) throws {}
+  var createsDatabase: Bool { true }
 
   func run(_ context: Context) throws {
     let store = try context.store()

@@ -2,8 +2,8 @@ import FolioService
 import FolioStorage
 
 /// `folio db rebuild`: recomputes every derived table from the trades in one transaction.
-struct DBRebuild: RunnableCommand {
-  static let spec = CommandSpec(
+struct DBRebuild: FolioCommand {
+  static let configuration = CommandConfiguration(
     name: "rebuild",
     abstract: "Recompute lots, lot consumptions, disposals and positions from the trades.",
     discussion: """
@@ -11,15 +11,11 @@ struct DBRebuild: RunnableCommand {
       in one transaction: after hand edits of the trades table, this brings the rest in line.
       A sell that exceeds what was held at that time stops the rebuild (exit 65, nothing
       changed). portfolio_daily is not touched: it records each day's prices.
-      """,
-    options: [LegacyFormat.option([.text, .json])],
-    make: { try Self($0) })
+      """)
 
-  let format: LegacyFormat
+  enum Format: String, OutputFormat { case text, json }
 
-  init(_ values: ParsedValues) throws {
-    format = try LegacyFormat.parse(values, allowed: [.text, .json])
-  }
+  @Option var format = Format.text
 
   func run(_ context: Context) throws {
     let report = try LedgerAudit(context.store()).rebuild()

@@ -1,8 +1,8 @@
 import FolioService
 
 /// `folio db restore FILE`: puts a checked backup in place of the database.
-struct DBRestore: RunnableCommand {
-  static let spec = CommandSpec(
+struct DBRestore: FolioCommand {
+  static let configuration = CommandConfiguration(
     name: "restore",
     abstract: "Replace the database with a checked copy of a backup file.",
     discussion: """
@@ -11,15 +11,9 @@ struct DBRestore: RunnableCommand {
       content is replaced in one step, even while other processes use the database, and the
       content it replaces is kept as <database>.replaced-<UTC timestamp>. A file that fails a
       check is refused (exit 65) and the database is left as it was.
-      """,
-    arguments: [ArgumentSpec(name: "file", help: "The backup to restore.")],
-    make: { try Self($0) })
+      """)
 
-  let file: String
-
-  init(_ values: ParsedValues) throws {
-    file = values.argument(0)
-  }
+  @Argument(help: "The backup to restore.") var file: String
 
   func run(_ context: Context) throws {
     let outcome = try DatabaseRestorer(context.location()).restore(from: file, now: context.now)

@@ -1,18 +1,15 @@
 import FolioService
 
 /// `folio db shell`: hands the database file to the sqlite3 shell.
-struct DBShell: RunnableCommand {
-  static let spec = CommandSpec(
+struct DBShell: FolioCommand {
+  static let configuration = CommandConfiguration(
     name: "shell",
     abstract: "Open the database in the sqlite3 shell, with foreign keys on.",
     discussion: """
       Replaces folio with 'sqlite3' found on PATH, run on the database file (migrated first if
       needed) with PRAGMA foreign_keys = ON and folio's busy timeout. docs/schema.md describes
       the tables and the v_* views. Exit 69 when sqlite3 is not installed.
-      """,
-    make: { try Self($0) })
-
-  init(_ values: ParsedValues) throws {}
+      """)
 
   func run(_ context: Context) throws {
     guard let executable = SQLiteShell.locate(searchPath: context.environment["PATH"]) else {

@@ -2,19 +2,15 @@ import FolioService
 import Foundation
 
 /// `folio db status`: file, size, schema version, applied and pending migrations.
-struct DBStatus: RunnableCommand {
-  static let spec = CommandSpec(
+struct DBStatus: FolioCommand {
+  static let configuration = CommandConfiguration(
     name: "status",
     abstract: "Show the database file, its size, schema version and migrations.",
-    discussion: "Looks at the file as it is: pending migrations are listed, not applied.",
-    options: [LegacyFormat.option([.text, .json])],
-    make: { try Self($0) })
+    discussion: "Looks at the file as it is: pending migrations are listed, not applied.")
 
-  let format: LegacyFormat
+  enum Format: String, OutputFormat { case text, json }
 
-  init(_ values: ParsedValues) throws {
-    format = try LegacyFormat.parse(values, allowed: [.text, .json])
-  }
+  @Option var format = Format.text
 
   func run(_ context: Context) throws {
     let status = try DatabaseAdmin(context.inspectedStore()).status()

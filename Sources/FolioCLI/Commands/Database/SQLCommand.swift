@@ -3,8 +3,8 @@ import FolioStorage
 import Foundation
 
 /// `folio sql "SELECT …"`: one read-only statement on a read-only connection.
-struct SQLCommand: RunnableCommand {
-  static let spec = CommandSpec(
+struct SQLCommand: FolioCommand {
+  static let configuration = CommandConfiguration(
     name: "sql",
     abstract: "Run one read-only SQL statement and print its rows.",
     discussion: """
@@ -16,20 +16,15 @@ struct SQLCommand: RunnableCommand {
       docs/schema.md describes the tables and the v_* views, with ready queries. JSON output is
       an array of objects keyed by column name: INTEGER and REAL values are numbers, TEXT is a
       string (exact decimals stay strings), NULL is null, a BLOB is a base64 string.
-      """,
-    arguments: [ArgumentSpec(name: "statement", help: "The SQL statement, quoted for the shell.")],
-    options: [LegacyFormat.option([.text, .csv, .json])],
-    make: { try Self($0) })
+      """)
 
-  let sql: String
-  let format: LegacyFormat
+  enum Format: String, OutputFormat { case text, csv, json }
 
-  init(_ values: ParsedValues) throws {
-    sql = values.argument(0)
-    format = try LegacyFormat.parse(values, allowed: [.text, .csv, .json])
-    if sql.allSatisfy(\.isWhitespace) {
-      throw UsageError("the SQL statement is empty", commandPath: values.path)
-    }
+  @Argument(name: "statement", help: "The SQL statement, quoted for the shell.") var sql: String
+  @Option var format = Format.text
+
+  func validate() throws {
+    if sql.allSatisfy(\.isWhitespace) { throw ValidationError("the SQL statement is empty") }
   }
 
   func run(_ context: Context) throws {
@@ -46,7 +41,7 @@ struct SQLCommand: RunnableCommand {
     case .csv:
       context.out.write(CSVWriter.line(query.columns))
       try query.forEachRow { context.out.write(CSVWriter.line($0.map(Self.csv))) }
-    default:
+    case .text:
       // A column is right-aligned when it holds numbers and nothing but numbers and NULLs.
       var table = TextTable(headers: query.columns)
       var numbers = Set<Int>()

@@ -1,6 +1,6 @@
 /// `folio locations`: the book of places, and the places trades happened.
-enum Locations {
-  static let spec = CommandSpec(
+enum Locations: ParsableCommand {
+  static let configuration = CommandConfiguration(
     name: "locations",
     abstract: "Keep a book of places (landmarks, shops, ATMs) and find what is near a point.",
     discussion: """
@@ -8,9 +8,8 @@ enum Locations {
       'folio locations show "Colosseum, Rome"'. List order is the order locations were added.
       """,
     subcommands: [
-      LocationsAdd.spec, LocationsList.spec, LocationsShow.spec, LocationsEdit.spec,
-      LocationsDelete.spec, LocationsNear.spec, LocationsNext.spec, LocationsImport.spec,
-      LocationsExport.spec,
-    ]
-  )
+      LocationsAdd.self, LocationsList.self, LocationsShow.self, LocationsEdit.self,
+      LocationsDelete.self, LocationsNear.self, LocationsNext.self, LocationsImport.self,
+      LocationsExport.self,
+    ])
 }

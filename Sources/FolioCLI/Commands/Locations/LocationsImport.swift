@@ -1,10 +1,8 @@
 import FolioService
 
 /// `folio locations import FILE`: adds the locations of a JSON or GeoJSON file.
-struct LocationsImport: RunnableCommand {
-  var createsDatabase: Bool { true }
-
-  static let spec = CommandSpec(
+struct LocationsImport: FolioCommand {
+  static let configuration = CommandConfiguration(
     name: "import",
     abstract: "Import locations from a JSON or GeoJSON file, all or nothing.",
     discussion: """
@@ -12,15 +10,11 @@ struct LocationsImport: RunnableCommand {
       city, latitude and longitude; description, link, images, created_at and updated_at are
       optional and ids are assigned anew. A location whose name and city already exist is
       reported and skipped; any other problem refuses the whole file (exit 65, nothing written).
-      """,
-    arguments: [ArgumentSpec(name: "file", help: "The JSON or GeoJSON file to read.")],
-    make: { try Self($0) })
+      """)
 
-  let path: String
+  @Argument(name: "file", help: "The JSON or GeoJSON file to read.") var path: String
 
-  init(_ values: ParsedValues) throws {
-    path = values.argument(0)
-  }
+  var createsDatabase: Bool { true }
 
   func run(_ context: Context) throws {
     let outcome = try LocationBook(context.store()).importLocations(

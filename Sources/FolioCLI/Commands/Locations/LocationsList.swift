@@ -1,28 +1,17 @@
 import FolioService
 
 /// `folio locations list`: every location, or those in a city or matching a text.
-struct LocationsList: RunnableCommand {
-  static let spec = CommandSpec(
-    name: "list",
-    abstract: "List locations in the order they were added.",
-    options: [
-      .value("city", "city", help: "Only locations in this city (case-insensitive)."),
-      .value(
-        "search", "text",
-        help: "Only locations whose name, city or description contains the text."),
-      LegacyFormat.option([.text, .json, .csv]),
-    ],
-    make: { try Self($0) })
+struct LocationsList: FolioCommand {
+  static let configuration = CommandConfiguration(
+    name: "list", abstract: "List locations in the order they were added.")
 
-  let city: String?
-  let search: String?
-  let format: LegacyFormat
+  enum Format: String, OutputFormat { case text, json, csv }
 
-  init(_ values: ParsedValues) throws {
-    city = values.value("city")
-    search = values.value("search")
-    format = try LegacyFormat.parse(values, allowed: [.text, .json, .csv])
-  }
+  @Option(help: "Only locations in this city (case-insensitive).") var city: String?
+  @Option(
+    valueName: "text", help: "Only locations whose name, city or description contains the text.")
+  var search: String?
+  @Option var format = Format.text
 
   func run(_ context: Context) throws {
     let locations = try LocationBook(context.existingStore()).list(city: city, search: search)
@@ -34,7 +23,7 @@ struct LocationsList: RunnableCommand {
       for location in locations {
         context.out.write(CSVWriter.line(LocationRendering.csvFields(location)))
       }
-    default:
+    case .text:
       guard !locations.isEmpty else {
         context.print(city == nil && search == nil ? "no locations yet" : "no locations match")
         return

@@ -1,45 +1,26 @@
 import FolioService
 
 /// `folio locations near LAT LON [--radius KM] [--limit N]`: nearest locations first.
-struct LocationsNear: RunnableCommand {
-  static let spec = CommandSpec(
+struct LocationsNear: FolioCommand {
+  static let configuration = CommandConfiguration(
     name: "near",
     abstract: "List the locations nearest to a point, with great-circle distances in km.",
     discussion: """
       Distances are measured along a great circle of a sphere of radius 6,371 km (haversine).
       A negative coordinate is written as is: folio locations near -33.8568 151.2153
-      """,
-    arguments: [
-      ArgumentSpec(name: "latitude", help: "Latitude in decimal degrees (-90...90)."),
-      ArgumentSpec(name: "longitude", help: "Longitude in decimal degrees (-180...180)."),
-    ],
-    options: [
-      .value("radius", "km", help: "Only locations within this many kilometres."),
-      .value("limit", "n", help: "At most this many locations (default: 10)."),
-      LegacyFormat.option([.text, .json, .csv]),
-    ],
-    make: { try Self($0) })
+      """)
 
-  let latitude: String
-  let longitude: String
-  let radius: String?
-  let limit: Int
-  let format: LegacyFormat
+  enum Format: String, OutputFormat { case text, json, csv }
 
-  init(_ values: ParsedValues) throws {
-    latitude = values.argument(0)
-    longitude = values.argument(1)
-    radius = values.value("radius")
-    limit =
-      try values.value("limit", expected: "a whole number of at least 1") { text in
-        Int(text).flatMap { $0 >= 1 ? $0 : nil }
-      } ?? 10
-    format = try LegacyFormat.parse(values, allowed: [.text, .json, .csv])
-  }
+  @Argument(help: "Latitude in decimal degrees (-90...90).") var latitude: String
+  @Argument(help: "Longitude in decimal degrees (-180...180).") var longitude: String
+  @Option(valueName: "km", help: "Only locations within this many kilometres.") var radius: String?
+  @Option(help: "At most this many locations (default: 10).") var limit = Limit(10)
+  @Option var format = Format.text
 
   func run(_ context: Context) throws {
     let found = try LocationBook(context.existingStore()).near(
-      latitude: latitude, longitude: longitude, radiusKm: radius, limit: limit)
+      latitude: latitude, longitude: longitude, radiusKm: radius, limit: limit.value)
     switch format {
     case .json:
       let items = found.map { item -> JSONValue in
@@ -55,7 +36,7 @@ struct LocationsNear: RunnableCommand {
           CSVWriter.line(
             LocationRendering.csvFields(item.location) + [String(format: "%.3f", item.distanceKm)]))
       }
-    default:
+    case .text:
       guard !found.isEmpty else {
         context.print(radius.map { "no locations within \($0) km" } ?? "no locations yet")
         return

@@ -3,43 +3,39 @@ import FolioStorage
 import Foundation
 
 /// `folio coins history ID`: a coin's cached prices over time.
-struct CoinsHistory: RunnableCommand {
-  static let spec = CommandSpec(
+struct CoinsHistory: FolioCommand {
+  static let configuration = CommandConfiguration(
     name: "history",
-    abstract: "Show a coin's cached prices over time, one line per snapshot.",
-    arguments: [ArgumentSpec(name: "coin", help: "A CoinGecko id (bitcoin) or a symbol (BTC).")],
-    options: [
-      .value(
-        "since", "time",
-        help: "Only snapshots since a date or time (2024-01-01) or for a duration back (30d)."),
-      LegacyFormat.option([.text, .json, .csv]),
-      CurrencyOption.spec(),
-    ] + PriceFreshness.options,
-    make: { try Self($0) })
+    abstract: "Show a coin's cached prices over time, one line per snapshot.")
 
-  let coin: String
-  let since: String?
-  let format: LegacyFormat
-  let vsCurrency: String
-  let freshness: PriceFreshness
+  enum Format: String, OutputFormat { case text, json, csv }
 
-  init(_ values: ParsedValues) throws {
-    coin = values.argument(0)
-    since = try values.value(
-      "since", expected: "a date or time such as 2024-01-01, or a duration such as 30d"
-    ) { text in
-      (try? Timestamp(parsing: text, .lenient)) != nil || MarketTime.parseDuration(text) != nil
-        ? text : nil
+  /// `--since`: a date or time, or a duration back from now.
+  struct Since: ExpressibleByArgument {
+    let text: String
+
+    init?(argument: String) {
+      guard MarketData.start(argument, now: Date()) != nil else { return nil }
+      text = argument
     }
-    format = try LegacyFormat.parse(values, allowed: [.text, .json, .csv])
-    vsCurrency = try CurrencyOption.parse(values)
-    freshness = try PriceFreshness(values)
+
+    static let expected = "a date or time such as 2024-01-01, or a duration such as 30d"
+    static let placeholder: String? = "time"
   }
+
+  @Argument(help: "A CoinGecko id (bitcoin) or a symbol (BTC).") var coin: String
+  @Option(help: "Only snapshots since a date or time (2024-01-01) or for a duration back (30d).")
+  var since: Since?
+  @Option var format = Format.text
+  @OptionGroup var currency: CurrencyOption
+  @OptionGroup var freshness: PriceFreshness
+
+  var vsCurrency: String { currency.vsCurrency }
 
   func run(_ context: Context) throws {
     let service = MarketData(try context.existingStore())
     let id = try service.resolveCoin(coin)
-    let start = since.flatMap { MarketData.start($0, now: context.now) }
+    let start = since.flatMap { MarketData.start($0.text, now: context.now) }
     let history = try service.history(of: id, vsCurrency: vsCurrency, since: start)
     if let latest = try service.latestSnapshot(vsCurrency: vsCurrency) {
       try freshness.check(latest.fetchedAt, context)
@@ -47,7 +43,7 @@ struct CoinsHistory: RunnableCommand {
     switch format {
     case .json: context.print(json(history, since: start).rendered())
     case .csv: context.out.write(csv(history))
-    default: context.out.write(text(history, since: start, useColor: context.useColor))
+    case .text: context.out.write(text(history, since: start, useColor: context.useColor))
     }
   }
 

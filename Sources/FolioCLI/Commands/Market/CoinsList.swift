@@ -2,8 +2,8 @@ import FolioService
 import FolioStorage
 
 /// `folio coins list`: the coins of the latest snapshot with the portfolio's holdings.
-struct CoinsList: RunnableCommand {
-  static let spec = CommandSpec(
+struct CoinsList: FolioCommand {
+  static let configuration = CommandConfiguration(
     name: "list",
     abstract: "List the coins of the latest snapshot, with holdings when held.",
     discussion: """
@@ -12,47 +12,31 @@ struct CoinsList: RunnableCommand {
       first) and their -reversed forms. Coins without the sorted value come last either way.
       Held coins missing from the latest snapshot are listed with their newest older price,
       marked '*'.
-      """,
-    options: [
-      .value("search", "text", help: "Keep coins whose name, symbol or id contains the text."),
-      .value(
-        "sort", "order",
-        help: "rank|rank-reversed|price|price-reversed|holdings|holdings-reversed."),
-      .value("limit", "n", help: "Show at most N coins."),
-      LegacyFormat.option([.text, .json, .csv]),
-      CurrencyOption.spec(),
-    ] + PriceFreshness.options,
-    make: { try Self($0) })
+      """)
 
-  let query: CoinListQuery
-  let format: LegacyFormat
-  let freshness: PriceFreshness
+  enum Format: String, OutputFormat { case text, json, csv }
 
-  init(_ values: ParsedValues) throws {
-    var query = CoinListQuery()
-    query.search = values.value("search")
-    query.sort =
-      try values.value(
-        "sort", expected: CoinSort.allCases.map(\.rawValue).joined(separator: ", "),
-        CoinSort.init(rawValue:)) ?? .rank
-    query.limit = try values.value("limit", expected: "a whole number of 1 or more") {
-      Int($0).flatMap { $0 >= 1 ? $0 : nil }
-    }
-    query.vsCurrency = try CurrencyOption.parse(values)
-    self.query = query
-    format = try LegacyFormat.parse(values, allowed: [.text, .json, .csv])
-    freshness = try PriceFreshness(values)
-  }
+  @Option(valueName: "text", help: "Keep coins whose name, symbol or id contains the text.")
+  var search: String?
+  @Option(
+    valueName: "order", help: "rank|rank-reversed|price|price-reversed|holdings|holdings-reversed.")
+  var sort = CoinSort.rank
+  @Option(help: "Show at most N coins.") var limit: Limit?
+  @Option var format = Format.text
+  @OptionGroup var currency: CurrencyOption
+  @OptionGroup var freshness: PriceFreshness
 
   func run(_ context: Context) throws {
-    var query = self.query
+    var query = CoinListQuery()
+    (query.search, query.sort, query.limit) = (search, sort, limit?.value)
+    query.vsCurrency = currency.vsCurrency
     query.portfolio = try context.portfolio().name
     let list = try MarketData(context.existingStore()).coinList(query)
     try freshness.check(list.snapshot.fetchedAt, context)
     switch format {
     case .json: context.print(json(list).rendered())
     case .csv: context.out.write(csv(list))
-    default: context.out.write(text(list, useColor: context.useColor))
+    case .text: context.out.write(text(list, useColor: context.useColor))
     }
   }
 
@@ -82,7 +66,7 @@ struct CoinsList: RunnableCommand {
       table.append(cells, directions: [nil, nil, nil, nil, MarketFormat.direction(change)])
     }
     if list.rows.isEmpty {
-      let filter = query.search.map { " match '\($0)'" } ?? ""
+      let filter = search.map { " match '\($0)'" } ?? ""
       output += "no coins\(filter)\n"
     } else {
       output += table.rendered(useColor: useColor)

@@ -2,35 +2,24 @@ import FolioService
 import FolioStorage
 
 /// `folio coins show ID|SYMBOL`: one coin's overview, statistics, description, links and chart.
-struct CoinsShow: RunnableCommand {
-  static let spec = CommandSpec(
+struct CoinsShow: FolioCommand {
+  static let configuration = CommandConfiguration(
     name: "show",
     abstract: "Show one coin: price, statistics, 7-day chart, description and links.",
     discussion: """
       With --refresh, fetches a new snapshot first (as 'folio market refresh' does, with this
       coin included) and the coin's /coins/{id} details.
-      """,
-    arguments: [ArgumentSpec(name: "coin", help: "A CoinGecko id (bitcoin) or a symbol (BTC).")],
-    options: [
-      .flag("refresh", help: "Fetch current data and the coin's details from CoinGecko first."),
-      LegacyFormat.option([.text, .json]),
-      CurrencyOption.spec(),
-    ] + PriceFreshness.options,
-    make: { try Self($0) })
+      """)
 
-  let coin: String
-  let refresh: Bool
-  let format: LegacyFormat
-  let vsCurrency: String
-  let freshness: PriceFreshness
+  enum Format: String, OutputFormat { case text, json }
 
-  init(_ values: ParsedValues) throws {
-    coin = values.argument(0)
-    refresh = values.flag("refresh")
-    format = try LegacyFormat.parse(values, allowed: [.text, .json])
-    vsCurrency = try CurrencyOption.parse(values)
-    freshness = try PriceFreshness(values)
-  }
+  @Argument(help: "A CoinGecko id (bitcoin) or a symbol (BTC).") var coin: String
+  @Flag(help: "Fetch current data and the coin's details from CoinGecko first.") var refresh: Bool
+  @Option var format = Format.text
+  @OptionGroup var currency: CurrencyOption
+  @OptionGroup var freshness: PriceFreshness
+
+  var vsCurrency: String { currency.vsCurrency }
 
   /// With --refresh it stores a snapshot, so it may create the database.
   var createsDatabase: Bool { refresh }
@@ -45,10 +34,9 @@ struct CoinsShow: RunnableCommand {
     }
     let overview = try service.overview(of: id, vsCurrency: vsCurrency)
     if let quote = overview.quote { try freshness.check(quote.snapshotAt, context) }
-    if format == .json {
-      context.print(json(overview).rendered())
-    } else {
-      context.out.write(text(overview, useColor: context.useColor))
+    switch format {
+    case .json: context.print(json(overview).rendered())
+    case .text: context.out.write(text(overview, useColor: context.useColor))
     }
   }
 

@@ -1,6 +1,6 @@
 /// `folio market`: the cache of CoinGecko market data.
-enum Market {
-  static let spec = CommandSpec(
+enum Market: ParsableCommand {
+  static let configuration = CommandConfiguration(
     name: "market",
     abstract: "Import, refresh and prune cached CoinGecko market data.",
     discussion: """
@@ -8,6 +8,5 @@ enum Market {
       time. 'folio market refresh' needs the network; 'folio market import' reads saved
       responses.
       """,
-    subcommands: [MarketImport.spec, MarketRefresh.spec, MarketPrune.spec]
-  )
+    subcommands: [MarketImport.self, MarketRefresh.self, MarketPrune.self])
 }

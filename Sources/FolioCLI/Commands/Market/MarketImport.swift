@@ -3,10 +3,8 @@ import FolioStorage
 import Foundation
 
 /// `folio market import FILE...`: stores saved CoinGecko responses as snapshots.
-struct MarketImport: RunnableCommand {
-  var createsDatabase: Bool { true }
-
-  static let spec = CommandSpec(
+struct MarketImport: FolioCommand {
+  static let configuration = CommandConfiguration(
     name: "import",
     abstract: "Import saved CoinGecko responses (/coins/markets, /global, /coins/{id}).",
     discussion: """
@@ -22,32 +20,18 @@ struct MarketImport: RunnableCommand {
       a page without them must be within 5% of the latest snapshot in that currency taken
       within a day. A page that does not match is refused (exit 65) naming the currency it
       looks like; --force imports it anyway.
-      """,
-    arguments: [ArgumentSpec(name: "file", help: "A saved response.", repeating: true)],
-    options: [
-      CurrencyOption.spec("The currency of /coins/markets files (default: usd)."),
-      .value("at", "time", help: "The snapshot time, such as 2024-01-24T00:30:00Z."),
-      .flag("force", help: "Import a markets page even if its prices do not look like --vs."),
-    ],
-    make: { try Self($0) })
+      """)
 
-  let files: [String]
-  let vsCurrency: String
-  let at: Date?
-  let force: Bool
+  @Argument(name: "file", help: "A saved response.") var files: [String]
+  @OptionGroup var currency: CurrencyOption
+  @Option(help: "The snapshot time, such as 2024-01-24T00:30:00Z.") var at: Timestamp?
+  @Flag(help: "Import a markets page even if its prices do not look like --vs.") var force: Bool
 
-  init(_ values: ParsedValues) throws {
-    files = values.arguments
-    vsCurrency = try CurrencyOption.parse(values)
-    at = try values.value(
-      "at", expected: "a time from 1970 to 9999 such as 2024-01-24T00:30:00Z or 2024-01-24"
-    ) { text in try? Timestamp(parsing: text, .lenient).date }
-    force = values.flag("force")
-  }
+  var createsDatabase: Bool { true }
 
   func run(_ context: Context) throws {
     let outcomes = try MarketData(context.store()).importFiles(
-      files, vsCurrency: vsCurrency, at: at, now: context.now, force: force)
+      files, vsCurrency: currency.vsCurrency, at: at?.date, now: context.now, force: force)
     for outcome in outcomes {
       context.warn(all: outcome.warnings.map { "\(outcome.file): \($0)" })
       context.print(Self.describe(outcome))
@@ -72,4 +56,17 @@ struct MarketImport: RunnableCommand {
       return "\(outcome.file): /global stored (\(target))"
     }
   }
+}
+
+/// `--at`: a snapshot time, a date or an ISO-8601 time from 1970 to 9999.
+extension Timestamp: ExpressibleByArgument {
+  init?(argument: String) {
+    guard let time = try? Timestamp(parsing: argument, .lenient) else { return nil }
+    self = time
+  }
+
+  static var expected: String {
+    "a time from 1970 to 9999 such as 2024-01-24T00:30:00Z or 2024-01-24"
+  }
+  static var placeholder: String? { "time" }
 }

@@ -2,10 +2,8 @@ import FolioService
 import Foundation
 
 /// `folio market refresh`: fetches a new snapshot from CoinGecko.
-struct MarketRefresh: RunnableCommand {
-  var createsDatabase: Bool { true }
-
-  static let spec = CommandSpec(
+struct MarketRefresh: FolioCommand {
+  static let configuration = CommandConfiguration(
     name: "refresh",
     abstract: "Fetch current prices from CoinGecko and store them as a new snapshot.",
     discussion: """
@@ -17,32 +15,34 @@ struct MarketRefresh: RunnableCommand {
       The requests are made by folio-fetch, folio's network helper, found beside the folio
       executable (or at $FOLIO_FETCH); without it the command exits 69.
       Environment: FOLIO_COINGECKO_URL, COINGECKO_API_KEY, COINGECKO_PRO_API_KEY (see README).
-      """,
-    options: [
-      CurrencyOption.spec(),
-      .value("pages", "n", help: "How many pages of 250 coins to fetch (default 1; 0 to 40)."),
-      .value("coins", "id,...", help: "More coins (ids or symbols) to fetch by id."),
-    ],
-    make: { try Self($0) })
+      """)
 
-  let vsCurrency: String
-  let pages: Int
-  let coins: [String]
+  @OptionGroup var currency: CurrencyOption
+  @Option(help: "How many pages of 250 coins to fetch (default 1; 0 to 40).") var pages = Pages(1)
+  @Option(valueName: "id,...", help: "More coins (ids or symbols) to fetch by id.") var coins = ""
 
-  init(_ values: ParsedValues) throws {
-    vsCurrency = try CurrencyOption.parse(values)
-    pages =
-      try values.value("pages", expected: "a whole number from 0 to 40") { text in
-        Int(text).flatMap { (0...40).contains($0) ? $0 : nil }
-      } ?? 1
-    coins = (values.value("coins") ?? "").split(separator: ",").map {
-      $0.trimmingCharacters(in: .whitespaces)
-    }.filter { !$0.isEmpty }
+  /// How many pages of 250 coins to fetch: 0 to 40.
+  struct Pages: ExpressibleByArgument {
+    let value: Int
+
+    init(_ value: Int) { self.value = value }
+
+    init?(argument: String) {
+      guard let pages = Int(argument), (0...40).contains(pages) else { return nil }
+      value = pages
+    }
+
+    static let expected = "a whole number from 0 to 40"
+    static let placeholder: String? = "n"
   }
 
+  var createsDatabase: Bool { true }
+
   func run(_ context: Context) throws {
+    let named = coins.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
     let outcome = try Self.refresh(
-      context, vsCurrency: vsCurrency, pages: pages, coins: coins, detailFor: nil)
+      context, vsCurrency: currency.vsCurrency, pages: pages.value,
+      coins: named.filter { !$0.isEmpty }, detailFor: nil)
     context.warn(all: outcome.warnings)
     var parts = ["\(outcome.coinCount) coin(s) in \(outcome.vsCurrency.uppercased())"]
     parts.append("\(outcome.pagesFetched) page(s)")

@@ -2,8 +2,8 @@ import FolioService
 import FolioStorage
 
 /// `folio stats`: Market Cap, 24h Volume, BTC Dominance and Portfolio Value.
-struct Stats: RunnableCommand {
-  static let spec = CommandSpec(
+struct Stats: FolioCommand {
+  static let configuration = CommandConfiguration(
     name: "stats",
     abstract: "Show Market Cap, 24h Volume, BTC Dominance and Portfolio Value with 24h changes.",
     discussion: """
@@ -14,26 +14,20 @@ struct Stats: RunnableCommand {
       at −100%) reads n/a and the reason is printed; held coins without a price are listed as
       unpriced and not counted in the value. Market cap and volume are abbreviated
       ($1.61Tr, $62.10Bn, $12.35M, $123.46K).
-      """,
-    options: [LegacyFormat.option([.text, .json])] + PriceFreshness.options,
-    make: { try Self($0) })
+      """)
 
-  let format: LegacyFormat
-  let freshness: PriceFreshness
+  enum Format: String, OutputFormat { case text, json }
 
-  init(_ values: ParsedValues) throws {
-    format = try LegacyFormat.parse(values, allowed: [.text, .json])
-    freshness = try PriceFreshness(values)
-  }
+  @Option var format = Format.text
+  @OptionGroup var freshness: PriceFreshness
 
   func run(_ context: Context) throws {
     let store = try context.existingStore()
     let report = try MarketData(store).statistics(of: context.portfolio())
     if let snapshot = report.snapshot { try freshness.check(snapshot.fetchedAt, context) }
-    if format == .json {
-      context.print(Self.json(report).rendered())
-    } else {
-      context.out.write(Self.text(report, useColor: context.useColor))
+    switch format {
+    case .json: context.print(Self.json(report).rendered())
+    case .text: context.out.write(Self.text(report, useColor: context.useColor))
     }
   }
 

@@ -1,10 +1,10 @@
 /// `folio portfolio`: named portfolios with their own trades and cost-basis method.
-enum PortfolioGroup {
-  static let spec = CommandSpec(
+enum PortfolioGroup: ParsableCommand {
+  static let configuration = CommandConfiguration(
     name: "portfolio",
     abstract: "Create, list, rename and delete portfolios; set their cost-basis method.",
     subcommands: [
-      PortfolioAdd.spec, PortfolioList.spec, PortfolioShow.spec, PortfolioRename.spec,
-      PortfolioSet.spec, PortfolioDelete.spec,
+      PortfolioAdd.self, PortfolioList.self, PortfolioShow.self, PortfolioRename.self,
+      PortfolioSet.self, PortfolioDelete.self,
     ])
 }

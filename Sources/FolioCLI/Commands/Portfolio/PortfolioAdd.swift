@@ -2,41 +2,25 @@ import FolioService
 import FolioStorage
 
 /// `folio portfolio add NAME`.
-struct PortfolioAdd: RunnableCommand {
+struct PortfolioAdd: FolioCommand {
+  static let configuration = CommandConfiguration(name: "add", abstract: "Create a portfolio.")
+
+  enum Format: String, OutputFormat { case text, json }
+
+  @Argument(help: "Letters, digits, '.', '_' or '-'.") var name: String
+  @Option(valueName: "code", help: "The currency of prices and fees (default: usd).")
+  var currency = "usd"
+  @Option(help: "Cost-basis method (default: fifo).") var method = CostMethod.fifo
+  @Option var format = Format.text
+
   var createsDatabase: Bool { true }
-
-  static let spec = CommandSpec(
-    name: "add",
-    abstract: "Create a portfolio.",
-    arguments: [ArgumentSpec(name: "name", help: "Letters, digits, '.', '_' or '-'.")],
-    options: [
-      .value("currency", "code", help: "The currency of prices and fees (default: usd)."),
-      .value("method", "fifo|lifo|hifo|average", help: "Cost-basis method (default: fifo)."),
-      LegacyFormat.option([.text, .json]),
-    ],
-    make: { try Self($0) })
-
-  let name: String
-  let currency: String
-  let method: CostMethod
-  let format: LegacyFormat
-
-  init(_ values: ParsedValues) throws {
-    name = values.argument(0)
-    currency = values.value("currency") ?? "usd"
-    method =
-      try values.value("method", expected: "fifo, lifo, hifo or average") {
-        CostMethod(rawValue: $0)
-      } ?? .fifo
-    format = try LegacyFormat.parse(values, allowed: [.text, .json])
-  }
 
   func run(_ context: Context) throws {
     let portfolio = try PortfolioService(context.store()).add(
       name: name, currency: currency, method: method, now: context.now)
-    if format == .json {
-      context.print(PortfolioRendering.json(portfolio).rendered())
-    } else {
+    switch format {
+    case .json: context.print(PortfolioRendering.json(portfolio).rendered())
+    case .text:
       context.print(
         "created portfolio '\(portfolio.name)' (\(portfolio.currency), \(portfolio.method.rawValue))"
       )

@@ -1,18 +1,12 @@
 import FolioService
 
 /// `folio portfolio list`.
-struct PortfolioList: RunnableCommand {
-  static let spec = CommandSpec(
-    name: "list",
-    abstract: "List the portfolios.",
-    options: [LegacyFormat.option([.text, .json])],
-    make: { try Self($0) })
+struct PortfolioList: FolioCommand {
+  static let configuration = CommandConfiguration(name: "list", abstract: "List the portfolios.")
 
-  let format: LegacyFormat
+  enum Format: String, OutputFormat { case text, json }
 
-  init(_ values: ParsedValues) throws {
-    format = try LegacyFormat.parse(values, allowed: [.text, .json])
-  }
+  @Option var format = Format.text
 
   func run(_ context: Context) throws {
     let summaries = try PortfolioService(context.store()).list()

@@ -1,21 +1,14 @@
 import FolioService
 
 /// `folio portfolio show [NAME]`.
-struct PortfolioShow: RunnableCommand {
-  static let spec = CommandSpec(
-    name: "show",
-    abstract: "Show one portfolio (default: the one in use).",
-    arguments: [ArgumentSpec(name: "name", help: "The portfolio.", optional: true)],
-    options: [LegacyFormat.option([.text, .json])],
-    make: { try Self($0) })
+struct PortfolioShow: FolioCommand {
+  static let configuration = CommandConfiguration(
+    name: "show", abstract: "Show one portfolio (default: the one in use).")
 
-  let name: String?
-  let format: LegacyFormat
+  enum Format: String, OutputFormat { case text, json }
 
-  init(_ values: ParsedValues) throws {
-    name = values.arguments.first
-    format = try LegacyFormat.parse(values, allowed: [.text, .json])
-  }
+  @Argument(help: "The portfolio.") var name: String?
+  @Option var format = Format.text
 
   func run(_ context: Context) throws {
     let summary = try PortfolioService(context.store()).show(

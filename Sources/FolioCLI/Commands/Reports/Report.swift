@@ -4,10 +4,8 @@ import Foundation
 
 /// `folio report`: the daily report of a portfolio; its subcommands read and fill the saved
 /// daily history.
-struct Report: RunnableCommand {
-  static let formats: [LegacyFormat] = [.text, .md, .json, .csv, .html]
-
-  static let spec = CommandSpec(
+struct Report: FolioCommand {
+  static let configuration = CommandConfiguration(
     name: "report",
     abstract: "Print the daily report: statistics, holdings, profit, trades, value over time.",
     discussion: """
@@ -23,36 +21,20 @@ struct Report: RunnableCommand {
       --save with another --method, or --strict with an old snapshot, 66 no database,
       74 --out cannot be written.
       """,
-    options: [
-      .value("date", "yyyy-mm-dd", help: "Report as of the end of this UTC day (default: today)."),
-      LegacyFormat.option(formats),
-      .value("out", "file", help: "Write the report to this file (replacing it), not stdout."),
-      .flag("save", help: "Store the day's figures in the daily history (replacing that day)."),
-      .value("method", "fifo|lifo|hifo|average", help: "Compute with this method instead."),
-    ] + PriceFreshness.options,
-    subcommands: [ReportHistory.spec, ReportBackfill.spec],
-    make: { try Self($0) })
+    subcommands: [ReportHistory.self, ReportBackfill.self])
 
-  let day: CalendarDay?
-  let format: LegacyFormat
-  let out: String?
-  let save: Bool
-  let method: CostMethod?
-  let freshness: PriceFreshness
+  enum Format: String, OutputFormat { case text, md, json, csv, html }
 
-  init(_ values: ParsedValues) throws {
-    day = try values.value(
-      "date", expected: CalendarDay.expected(example: "2024-11-30"), { CalendarDay($0) })
-    format = try LegacyFormat.parse(values, allowed: Self.formats)
-    out = values.value("out")
-    save = values.flag("save")
-    method = try values.value("method", expected: "fifo, lifo, hifo or average") {
-      CostMethod(rawValue: $0)
-    }
-    freshness = try PriceFreshness(values)
-  }
+  @Option(name: "date", help: "Report as of the end of this UTC day (default: today).")
+  var day: CalendarDay?
+  @Option var format = Format.text
+  @OptionGroup var output: OutputOption
+  @Flag(help: "Store the day's figures in the daily history (replacing that day).") var save: Bool
+  @Option(help: "Compute with this method instead.") var method: CostMethod?
+  @OptionGroup var freshness: PriceFreshness
 
   func run(_ context: Context) throws {
+    let out = output.out
     let store = try context.existingStore()
     let portfolio = try context.portfolio()
     let service = ReportService(store)
@@ -79,7 +61,7 @@ struct Report: RunnableCommand {
   }
 
   /// The report in `format`.
-  static func render(_ report: DailyReport, format: LegacyFormat, saved: Bool, useColor: Bool)
+  static func render(_ report: DailyReport, format: Format, saved: Bool, useColor: Bool)
     -> String
   {
     switch format {

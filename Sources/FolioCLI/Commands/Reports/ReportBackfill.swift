@@ -3,8 +3,8 @@ import FolioStorage
 import Foundation
 
 /// `folio report backfill --since D`: saves the days missing from the daily history.
-struct ReportBackfill: RunnableCommand {
-  static let spec = CommandSpec(
+struct ReportBackfill: FolioCommand {
+  static let configuration = CommandConfiguration(
     name: "backfill",
     abstract: "Compute and save the days missing from the daily history.",
     discussion: """
@@ -16,36 +16,13 @@ struct ReportBackfill: RunnableCommand {
       left alone unless --replace is given; even then a saved value is never replaced by n/a.
       Everything is written in one transaction. Exit codes: 0 ok, 64 usage, 65 --since after
       --until or a day in the future, 66 no database, 75 database busy.
-      """,
-    options: [
-      .value("since", "yyyy-mm-dd", help: "The first day to fill (required)."),
-      .value("until", "yyyy-mm-dd", help: "The last day to fill (default: today)."),
-      .flag("replace", help: "Recompute and replace days that are already saved."),
-      .value(
-        "max-age", "duration",
-        help: "Use only snapshots this close to the day's end (default 2d; e.g. 36h, 7d)."),
-    ],
-    make: { try Self($0) })
+      """)
 
-  let since: CalendarDay
-  let until: CalendarDay?
-  let replace: Bool
-  let maxAge: TimeInterval
-
-  init(_ values: ParsedValues) throws {
-    guard
-      let since = try values.value(
-        "since", expected: CalendarDay.expected(example: "2024-11-01"), { CalendarDay($0) })
-    else { throw UsageError("missing --since", commandPath: values.path) }
-    self.since = since
-    until = try values.value(
-      "until", expected: CalendarDay.expected(example: "2024-11-30"), { CalendarDay($0) })
-    replace = values.flag("replace")
-    maxAge =
-      try values.value(
-        "max-age", expected: "a duration such as 36h or 7d", MarketTime.parseDuration)
-      ?? ReportService.backfillMaxAge
-  }
+  @Option(help: "The first day to fill (required).") var since: CalendarDay
+  @Option(help: "The last day to fill (default: today).") var until: CalendarDay?
+  @Flag(help: "Recompute and replace days that are already saved.") var replace: Bool
+  @Option(help: "Use only snapshots this close to the day's end (default 2d; e.g. 36h, 7d).")
+  var maxAge = ReportService.backfillMaxAge
 
   func run(_ context: Context) throws {
     let store = try context.existingStore()

@@ -3,8 +3,8 @@ import FolioStorage
 import Foundation
 
 /// `folio report history`: the saved daily values with a terminal chart.
-struct ReportHistory: RunnableCommand {
-  static let spec = CommandSpec(
+struct ReportHistory: FolioCommand {
+  static let configuration = CommandConfiguration(
     name: "history",
     abstract: "Show the saved daily history: value over time with a chart.",
     discussion: """
@@ -13,25 +13,13 @@ struct ReportHistory: RunnableCommand {
       realized profit and the snapshot the prices came from. Days are UTC; --since and --until
       are inclusive. Exit codes: 0 ok (also when nothing is saved), 64 usage, 65 --since after
       --until, 66 no database.
-      """,
-    options: [
-      .value("since", "yyyy-mm-dd", help: "The first day to show."),
-      .value("until", "yyyy-mm-dd", help: "The last day to show."),
-      LegacyFormat.option([.text, .json, .csv]),
-    ],
-    make: { try Self($0) })
+      """)
 
-  let since: CalendarDay?
-  let until: CalendarDay?
-  let format: LegacyFormat
+  enum Format: String, OutputFormat { case text, json, csv }
 
-  init(_ values: ParsedValues) throws {
-    since = try values.value(
-      "since", expected: CalendarDay.expected(example: "2024-11-01"), { CalendarDay($0) })
-    until = try values.value(
-      "until", expected: CalendarDay.expected(example: "2024-11-30"), { CalendarDay($0) })
-    format = try LegacyFormat.parse(values, allowed: [.text, .json, .csv])
-  }
+  @Option(help: "The first day to show.") var since: CalendarDay?
+  @Option(help: "The last day to show.") var until: CalendarDay?
+  @Option var format = Format.text
 
   func run(_ context: Context) throws {
     let store = try context.existingStore()
@@ -40,7 +28,7 @@ struct ReportHistory: RunnableCommand {
     switch format {
     case .json: context.print(json(rows, portfolio).rendered())
     case .csv: context.out.write(csv(rows, portfolio))
-    default: context.out.write(text(rows, portfolio, useColor: context.useColor))
+    case .text: context.out.write(text(rows, portfolio, useColor: context.useColor))
     }
   }
 

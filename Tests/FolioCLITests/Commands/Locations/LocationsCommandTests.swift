@@ -210,10 +210,10 @@ import Testing
     importFixtures()
     try expectRefusal(
       ["locations", "add", "Spot", "--lat", "0", "--lon", "0"], code: 64,
-      message: "missing option '--city'")
+      message: "missing option '--city <city>'")
     try expectRefusal(
       ["locations", "add", "Spot", "--city", "Rome", "--lon", "0"], code: 64,
-      message: "missing option '--lat'")
+      message: "missing option '--lat <degrees>'")
     try expectRefusal(["locations", "edit", "1"], code: 64, message: "nothing to change")
     try expectRefusal(
       ["locations", "near", "0", "0", "--limit", "0"], code: 64,

@@ -42,7 +42,7 @@ import Testing
     let before = try sandbox.dump()
     let missing = sandbox.run("report", "backfill")
     #expect(missing.code == 64)
-    #expect(missing.err.hasPrefix("folio: error: missing --since\n"))
+    #expect(missing.err.hasPrefix("folio: error: missing option '--since <yyyy-mm-dd>'\n"))
     let future = sandbox.run("report", "backfill", "--since", "2024-11-01", "--until", "2025-01-01")
     #expect(future.code == 65)
     #expect(try sandbox.dump() == before)
