@@ -285,25 +285,48 @@ public final class Database {
 
   // MARK: - Transactions
 
-  /// Runs `body` in a `BEGIN IMMEDIATE` transaction: the write lock is taken up front (waiting
-  /// up to the busy timeout), `body`'s changes commit together, and any error rolls everything
-  /// back and is rethrown — the first error, not one raised while rolling back.
+  /// What a transaction body decides: keep its changes or undo them.
+  public enum Completion: Sendable {
+    case commit, rollback
+  }
+
+  /// How many transactions are open on this connection, counting savepoints.
+  private var depth = 0
+
+  /// Runs `body` in a write transaction and keeps or undoes its changes as `body` decides. At
+  /// the outermost level it is a `BEGIN IMMEDIATE` transaction: the write lock is taken up
+  /// front, waiting up to the busy timeout. Inside another transaction it is a savepoint
+  /// (https://sqlite.org/lang_savepoint.html), whose rollback undoes only its own changes.
+  /// An error rolls this level back and is rethrown: the first error, not one raised while
+  /// rolling back.
+  public func transaction<T>(_ body: () throws -> (T, Completion)) throws -> T {
+    let savepoint = isInTransaction ? "folio_savepoint_\(depth)" : nil
+    try execute(savepoint.map { "SAVEPOINT \($0)" } ?? "BEGIN IMMEDIATE")
+    depth += 1
+    defer { depth -= 1 }
+    func undo() throws {
+      if let savepoint {
+        try execute("ROLLBACK TO \(savepoint); RELEASE \(savepoint)")
+      } else if isInTransaction {
+        try execute("ROLLBACK")
+      }
+    }
+    do {
+      let (result, completion) = try body()
+      switch completion {
+      case .commit: try execute(savepoint.map { "RELEASE \($0)" } ?? "COMMIT")
+      case .rollback: try undo()
+      }
+      return result
+    } catch {
+      try? undo()
+      throw error
+    }
+  }
+
+  /// Runs `body` in a write transaction (see `transaction`) that commits unless `body` throws.
   public func write<T>(_ body: () throws -> T) throws -> T {
-    try execute("BEGIN IMMEDIATE")
-    let result: T
-    do {
-      result = try body()
-    } catch {
-      if isInTransaction { try? execute("ROLLBACK") }
-      throw error
-    }
-    do {
-      try execute("COMMIT")
-    } catch {
-      if isInTransaction { try? execute("ROLLBACK") }
-      throw error
-    }
-    return result
+    try transaction { (try body(), .commit) }
   }
 
   /// Runs `body` in a read transaction, so every query in it sees the same snapshot even
@@ -412,6 +435,53 @@ public final class Database {
   /// The size of a page of this database, in bytes.
   public var pageSize: Int64 {
     get throws { try scalarInt("PRAGMA page_size") ?? 0 }
+  }
+
+  // MARK: - Checks
+
+  /// What `PRAGMA integrity_check` reports other than "ok"
+  /// (https://sqlite.org/pragma.html#pragma_integrity_check).
+  public func integrityProblems() throws -> [String] {
+    try rows("PRAGMA integrity_check") { try $0["integrity_check"] as String }.filter { $0 != "ok" }
+  }
+
+  /// The rows that refer to a missing row: their table, rowid (nil in a WITHOUT ROWID table)
+  /// and the table referred to (https://sqlite.org/pragma.html#pragma_foreign_key_check).
+  public func foreignKeyViolations() throws -> [(table: String, rowID: Int64?, parent: String)] {
+    try rows("PRAGMA foreign_key_check") { (try $0["table"], try $0["rowid"], try $0["parent"]) }
+  }
+
+  /// The options that give the sqlite3 shell folio's settings: foreign keys on (the shell's
+  /// default is off) and the same busy timeout.
+  public static func shellSettings(busyTimeout: Int32) -> [String] {
+    ["-cmd", "PRAGMA foreign_keys = ON", "-cmd", ".timeout \(busyTimeout)"]
+  }
+
+  /// Whether the database has a table named `name`.
+  public func hasTable(_ name: String) throws -> Bool {
+    try scalarInt("SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = ?", [name])
+      == 1
+  }
+
+  /// Whether the table `name` has no row.
+  public func isEmpty(table name: String) throws -> Bool {
+    try scalarInt("SELECT EXISTS (SELECT 1 FROM \"\(name)\")") == 0
+  }
+
+  /// Rewrites the file with pages of `size` bytes: the page size of a WAL file cannot change,
+  /// so the file goes back to a rollback journal first, then VACUUM rebuilds it.
+  public func rebuild(pageSize size: Int64) throws {
+    try execute("PRAGMA journal_mode = DELETE")
+    try execute("PRAGMA page_size = \(size)")
+    try execute("VACUUM")
+  }
+
+  /// Runs `body` with the CHECK constraints off
+  /// (https://sqlite.org/pragma.html#pragma_ignore_check_constraints), for rows already checked.
+  public func ignoringCheckConstraints<T>(_ body: () throws -> T) throws -> T {
+    try execute("PRAGMA ignore_check_constraints = ON")
+    defer { try? execute("PRAGMA ignore_check_constraints = OFF") }
+    return try body()
   }
 
   // MARK: - Files

@@ -218,10 +218,8 @@ public struct Migrator: Sendable {
           [migration.version, migration.name, migration.checksum, Timestamp.format(now)])
         try database.execute("PRAGMA user_version = \(migration.version)")
       }
-      let broken = try database.rows("PRAGMA foreign_key_check") { row in
-        let rowID: Int64? = try row["rowid"]
-        return "\(try row["table"] as String) row \(rowID.map(String.init) ?? "?") → "
-          + (try row["parent"] as String)
+      let broken = try database.foreignKeyViolations().map {
+        "\($0.table) row \($0.rowID.map(String.init) ?? "?") → \($0.parent)"
       }
       guard broken.isEmpty else {
         throw MigrationError.foreignKeysBroken(

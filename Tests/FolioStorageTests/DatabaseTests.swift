@@ -89,6 +89,62 @@ import Testing
     #expect(!db.isInTransaction)
   }
 
+  @Test func transactionReturningRollbackUndoesItsWorkWithoutAnError() throws {
+    let db = try open()
+    try db.execute("CREATE TABLE t (x INTEGER)")
+    let answer = try db.transaction {
+      try db.execute("INSERT INTO t VALUES (1)")
+      return (42, .rollback)
+    }
+    #expect(answer == 42)
+    #expect(try db.scalarInt("SELECT count(*) FROM t") == 0)
+    #expect(!db.isInTransaction)
+    try db.transaction {
+      try db.execute("INSERT INTO t VALUES (2)")
+      return ((), .commit)
+    }
+    #expect(try db.rows("SELECT x FROM t") { try $0["x"] as Int64 } == [2])
+  }
+
+  @Test func innerRollbackKeepsTheOuterWork() throws {
+    struct Boom: Error {}
+    let db = try open()
+    try db.execute("CREATE TABLE t (x INTEGER)")
+    try db.write {
+      try db.execute("INSERT INTO t VALUES (1)")
+      try db.transaction {
+        try db.execute("INSERT INTO t VALUES (2)")
+        return ((), .rollback)
+      }
+      #expect(throws: Boom.self) {
+        try db.write {
+          try db.execute("INSERT INTO t VALUES (3)")
+          throw Boom()
+        }
+      }
+      try db.write {
+        try db.execute("INSERT INTO t VALUES (4)")
+        try db.transaction {
+          try db.execute("INSERT INTO t VALUES (5)")
+          return ((), .rollback)
+        }
+      }
+      #expect(db.isInTransaction)
+    }
+    #expect(try db.rows("SELECT x FROM t ORDER BY x") { try $0["x"] as Int64 } == [1, 4])
+    #expect(!db.isInTransaction)
+  }
+
+  @Test func outerRollbackUndoesCommittedInnerWork() throws {
+    let db = try open()
+    try db.execute("CREATE TABLE t (x INTEGER)")
+    try db.transaction {
+      try db.write { try db.execute("INSERT INTO t VALUES (1)") }
+      return ((), .rollback)
+    }
+    #expect(try db.scalarInt("SELECT count(*) FROM t") == 0)
+  }
+
   @Test func twoConnectionsWritingAtOnceBothSucceed() async throws {
     let path = folder.file("shared.sqlite3")
     let setup = try Database(path: path)

@@ -1,4 +1,5 @@
 import FolioService
+import FolioStorage
 import Foundation
 
 /// How locations look in text, JSON, CSV and GeoJSON. Coordinates and distances are JSON

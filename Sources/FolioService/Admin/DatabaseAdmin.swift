@@ -49,19 +49,16 @@ public struct DatabaseAdmin {
         positionsChecked: 0)
     }
     do {
-      let integrity = try database.rows("PRAGMA integrity_check") {
-        try $0["integrity_check"] as String
+      let integrity = try database.integrityProblems().map {
+        CheckFinding(kind: .integrity, message: $0)
       }
-      .filter { $0 != "ok" }.map { CheckFinding(kind: .integrity, message: $0) }
       // On a damaged file the ledger cannot be read reliably: report the damage alone.
       guard integrity.isEmpty else { return report(integrity) }
-      let foreignKeys = try database.rows("PRAGMA foreign_key_check") { row in
-        // WITHOUT ROWID tables report no rowid.
-        let which = (try row["rowid"] as Int64?).map { "row \($0)" } ?? "a row"
-        let table: String = try row["table"]
-        let parent: String = try row["parent"]
+      let foreignKeys = try database.foreignKeyViolations().map {
+        let which = $0.rowID.map { "row \($0)" } ?? "a row"
         return CheckFinding(
-          kind: .foreignKey, message: "\(which) of \(table) refers to a missing row of \(parent)")
+          kind: .foreignKey,
+          message: "\(which) of \($0.table) refers to a missing row of \($0.parent)")
       }
       let migrator = try Migrator()
       let status = try migrator.status(of: database)

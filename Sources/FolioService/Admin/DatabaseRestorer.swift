@@ -152,21 +152,15 @@ public struct DatabaseRestorer {
     let findings: [String]
     do {
       findings =
-        try source.rows("PRAGMA integrity_check") { try $0["integrity_check"] as String }
-        .filter { $0 != "ok" }
-        + source.rows("PRAGMA foreign_key_check") { row in
-          let rowID: Int64? = try row["rowid"]
-          return "row \(rowID ?? 0) of \(try row["table"] as String) refers to a missing row"
+        try source.integrityProblems()
+        + source.foreignKeyViolations().map {
+          "row \($0.rowID ?? 0) of \($0.table) refers to a missing row"
         }
     } catch let error as SQLiteError where error.category == .damaged {
       throw RestoreError.damaged(path: file, findings: [error.message])
     }
     guard findings.isEmpty else { throw RestoreError.damaged(path: file, findings: findings) }
-    let isFolio =
-      try source.scalarInt(
-        "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'schema_migrations'")
-      == 1
-    guard isFolio else { throw RestoreError.notFolio(file) }
+    guard try source.hasTable("schema_migrations") else { throw RestoreError.notFolio(file) }
     let status = try Migrator().status(of: source)
     guard status.version > 0 else { throw RestoreError.notFolio(file) }
     // Only the schema folio's own migrations create for that version comes in: a trigger that
@@ -188,9 +182,7 @@ public struct DatabaseRestorer {
     let pageSize = try target.pageSize
     if try copy.pageSize != pageSize {
       // The backup API cannot change the page size of a WAL database: convert the copy.
-      try copy.execute("PRAGMA journal_mode = DELETE")
-      try copy.execute("PRAGMA page_size = \(pageSize)")
-      try copy.execute("VACUUM")
+      try copy.rebuild(pageSize: pageSize)
     }
     try target.replaceContent(with: copy) {
       do {

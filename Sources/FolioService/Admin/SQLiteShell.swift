@@ -39,10 +39,7 @@ public enum SQLiteShell {
   /// The command line: foreign keys on (the shell's default is off), the same busy timeout as
   /// folio, then the file.
   public static func arguments(for location: StoreLocation) -> [String] {
-    [
-      "sqlite3", "-cmd", "PRAGMA foreign_keys = ON", "-cmd", ".timeout \(location.busyTimeout)",
-      location.path,
-    ]
+    ["sqlite3"] + Database.shellSettings(busyTimeout: location.busyTimeout) + [location.path]
   }
 
   /// Replaces this process with `executable` (see execv(3)); returns only by throwing.

@@ -26,6 +26,10 @@ extension DecimalError: ClassifiedError {
   public var kind: FailureKind { .badData }
 }
 
+extension SQLQueryError: ClassifiedError {
+  public var kind: FailureKind { .badData }
+}
+
 extension MigrationError: ClassifiedError {
   public var kind: FailureKind { .badData }
 }

@@ -208,23 +208,17 @@ public struct DemoBuilder {
         name: Self.savingsPortfolio, currency: "usd", method: .average, createdAt: stamp,
         database)
       let portfolios = [main.name: main, savings.name: savings]
-      let ledger = try Ledger(database)
+      let trades = TradeService(store)
       var counts: [String: Int] = [:]
       for entry in Self.entries {
         guard let portfolio = portfolios[entry.portfolio],
           let price = history.price(entry.coin, daysBack: entry.daysBack)
         else { throw DemoError.brokenFixture("coingecko/markets_usd.json", reason: entry.coin) }
         let day = today.adding(days: -entry.daysBack)
-        let trade = Trade(
-          portfolioID: portfolio.id,
-          executedAt: entry.time.map { "\(day)T\($0):00Z" } ?? stamp, side: entry.side,
-          coinID: entry.coin, quantity: try ExactDecimal(parsing: entry.quantity),
-          price: price, fee: try ExactDecimal(parsing: entry.fee), note: entry.note,
-          locationID: try entry.location.map { try book.locationID(for: $0) }, createdAt: stamp)
-        _ = try trade.insert(database)
-        try ledger.recompute(
-          portfolio: portfolio, coinID: trade.coinID,
-          from: TradeKey(executedAt: trade.executedAt, id: 0))
+        let draft = TradeDraft(
+          side: entry.side, coin: entry.coin, quantity: entry.quantity, price: price.description,
+          fee: entry.fee, date: entry.time.map { "\(day)T\($0):00Z" }, note: entry.note)
+        _ = try trades.record(draft, location: entry.location, in: portfolio, now: now)
         counts[portfolio.name, default: 0] += 1
       }
       // The saved daily history of both portfolios.
@@ -246,7 +240,7 @@ public struct DemoBuilder {
   private func refuseUnlessEmpty() throws {
     for (table, what) in [
       ("trades", "trades"), ("locations", "locations"), ("market_snapshots", "market data"),
-    ] where (try database.scalarInt("SELECT count(*) FROM \(table)") ?? 0) > 0 {
+    ] where !(try database.isEmpty(table: table)) {
       throw DemoError.notEmpty(what)
     }
   }

@@ -29,11 +29,7 @@ public struct LocationBook {
         field: "location", message: "a location is required: give its id or \"NAME, CITY\"")
     }
     if text.allSatisfy({ $0.isASCII && $0.isNumber }) {
-      if let id = Int64(text),
-        try database.scalarInt("SELECT id FROM locations WHERE id = ?", [id]) != nil
-      {
-        return id
-      }
+      if let id = Int64(text), try Location.exists(id: id, database) { return id }
       throw LocationError.notFound(reference: text, hint: nil)
     }
     // A name or city may itself hold a comma, so try every comma as the separator.
@@ -42,7 +38,7 @@ public struct LocationBook {
     while let comma = text[index...].firstIndex(of: ",") {
       let name = text[..<comma].trimmingCharacters(in: .whitespaces)
       let city = text[text.index(after: comma)...].trimmingCharacters(in: .whitespaces)
-      if !name.isEmpty && !city.isEmpty, let id = try findID(name: name, city: city),
+      if !name.isEmpty && !city.isEmpty, let id = try Location.id(name: name, city: city, database),
         !matches.contains(id)
       {
         matches.append(id)
@@ -56,23 +52,14 @@ public struct LocationBook {
 
   /// Suggests the full reference when `text` is the name of exactly one location.
   private func hint(for text: String) throws -> String? {
-    let named = try database.rows(
-      "SELECT id, name, city FROM locations WHERE name = ? ORDER BY id LIMIT 2", [text]
-    ) { (try $0["id"] as Int64, try $0["name"] as String, try $0["city"] as String) }
+    let named = try Location.named(text, database)
     guard named.count == 1, let only = named.first else { return nil }
-    return "did you mean \"\(only.1), \(only.2)\" (id \(only.0))?"
-  }
-
-  private func findID(name: String, city: String) throws -> Int64? {
-    try database.scalarInt("SELECT id FROM locations WHERE name = ? AND city = ?", [name, city])
+    return "did you mean \"\(only.reference)\" (id \(only.id))?"
   }
 
   /// The duplicate error for a location with the same name and city as `existingID`.
   private func duplicate(_ valid: ValidLocation, _ existingID: Int64) throws -> LocationError {
-    let existing =
-      try database.row("SELECT name, city FROM locations WHERE id = ?", [existingID]) {
-        "\(try $0["name"] as String), \(try $0["city"] as String)"
-      } ?? ""
+    let existing = try Location.find(id: existingID, database)?.reference ?? ""
     return .duplicate(
       name: valid.name, city: valid.city, existingID: existingID, existing: existing)
   }
@@ -88,34 +75,15 @@ public struct LocationBook {
   public func detail(_ reference: String) throws -> LocationDetail {
     try database.read {
       let location = try load(try locationID(for: reference))
-      let trades = try database.rows(
-        """
-        SELECT id, executed_at, side, coin_id, quantity, price FROM trades
-        WHERE location_id = ? ORDER BY executed_at, id
-        """, [location.id]
-      ) { row in
-        LocationTrade(
-          id: try row["id"], executedAt: try row["executed_at"], side: try row["side"],
-          coinID: try row["coin_id"], quantity: try row["quantity"], price: try row["price"])
-      }
-      return LocationDetail(location: location, trades: trades)
+      return LocationDetail(
+        location: location, trades: try Location.trades(at: location.id, database))
     }
   }
 
   /// Every location in list order, optionally only those in `city` (case-insensitive) and
   /// those whose name, city or description contains `search` (case-insensitive).
   public func list(city: String? = nil, search: String? = nil) throws -> [Location] {
-    let all = try database.read {
-      // One pass over the images instead of one query per location.
-      var images: [Int64: [String]] = [:]
-      let pairs = try database.rows(
-        "SELECT location_id, name FROM location_images ORDER BY location_id, position"
-      ) { (try $0["location_id"] as Int64, try $0["name"] as String) }
-      for (id, name) in pairs { images[id, default: []].append(name) }
-      return try database.rows("SELECT \(Location.columns) FROM locations ORDER BY id") {
-        try Location(row: $0, images: images[try $0["id"], default: []])
-      }
-    }
+    let all = try database.read { try Location.all(database) }
     let cityFilter = city?.trimmingCharacters(in: .whitespaces)
     let searchFilter = search?.trimmingCharacters(in: .whitespaces)
     return all.filter { location in
@@ -137,11 +105,7 @@ public struct LocationBook {
   public func next(after reference: String) throws -> Location {
     try database.read {
       let id = try locationID(for: reference)
-      let following =
-        try database.scalarInt(
-          "SELECT id FROM locations WHERE id > ? ORDER BY id LIMIT 1", [id])
-        ?? database.scalarInt("SELECT min(id) FROM locations")
-      return try load(following ?? id)
+      return try load(try Location.id(after: id, database) ?? id)
     }
   }
 
@@ -158,29 +122,14 @@ public struct LocationBook {
     let radius = try radiusKm.map { try Self.radius($0) }
     return try database.read {
       var candidates: [(id: Int64, distance: Double)] = []
-      let collect: (Row) throws -> Void = { row in
-        let point = Coordinate(latitude: try row["latitude"], longitude: try row["longitude"])
-        let distance = GeoMath.distanceKm(center, point)
-        if radius.map({ distance <= $0 }) ?? true {
-          candidates.append((try row["id"], distance))
-        }
-      }
-      if let radius {
+      let box = radius.map { radius -> Location.Box in
         let box = GeoMath.boundingBox(center: center, radiusKm: radius)
-        let ranges = box.longitudeRanges
-        try database.cached(
-          """
-          SELECT id, latitude, longitude FROM locations
-          WHERE latitude BETWEEN ? AND ?
-            AND (longitude BETWEEN ? AND ? OR longitude BETWEEN ? AND ?)
-          """
-        ).forEachRow(
-          [
-            box.minLatitude, box.maxLatitude, ranges[0].min, ranges[0].max, ranges[1].min,
-            ranges[1].max,
-          ], collect)
-      } else {
-        try database.cached("SELECT id, latitude, longitude FROM locations").forEachRow([], collect)
+        return ((box.minLatitude, box.maxLatitude), box.longitudeRanges)
+      }
+      try Location.eachPosition(in: box, database) { id, latitude, longitude in
+        let distance = GeoMath.distanceKm(
+          center, Coordinate(latitude: latitude, longitude: longitude))
+        if radius.map({ distance <= $0 }) ?? true { candidates.append((id, distance)) }
       }
       candidates.sort { $0.distance < $1.distance || ($0.distance == $1.distance && $0.id < $1.id) }
       if let limit { candidates = Array(candidates.prefix(max(0, limit))) }
@@ -200,23 +149,10 @@ public struct LocationBook {
 
   /// Reads one location and its images; the id must exist.
   func load(_ id: Int64) throws -> Location {
-    guard
-      let location = try database.row(
-        "SELECT \(Location.columns) FROM locations WHERE id = ?", [id],
-        { try Location(row: $0, images: []) }
-      )
-    else { throw LocationError.notFound(reference: String(id), hint: nil) }
-    return try withImages(location)
-  }
-
-  private func withImages(_ location: Location) throws -> Location {
-    let images = try database.rows(
-      "SELECT name FROM location_images WHERE location_id = ? ORDER BY position", [location.id]
-    ) { try $0["name"] as String }
-    return Location(
-      id: location.id, name: location.name, city: location.city, latitude: location.latitude,
-      longitude: location.longitude, description: location.description, link: location.link,
-      images: images, createdAt: location.createdAt, updatedAt: location.updatedAt)
+    guard let location = try Location.find(id: id, database) else {
+      throw LocationError.notFound(reference: String(id), hint: nil)
+    }
+    return location
   }
 
   // MARK: - Writing
@@ -232,31 +168,12 @@ public struct LocationBook {
 
   /// Inserts a checked location inside the caller's transaction and returns its id.
   func insert(_ valid: ValidLocation, input: LocationInput, now: Date) throws -> Int64 {
-    if let existing = try findID(name: valid.name, city: valid.city) {
+    if let existing = try Location.id(name: valid.name, city: valid.city, database) {
       throw try duplicate(valid, existing)
     }
     let created = input.createdAt ?? Timestamp.format(now)
-    try database.execute(
-      """
-      INSERT INTO locations (name, city, latitude, longitude, description, link, created_at,
-        updated_at)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-      """,
-      [
-        valid.name, valid.city, valid.latitude, valid.longitude, valid.description, valid.link,
-        created, input.updatedAt ?? created,
-      ])
-    let id = database.lastInsertRowID
-    try insertImages(valid.images, for: id)
-    return id
-  }
-
-  private func insertImages(_ images: [String], for id: Int64) throws {
-    for (offset, name) in images.enumerated() {
-      try database.execute(
-        "INSERT INTO location_images (location_id, position, name) VALUES (?, ?, ?)",
-        [id, offset + 1, name])
-    }
+    return try valid.location(id: 0, createdAt: created, updatedAt: input.updatedAt ?? created)
+      .insert(database)
   }
 
   /// Applies `changes` to the location `reference` names; the result must pass every rule that
@@ -272,21 +189,14 @@ public struct LocationBook {
         link: changes.link ?? current.link,
         images: (changes.clearImages ? [] : current.images) + changes.addImages)
       let valid = try ValidLocation(input)
-      if let existing = try findID(name: valid.name, city: valid.city), existing != current.id {
+      if let existing = try Location.id(name: valid.name, city: valid.city, database),
+        existing != current.id
+      {
         throw try duplicate(valid, existing)
       }
-      try database.execute(
-        """
-        UPDATE locations SET name = ?, city = ?, latitude = ?, longitude = ?, description = ?,
-          link = ?, updated_at = ?
-        WHERE id = ?
-        """,
-        [
-          valid.name, valid.city, valid.latitude, valid.longitude, valid.description, valid.link,
-          Timestamp.format(now), current.id,
-        ])
-      try database.execute("DELETE FROM location_images WHERE location_id = ?", [current.id])
-      try insertImages(valid.images, for: current.id)
+      try valid.location(
+        id: current.id, createdAt: current.createdAt, updatedAt: Timestamp.format(now)
+      ).update(database)
       return try load(current.id)
     }
   }
@@ -296,18 +206,12 @@ public struct LocationBook {
   public func delete(_ reference: String, force: Bool) throws -> DeletedLocation {
     try database.write {
       let location = try load(try locationID(for: reference))
-      let trades = Int(
-        try database.scalarInt(
-          "SELECT count(*) FROM trades WHERE location_id = ?", [location.id]) ?? 0)
+      let trades = try Location.tradeCount(at: location.id, database)
       if trades > 0 && !force {
         throw LocationError.hasTrades(
           id: location.id, reference: location.reference, count: trades)
       }
-      if trades > 0 {
-        try database.execute(
-          "UPDATE trades SET location_id = NULL WHERE location_id = ?", [location.id])
-      }
-      try database.execute("DELETE FROM locations WHERE id = ?", [location.id])
+      try Location.delete(id: location.id, database)
       return DeletedLocation(location: location, detachedTrades: trades)
     }
   }

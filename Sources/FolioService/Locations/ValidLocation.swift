@@ -15,6 +15,14 @@ struct ValidLocation: Equatable {
   /// description or link dropped, the link's scheme lower-cased. Coordinates are parsed as
   /// exact decimals, so the range check is exact (90.000000000000000001 is refused even
   /// though it rounds to the Double 90), then stored as the nearest Double.
+  /// The location these fields make, with `id` and the times given.
+  func location(id: Int64, createdAt: String, updatedAt: String) -> Location {
+    Location(
+      id: id, name: name, city: city, latitude: latitude, longitude: longitude,
+      description: description, link: link, images: images, createdAt: createdAt,
+      updatedAt: updatedAt)
+  }
+
   init(_ input: LocationInput) throws(LocationError) {
     name = try ValidLocation.label(input.name, field: "name")
     city = try ValidLocation.label(input.city, field: "city")

@@ -1,4 +1,5 @@
 import FolioHTTP
+import FolioStorage
 import Foundation
 
 /// The CoinGecko API v3 endpoints Folio uses, with retries, over an `HTTPTransport`.

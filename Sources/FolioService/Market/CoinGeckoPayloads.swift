@@ -3,59 +3,6 @@ import Foundation
 
 // MARK: - Values
 
-/// One coin's row of `GET /coins/markets`: every field the API returns. Only id, symbol and
-/// name are required; every number may be missing or null. A coin without a price, or with a
-/// price that is not above zero, is skipped when a page is read, so `currentPrice` is always
-/// present and positive.
-public struct MarketQuote: Equatable, Sendable {
-  public var id: String
-  public var symbol: String
-  public var name: String
-  public var imageURL: String?
-  public var currentPrice: ExactDecimal
-  public var marketCap: ExactDecimal?
-  public var marketCapRank: Int?
-  public var fullyDilutedValuation: ExactDecimal?
-  public var totalVolume: ExactDecimal?
-  public var high24h: ExactDecimal?
-  public var low24h: ExactDecimal?
-  public var priceChange24h: ExactDecimal?
-  public var priceChangePercentage24h: ExactDecimal?
-  public var marketCapChange24h: ExactDecimal?
-  public var marketCapChangePercentage24h: ExactDecimal?
-  public var circulatingSupply: ExactDecimal?
-  public var totalSupply: ExactDecimal?
-  public var maxSupply: ExactDecimal?
-  public var ath: ExactDecimal?
-  public var athChangePercentage: ExactDecimal?
-  /// UTC ISO-8601, whole seconds.
-  public var athDate: String?
-  public var atl: ExactDecimal?
-  public var atlChangePercentage: ExactDecimal?
-  public var atlDate: String?
-  public var roiTimes: ExactDecimal?
-  public var roiCurrency: String?
-  public var roiPercentage: ExactDecimal?
-  public var lastUpdated: String?
-  public var priceChangePercentage24hInCurrency: ExactDecimal?
-  /// The hourly prices of the last 7 days (`sparkline_in_7d.price`), oldest first; a null
-  /// point stays nil.
-  public var sparkline7d: [ExactDecimal?]?
-
-  public init(id: String, symbol: String, name: String, currentPrice: ExactDecimal) {
-    self.id = id
-    self.symbol = symbol
-    self.name = name
-    self.currentPrice = currentPrice
-  }
-
-  /// The 24h price change in percent: `price_change_percentage_24h`, else the
-  /// `_in_currency` variant that `price_change_percentage=24h` adds.
-  public var change24hPercent: ExactDecimal? {
-    priceChangePercentage24h ?? priceChangePercentage24hInCurrency
-  }
-}
-
 /// One page of `GET /coins/markets`.
 public struct MarketPage: Equatable, Sendable {
   public var quotes: [MarketQuote]
@@ -65,54 +12,6 @@ public struct MarketPage: Equatable, Sendable {
   public var latestUpdate: String? {
     quotes.compactMap(\.lastUpdated).max()
   }
-}
-
-/// The totals of one currency in `GET /global`.
-public struct GlobalTotal: Equatable, Sendable {
-  public var currency: String
-  public var marketCap: ExactDecimal?
-  public var volume: ExactDecimal?
-}
-
-/// One coin's share of the total market cap (`market_cap_percentage`).
-public struct MarketCapShare: Equatable, Sendable {
-  public var symbol: String
-  public var percentage: ExactDecimal
-}
-
-/// `GET /global` → `data`.
-public struct GlobalData: Equatable, Sendable {
-  /// `total_market_cap` and `total_volume` per currency, in the order the API wrote them.
-  public var totals: [GlobalTotal] = []
-  public var marketCapPercentages: [MarketCapShare] = []
-  public var marketCapChangePercentage24hUSD: ExactDecimal?
-  /// `updated_at` (unix seconds) as UTC ISO-8601.
-  public var updatedAt: String?
-  public var activeCryptocurrencies: Int?
-  public var markets: Int?
-
-  /// The total of `currency`, if the API gave one.
-  public func total(_ currency: String) -> GlobalTotal? {
-    totals.first { $0.currency == currency }
-  }
-}
-
-/// `GET /coins/{id}`: the facts Folio keeps about a coin.
-public struct CoinDetail: Equatable, Sendable {
-  public var id: String
-  public var symbol: String?
-  public var name: String?
-  public var imageURL: String?
-  public var blockTimeInMinutes: ExactDecimal?
-  public var hashingAlgorithm: String?
-  /// `description.en` with its HTML tags stripped.
-  public var description: String?
-  /// `links.homepage[0]` (the first non-empty entry).
-  public var homepage: String?
-  public var subredditURL: String?
-  public var lastUpdated: String?
-
-  public init(id: String) { self.id = id }
 }
 
 /// A CoinGecko response recognised by its shape.

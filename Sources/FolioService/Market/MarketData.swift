@@ -493,3 +493,12 @@ public struct MarketData {
     }
   }
 }
+
+extension StoredQuote {
+  /// The change in percent from the sparkline's first known price to its last.
+  public var sparklineChange: ExactDecimal? {
+    let known = sparkline.compactMap { $0 }
+    guard let first = known.first, let last = known.last else { return nil }
+    return try? ((last - first) / first) * ExactDecimal.hundred
+  }
+}

@@ -72,7 +72,10 @@ final class Ledger {
   func finish(_ stream: inout PositionStream) throws {
     try stream.flushOpenLots(derived)
     let last =
-      try stream.last ?? latestTrade(portfolioID: stream.portfolio.id, coinID: stream.coinID)
+      try stream.last
+      ?? Trade.latest(portfolioID: stream.portfolio.id, coinID: stream.coinID, db).map {
+        ($0.key, $0.price)
+      }
     guard let last else {
       try derived.deletePosition(portfolioID: stream.portfolio.id, coinID: stream.coinID)
       return
@@ -137,17 +140,6 @@ final class Ledger {
       method: portfolio.method,
       openLots: try derived.openLots(portfolioID: portfolio.id, coinID: stored.coinID),
       quantity: quantity, costBasis: costBasis, realized: realized)
-  }
-
-  private func latestTrade(portfolioID: Int64, coinID: String) throws -> (
-    key: TradeKey, price: ExactDecimal
-  )? {
-    try db.row(
-      """
-      SELECT executed_at, id, price FROM trades WHERE portfolio_id = ? AND coin_id = ?
-      ORDER BY executed_at DESC, id DESC LIMIT 1
-      """, [portfolioID, coinID]
-    ) { (TradeKey(executedAt: try $0["executed_at"], id: try $0["id"]), try $0["price"]) }
   }
 
   private func deleteDerived(portfolioID: Int64, coinID: String) throws {

@@ -107,11 +107,10 @@ public struct PortfolioService {
   }
 
   private func summary(_ portfolio: Portfolio, defaultName: String) throws -> PortfolioSummary {
-    let coins = try db.scalarInt(
-      "SELECT count(DISTINCT coin_id) FROM trades WHERE portfolio_id = ?", [portfolio.id])
-    return PortfolioSummary(
+    PortfolioSummary(
       portfolio: portfolio, tradeCount: try Portfolio.tradeCount(id: portfolio.id, db),
-      coinCount: Int(coins ?? 0), isDefault: portfolio.name == defaultName)
+      coinCount: try Trade.coins(portfolioID: portfolio.id, db).count,
+      isDefault: portfolio.name == defaultName)
   }
 
   /// Renames a portfolio (and keeps it the default if it was).

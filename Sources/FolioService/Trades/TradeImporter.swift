@@ -41,25 +41,20 @@ public struct TradeImporter {
 
   public init(_ store: Store) { self.store = store }
 
-  private struct DryRun: Error { let report: ImportReport }
-
   /// Reads every record of `reader` into `portfolio` (rows may name another portfolio in a
   /// `portfolio` column). `progress` is called now and then with the bytes read so far.
   public func importTrades(
     from reader: CSVReader, source: String, into portfolio: Portfolio, dryRun: Bool = false,
     now: Date, progress: (Int) -> Void = { _ in }
   ) throws -> ImportReport {
-    do {
-      return try db.write {
-        let report = try run(
-          reader, source: source, portfolio: portfolio, now: now, progress: progress)
-        if dryRun { throw DryRun(report: report) }
-        return report
-      }
-    } catch let dry as DryRun {
-      return ImportReport(
-        rows: dry.report.rows, imported: dry.report.imported, skipped: dry.report.skipped,
-        dryRun: true)
+    try db.transaction {
+      let report = try run(
+        reader, source: source, portfolio: portfolio, now: now, progress: progress)
+      return (
+        ImportReport(
+          rows: report.rows, imported: report.imported, skipped: report.skipped, dryRun: dryRun),
+        dryRun ? .rollback : .commit
+      )
     }
   }
 
@@ -92,104 +87,104 @@ public struct TradeImporter {
     var rows = 0
     var skipped = 0
     let stamp = Timestamp.format(now)
-    // A savepoint, so an import that writes no trade leaves even the schema untouched.
-    try db.execute("SAVEPOINT import_suspension")
-    // The CHECK constraints on trades guard hand edits. Every row here was already parsed and
+    // A savepoint, so an import that writes no trade leaves even the schema untouched. The
+    // CHECK constraints on trades guard hand edits; every row here was already parsed and
     // written back in canonical form (`TradeService.trade`), and checking its GLOB patterns
     // again costs SQLite more than inserting the row.
-    try db.execute("PRAGMA ignore_check_constraints = ON")
-    defer { try? db.execute("PRAGMA ignore_check_constraints = OFF") }
-    let suspended = try suspendPerRowWork()
-    let insert = try Trade.prepareInsert(db)
-    let market = MarketData(store)
-    var coins: [String: String] = [:]
-    // The line of each id read so far, by portfolio: an id may appear once in a file.
-    var idLines: [Int64: [String: Int]] = [:]
-    while let record = try reader.next() {
-      if record.fields.count == 1 && record.fields[0].isEmpty { continue }
-      rows += 1
-      if rows % 65_536 == 0 { progress(reader.bytesRead) }
-      guard record.fields.count == columns.count else {
-        problem(record.line, "expected \(columns.count) fields, found \(record.fields.count)")
-        continue
-      }
-      let fields = record.fields
-      func field(_ index: Int?) -> String? { index.map { fields[$0] } }
-      do {
-        var target = portfolio
-        if let name = field(columns.portfolio), !name.isEmpty, name != portfolio.name {
-          if let known = portfolios[name] {
-            target = known
-          } else {
-            target = try PortfolioService(store).resolve(name)
-            portfolios[name] = target
+    try db.transaction {
+      try db.ignoringCheckConstraints {
+        let restore = try Trade.suspendInsertWork(db)
+        let insert = try Trade.prepareInsert(db)
+        let market = MarketData(store)
+        var coins: [String: String] = [:]
+        // The line of each id read so far, by portfolio: an id may appear once in a file.
+        var idLines: [Int64: [String: Int]] = [:]
+        while let record = try reader.next() {
+          if record.fields.count == 1 && record.fields[0].isEmpty { continue }
+          rows += 1
+          if rows % 65_536 == 0 { progress(reader.bytesRead) }
+          guard record.fields.count == columns.count else {
+            problem(record.line, "expected \(columns.count) fields, found \(record.fields.count)")
+            continue
+          }
+          let fields = record.fields
+          func field(_ index: Int?) -> String? { index.map { fields[$0] } }
+          do {
+            var target = portfolio
+            if let name = field(columns.portfolio), !name.isEmpty, name != portfolio.name {
+              if let known = portfolios[name] {
+                target = known
+              } else {
+                target = try PortfolioService(store).resolve(name)
+                portfolios[name] = target
+              }
+            }
+            let sideText = fields[columns.side]
+            guard
+              let side = TradeSide(rawValue: sideText) ?? TradeSide(rawValue: sideText.lowercased())
+            else {
+              throw TradeInputError(field: "side", reason: "'\(sideText)' is neither buy nor sell")
+            }
+            let draft = TradeDraft(
+              side: side, coin: fields[columns.coin], quantity: fields[columns.quantity],
+              price: fields[columns.price],
+              fee: field(columns.fee).flatMap { $0.isEmpty ? nil : $0 },
+              date: fields[columns.date], note: field(columns.note), externalID: field(columns.id))
+            let coinID: String
+            if let known = coins[draft.coin] {
+              coinID = known
+            } else {
+              coinID = try TradeInput.coinID(market.resolveCoin(draft.coin))
+              coins[draft.coin] = coinID
+            }
+            var trade = try TradeService.trade(
+              from: draft, portfolio: target, coinID: coinID, stamp: stamp)
+            if let externalID = trade.externalID {
+              if let first = idLines[target.id, default: [:]][externalID] {
+                throw ImportRowError.repeatedID(externalID, firstLine: first)
+              }
+              idLines[target.id, default: [:]][externalID] = record.line
+            }
+            guard problemCount == 0 else { continue }
+            guard let id = try trade.insert(using: insert, db) else {
+              skipped += 1
+              continue
+            }
+            trade.id = id
+            if lines.isEmpty { firstID = id }
+            lines.append(Int32(truncatingIfNeeded: record.line))
+            let position = PositionID(portfolioID: target.id, coinID: trade.coinID)
+            let key = TradeKey(executedAt: trade.executedAt, id: 0)
+            if let known = earliest[position] {
+              if key < known { earliest[position] = key }
+            } else if let box = streams[position] {
+              if let last = box.stream.last, trade.executedAt < last.key.executedAt {
+                try ledger.finish(&box.stream)
+                streams[position] = nil
+                earliest[position] = key
+              } else {
+                try box.stream.apply(trade, ledger.derived)
+              }
+            } else if try ledger.canAppend(portfolio: target, coinID: trade.coinID, at: key) {
+              let box = StreamBox(
+                try ledger.begin(portfolio: target, coinID: trade.coinID, from: key).0)
+              try box.stream.apply(trade, ledger.derived)
+              streams[position] = box
+            } else {
+              earliest[position] = key
+            }
+          } catch let error as LocalizedError {
+            problem(record.line, error.errorDescription ?? "invalid row")
           }
         }
-        let sideText = fields[columns.side]
-        guard let side = TradeSide(rawValue: sideText) ?? TradeSide(rawValue: sideText.lowercased())
-        else {
-          throw TradeInputError(field: "side", reason: "'\(sideText)' is neither buy nor sell")
-        }
-        let draft = TradeDraft(
-          side: side, coin: fields[columns.coin], quantity: fields[columns.quantity],
-          price: fields[columns.price], fee: field(columns.fee).flatMap { $0.isEmpty ? nil : $0 },
-          date: fields[columns.date], note: field(columns.note), externalID: field(columns.id))
-        let coinID: String
-        if let known = coins[draft.coin] {
-          coinID = known
-        } else {
-          coinID = try TradeInput.coinID(market.resolveCoin(draft.coin))
-          coins[draft.coin] = coinID
-        }
-        var trade = try TradeService.trade(
-          from: draft, portfolio: target, coinID: coinID, stamp: stamp)
-        if let externalID = trade.externalID {
-          if let first = idLines[target.id, default: [:]][externalID] {
-            throw ImportRowError.repeatedID(externalID, firstLine: first)
-          }
-          idLines[target.id, default: [:]][externalID] = record.line
-        }
-        guard problemCount == 0 else { continue }
-        guard let id = try trade.insert(using: insert, db) else {
-          skipped += 1
-          continue
-        }
-        trade.id = id
-        if lines.isEmpty { firstID = id }
-        lines.append(Int32(truncatingIfNeeded: record.line))
-        let position = PositionID(portfolioID: target.id, coinID: trade.coinID)
-        let key = TradeKey(executedAt: trade.executedAt, id: 0)
-        if let known = earliest[position] {
-          if key < known { earliest[position] = key }
-        } else if let box = streams[position] {
-          if let last = box.stream.last, trade.executedAt < last.key.executedAt {
-            try ledger.finish(&box.stream)
-            streams[position] = nil
-            earliest[position] = key
-          } else {
-            try box.stream.apply(trade, ledger.derived)
-          }
-        } else if try ledger.canAppend(portfolio: target, coinID: trade.coinID, at: key) {
-          let box = StreamBox(
-            try ledger.begin(portfolio: target, coinID: trade.coinID, from: key).0)
-          try box.stream.apply(trade, ledger.derived)
-          streams[position] = box
-        } else {
-          earliest[position] = key
-        }
-      } catch let error as LocalizedError {
-        problem(record.line, error.errorDescription ?? "invalid row")
+        progress(reader.bytesRead)
+        if problemCount > 0 { throw ImportError(problems: problems, total: problemCount) }
+        for box in streams.values { try ledger.finish(&box.stream) }
+        if lines.isEmpty { return ((), .rollback) }
+        try restore()
+        return ((), .commit)
       }
     }
-    progress(reader.bytesRead)
-    if problemCount > 0 { throw ImportError(problems: problems, total: problemCount) }
-    for box in streams.values { try ledger.finish(&box.stream) }
-    if lines.isEmpty {
-      try db.execute("ROLLBACK TO import_suspension")
-    } else {
-      for sql in suspended { try db.execute(sql) }
-    }
-    try db.execute("RELEASE import_suspension")
     let byID = Dictionary(uniqueKeysWithValues: portfolios.values.map { ($0.id, $0) })
     for (position, key) in earliest.sorted(by: { $0.key < $1.key }) {
       guard let owner = byID[position.portfolioID] else { continue }
@@ -203,33 +198,6 @@ public struct TradeImporter {
       }
     }
     return ImportReport(rows: rows, imported: lines.count, skipped: skipped, dryRun: false)
-  }
-
-  /// Suspends what SQLite would otherwise do per inserted trade and returns the SQL that
-  /// restores it; both happen inside the import's transaction, so a failed import rolls the
-  /// suspension back too.
-  /// - INSERT triggers on trades (the guard rails for hand edits): every row here is checked in
-  ///   Swift on a connection with foreign keys on, and any INSERT trigger makes SQLite keep a
-  ///   statement journal per row.
-  /// - Into an empty journal, the trades' lookup indexes: building them once after the rows are
-  ///   in is much cheaper than updating them row by row, and nothing reads them meanwhile.
-  ///   Unique indexes stay: duplicate ids are detected with them.
-  private func suspendPerRowWork() throws -> [String] {
-    let empty = try db.scalarInt("SELECT EXISTS (SELECT 1 FROM trades)") == 0
-    let objects = try db.rows(
-      """
-      SELECT type, name, sql FROM sqlite_schema
-      WHERE tbl_name = 'trades' AND sql IS NOT NULL AND (
-        (type = 'trigger' AND instr(upper(sql), ' INSERT ON TRADES') > 0)
-        OR (type = 'index' AND ? AND sql NOT LIKE 'CREATE UNIQUE%'))
-      """, [empty]
-    ) {
-      (type: try $0["type"] as String, name: try $0["name"] as String, sql: try $0["sql"] as String)
-    }
-    for object in objects {
-      try db.execute("DROP \(object.type.uppercased()) \"\(object.name)\"")
-    }
-    return objects.map(\.sql)
   }
 
   /// Where each column is in a record.

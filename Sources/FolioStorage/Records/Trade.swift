@@ -270,6 +270,41 @@ public struct Trade: Equatable, Sendable {
         """) ?? 0)
   }
 
+  /// The newest trade of one position, if any.
+  public static func latest(portfolioID: Int64, coinID: String, _ db: Database) throws -> Trade? {
+    try db.row(
+      """
+      SELECT \(columns) FROM trades WHERE portfolio_id = ? AND coin_id = ?
+      ORDER BY executed_at DESC, id DESC LIMIT 1
+      """, [portfolioID, coinID], Trade.init(row:))
+  }
+
+  /// Suspends what SQLite would otherwise do per inserted trade, inside the caller's
+  /// transaction (a failure rolls the suspension back too), and returns what restores it:
+  /// - INSERT triggers on trades (the guard rails for hand edits): the caller checks every row
+  ///   in Swift on a connection with foreign keys on, and any INSERT trigger makes SQLite keep
+  ///   a statement journal per row.
+  /// - Into an empty table, the trades' lookup indexes: building them once after the rows are
+  ///   in is much cheaper than updating them row by row, and nothing reads them meanwhile.
+  ///   Unique indexes stay: duplicate ids are detected with them.
+  public static func suspendInsertWork(_ db: Database) throws -> () throws -> Void {
+    let empty = try db.isEmpty(table: "trades")
+    let objects = try db.rows(
+      """
+      SELECT type, name, sql FROM sqlite_schema
+      WHERE tbl_name = 'trades' AND sql IS NOT NULL AND (
+        (type = 'trigger' AND instr(upper(sql), ' INSERT ON TRADES') > 0)
+        OR (type = 'index' AND ? AND sql NOT LIKE 'CREATE UNIQUE%'))
+      """, [empty]
+    ) {
+      (type: try $0["type"] as String, name: try $0["name"] as String, sql: try $0["sql"] as String)
+    }
+    for object in objects {
+      try db.execute("DROP \(object.type.uppercased()) \"\(object.name)\"")
+    }
+    return { for object in objects { try db.execute(object.sql) } }
+  }
+
   /// The coins that have trades in the portfolio.
   public static func coins(portfolioID: Int64, _ db: Database) throws -> [String] {
     try db.rows(

@@ -1,3 +1,4 @@
+import FolioStorage
 import Testing
 
 @testable import FolioService

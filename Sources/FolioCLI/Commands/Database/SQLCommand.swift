@@ -28,7 +28,7 @@ struct SQLCommand: FolioCommand {
   }
 
   func run(_ context: Context) throws {
-    let query = try SQLQuery(try context.readOnlyStore()).prepare(sql)
+    let query = try SQLQuery(try context.readOnlyStore().database).prepare(sql)
     switch format {
     case .json:
       var first = true

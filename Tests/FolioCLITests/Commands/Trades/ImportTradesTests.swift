@@ -207,6 +207,24 @@ import Testing
     #expect(try sandbox.dump() == before)
   }
 
+  @Test func dryRunLeavesTheFileByteIdentical() throws {
+    #expect(sandbox.run("buy", "bitcoin", "1", "--price", "100", "--date", "2024-01-01").code == 0)
+    let files = [sandbox.database, sandbox.database + "-wal", sandbox.database + "-journal"]
+    func bytes() -> [Data?] { files.map { FileManager.default.contents(atPath: $0) } }
+    let before = bytes()
+    #expect(before[0] != nil)
+    var rows = header
+    for day in 2...28 {
+      rows += "2024-01-\(String(format: "%02d", day)),buy,ethereum,1,\(day),0,\n"
+    }
+    let file = sandbox.write("dry.csv", rows + "2024-01-29,sell,bitcoin,0.5,120,0,\n")
+    let result = sandbox.run("import", "trades", file, "--dry-run")
+    #expect(result.code == 0, "\(result.err)")
+    #expect(result.err.isEmpty)
+    #expect(result.out.contains("28"))
+    #expect(bytes() == before)
+  }
+
   @Test func exportImportExportIsByteIdentical() throws {
     #expect(
       sandbox.run(

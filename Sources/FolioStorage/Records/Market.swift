@@ -1,5 +1,117 @@
-import FolioStorage
 import Foundation
+
+// MARK: - Values
+
+/// One coin's row of `GET /coins/markets`: every field the API returns. Only id, symbol and
+/// name are required; every number may be missing or null. A coin without a price, or with a
+/// price that is not above zero, is skipped when a page is read, so `currentPrice` is always
+/// present and positive.
+public struct MarketQuote: Equatable, Sendable {
+  public var id: String
+  public var symbol: String
+  public var name: String
+  public var imageURL: String?
+  public var currentPrice: ExactDecimal
+  public var marketCap: ExactDecimal?
+  public var marketCapRank: Int?
+  public var fullyDilutedValuation: ExactDecimal?
+  public var totalVolume: ExactDecimal?
+  public var high24h: ExactDecimal?
+  public var low24h: ExactDecimal?
+  public var priceChange24h: ExactDecimal?
+  public var priceChangePercentage24h: ExactDecimal?
+  public var marketCapChange24h: ExactDecimal?
+  public var marketCapChangePercentage24h: ExactDecimal?
+  public var circulatingSupply: ExactDecimal?
+  public var totalSupply: ExactDecimal?
+  public var maxSupply: ExactDecimal?
+  public var ath: ExactDecimal?
+  public var athChangePercentage: ExactDecimal?
+  /// UTC ISO-8601, whole seconds.
+  public var athDate: String?
+  public var atl: ExactDecimal?
+  public var atlChangePercentage: ExactDecimal?
+  public var atlDate: String?
+  public var roiTimes: ExactDecimal?
+  public var roiCurrency: String?
+  public var roiPercentage: ExactDecimal?
+  public var lastUpdated: String?
+  public var priceChangePercentage24hInCurrency: ExactDecimal?
+  /// The hourly prices of the last 7 days (`sparkline_in_7d.price`), oldest first; a null
+  /// point stays nil.
+  public var sparkline7d: [ExactDecimal?]?
+
+  public init(id: String, symbol: String, name: String, currentPrice: ExactDecimal) {
+    self.id = id
+    self.symbol = symbol
+    self.name = name
+    self.currentPrice = currentPrice
+  }
+
+  /// The 24h price change in percent: `price_change_percentage_24h`, else the
+  /// `_in_currency` variant that `price_change_percentage=24h` adds.
+  public var change24hPercent: ExactDecimal? {
+    priceChangePercentage24h ?? priceChangePercentage24hInCurrency
+  }
+}
+
+/// The totals of one currency in `GET /global`.
+public struct GlobalTotal: Equatable, Sendable {
+  public var currency: String
+  public var marketCap: ExactDecimal?
+  public var volume: ExactDecimal?
+
+  public init(currency: String, marketCap: ExactDecimal?, volume: ExactDecimal?) {
+    (self.currency, self.marketCap, self.volume) = (currency, marketCap, volume)
+  }
+}
+
+/// One coin's share of the total market cap (`market_cap_percentage`).
+public struct MarketCapShare: Equatable, Sendable {
+  public var symbol: String
+  public var percentage: ExactDecimal
+
+  public init(symbol: String, percentage: ExactDecimal) {
+    (self.symbol, self.percentage) = (symbol, percentage)
+  }
+}
+
+/// `GET /global` → `data`.
+public struct GlobalData: Equatable, Sendable {
+  /// `total_market_cap` and `total_volume` per currency, in the order the API wrote them.
+  public var totals: [GlobalTotal] = []
+  public var marketCapPercentages: [MarketCapShare] = []
+  public var marketCapChangePercentage24hUSD: ExactDecimal?
+  /// `updated_at` (unix seconds) as UTC ISO-8601.
+  public var updatedAt: String?
+  public var activeCryptocurrencies: Int?
+  public var markets: Int?
+
+  public init() {}
+
+  /// The total of `currency`, if the API gave one.
+  public func total(_ currency: String) -> GlobalTotal? {
+    totals.first { $0.currency == currency }
+  }
+}
+
+/// `GET /coins/{id}`: the facts Folio keeps about a coin.
+public struct CoinDetail: Equatable, Sendable {
+  public var id: String
+  public var symbol: String?
+  public var name: String?
+  public var imageURL: String?
+  public var blockTimeInMinutes: ExactDecimal?
+  public var hashingAlgorithm: String?
+  /// `description.en` with its HTML tags stripped.
+  public var description: String?
+  /// `links.homepage[0]` (the first non-empty entry).
+  public var homepage: String?
+  public var subredditURL: String?
+  public var lastUpdated: String?
+
+  public init(id: String) { self.id = id }
+}
 
 // MARK: - Records
 
@@ -10,14 +122,14 @@ public struct CoinRecord: Equatable, Sendable {
   public let name: String
   public let imageURL: String?
 
-  init(row: Row) throws {
+  public init(row: Row) throws {
     id = try row["id"]
     symbol = try row["symbol"]
     name = try row["name"]
     imageURL = try row["image_url"]
   }
 
-  static let columns = "id, symbol, name, image_url"
+  public static let columns = "id, symbol, name, image_url"
 }
 
 /// A stored market snapshot: one fetch or import of /coins/markets in one currency.
@@ -29,14 +141,14 @@ public struct MarketSnapshotRef: Equatable, Sendable {
   public let source: String
   public let vsCurrency: String
 
-  init(row: Row) throws {
+  public init(row: Row) throws {
     id = try row["snapshot_id"]
     fetchedAt = try row["fetched_at"]
     source = try row["source"]
     vsCurrency = try row["vs_currency"]
   }
 
-  static let columns = "s.id AS snapshot_id, s.fetched_at, s.source, s.vs_currency"
+  public static let columns = "s.id AS snapshot_id, s.fetched_at, s.source, s.vs_currency"
 }
 
 /// A quote as stored, with the snapshot it belongs to.
@@ -51,12 +163,6 @@ public struct StoredQuote: Equatable, Sendable {
   public var change24hPercent: ExactDecimal? { quote.change24hPercent }
   /// The 7-day hourly prices, oldest first; empty when the snapshot had no sparkline.
   public var sparkline: [ExactDecimal?] { quote.sparkline7d ?? [] }
-  /// The change in percent from the sparkline's first known price to its last.
-  public var sparklineChange: ExactDecimal? {
-    let known = sparkline.compactMap { $0 }
-    guard let first = known.first, let last = known.last else { return nil }
-    return try? ((last - first) / first) * ExactDecimal.hundred
-  }
 }
 
 /// A stored /global snapshot.
@@ -65,6 +171,10 @@ public struct GlobalSnapshot: Equatable, Sendable {
   public let fetchedAt: String
   public let source: String
   public let data: GlobalData
+
+  public init(id: Int64, fetchedAt: String, source: String, data: GlobalData) {
+    (self.id, self.fetchedAt, self.source, self.data) = (id, fetchedAt, source, data)
+  }
 }
 
 /// A stored /coins/{id} detail.
@@ -77,12 +187,12 @@ public struct StoredCoinDetail: Equatable, Sendable {
 // MARK: - SQL
 
 /// The SQL of the market tables (migrations/0004_market_data.sql), next to the records above.
-enum MarketRecords {
+public enum MarketRecords {
   // MARK: Coins
 
   /// Inserts or updates a coin; an update only happens when `at` is not older than the fetch
   /// that last wrote the row, so importing an old file does not undo a newer name.
-  static func upsertCoin(
+  public static func upsertCoin(
     _ database: Database, id: String, symbol: String, name: String, imageURL: String?, at: String
   ) throws {
     try database.execute(
@@ -95,7 +205,7 @@ enum MarketRecords {
   }
 
   /// Adds a coin known only from a detail without symbol or name, unless it exists.
-  static func insertCoinIfMissing(
+  public static func insertCoinIfMissing(
     _ database: Database, id: String, symbol: String, name: String, imageURL: String?, at: String
   ) throws {
     try database.execute(
@@ -105,14 +215,14 @@ enum MarketRecords {
       """, [id, symbol, name, imageURL, at])
   }
 
-  static func coin(_ database: Database, id: String) throws -> CoinRecord? {
+  public static func coin(_ database: Database, id: String) throws -> CoinRecord? {
     try database.row("SELECT \(CoinRecord.columns) FROM coins WHERE id = ?", [id]) {
       try CoinRecord(row: $0)
     }
   }
 
   /// The ids of the coins whose symbol is `symbol`, ignoring case.
-  static func coinIDs(_ database: Database, symbol: String) throws -> [String] {
+  public static func coinIDs(_ database: Database, symbol: String) throws -> [String] {
     try database.rows(
       "SELECT id FROM coins WHERE symbol = ? COLLATE NOCASE ORDER BY id", [symbol]
     ) { try $0["id"] }
@@ -122,7 +232,7 @@ enum MarketRecords {
 
   /// The snapshot of `vsCurrency` at `fetchedAt`, created when there is none:
   /// the id and whether it was created.
-  static func snapshot(
+  public static func snapshot(
     _ database: Database, vsCurrency: String, fetchedAt: String, source: String
   ) throws -> (id: Int64, created: Bool) {
     if let id = try database.scalarInt(
@@ -138,7 +248,7 @@ enum MarketRecords {
   }
 
   /// The quote columns in the order `quoteValues` binds them and `quote(row:)` reads them.
-  static let quoteColumns = [
+  public static let quoteColumns = [
     "current_price", "market_cap", "market_cap_rank", "fully_diluted_valuation", "total_volume",
     "high_24h", "low_24h", "price_change_24h", "price_change_percentage_24h",
     "market_cap_change_24h", "market_cap_change_percentage_24h", "circulating_supply",
@@ -147,7 +257,7 @@ enum MarketRecords {
     "last_updated", "price_change_percentage_24h_in_currency", "sparkline_7d",
   ]
 
-  static func quoteValues(_ quote: MarketQuote) -> [any SQLBindable] {
+  public static func quoteValues(_ quote: MarketQuote) -> [any SQLBindable] {
     [
       quote.currentPrice, quote.marketCap, quote.marketCapRank, quote.fullyDilutedValuation,
       quote.totalVolume, quote.high24h, quote.low24h, quote.priceChange24h,
@@ -161,7 +271,8 @@ enum MarketRecords {
   }
 
   /// Inserts a quote unless the snapshot already holds one for the coin; true when inserted.
-  static func insertQuote(_ database: Database, snapshotID: Int64, _ quote: MarketQuote) throws
+  public static func insertQuote(_ database: Database, snapshotID: Int64, _ quote: MarketQuote)
+    throws
     -> Bool
   {
     let placeholders = Array(repeating: "?", count: quoteColumns.count + 2).joined(separator: ", ")
@@ -181,7 +292,7 @@ enum MarketRecords {
       + " JOIN coins c ON c.id = q.coin_id"
   }
 
-  static func storedQuote(row: Row) throws -> StoredQuote {
+  public static func storedQuote(row: Row) throws -> StoredQuote {
     let coin = try CoinRecord(row: row)
     let snapshot = try MarketSnapshotRef(row: row)
     var quote = MarketQuote(
@@ -216,7 +327,8 @@ enum MarketRecords {
   }
 
   /// The newest snapshot of `vsCurrency` (by time, then by id).
-  static func latestSnapshot(_ database: Database, vsCurrency: String) throws -> MarketSnapshotRef?
+  public static func latestSnapshot(_ database: Database, vsCurrency: String) throws
+    -> MarketSnapshotRef?
   {
     try database.row(
       """
@@ -227,7 +339,7 @@ enum MarketRecords {
   }
 
   /// The newest snapshot of `vsCurrency` fetched before `before` (a UTC ISO-8601 time).
-  static func latestSnapshot(_ database: Database, vsCurrency: String, before: String) throws
+  public static func latestSnapshot(_ database: Database, vsCurrency: String, before: String) throws
     -> MarketSnapshotRef?
   {
     try database.row(
@@ -241,7 +353,7 @@ enum MarketRecords {
 
   /// The newest quote of each of `coinIDs` in `vsCurrency`, from whichever snapshot fetched
   /// before `before` (nil: at any time) holds it; coins without one are absent.
-  static func latestQuotes(
+  public static func latestQuotes(
     _ database: Database, coinIDs: [String], vsCurrency: String, before: String?
   ) throws -> [String: StoredQuote] {
     var result: [String: StoredQuote] = [:]
@@ -260,7 +372,7 @@ enum MarketRecords {
   /// The newest price of each of `coinIDs` in `vsCurrency` from snapshots fetched before
   /// `before` (and, given `notBefore`, at or after it): `latestQuotes` without the other
   /// columns, for reading many days quickly.
-  static func latestPrices(
+  public static func latestPrices(
     _ database: Database, coinIDs: [String], vsCurrency: String, before: String,
     notBefore: String? = nil
   ) throws -> [String: ExactDecimal] {
@@ -280,7 +392,7 @@ enum MarketRecords {
   }
 
   /// Every quote of one snapshot, by rank (unranked last), then id.
-  static func quotes(_ database: Database, snapshotID: Int64) throws -> [StoredQuote] {
+  public static func quotes(_ database: Database, snapshotID: Int64) throws -> [StoredQuote] {
     try database.rows(
       storedQuoteSelect
         + " WHERE q.snapshot_id = ? ORDER BY q.market_cap_rank IS NULL, q.market_cap_rank, c.id",
@@ -288,7 +400,7 @@ enum MarketRecords {
   }
 
   /// The newest quote of `coinID` in `vsCurrency`, from whichever snapshot holds it.
-  static func latestQuote(_ database: Database, coinID: String, vsCurrency: String) throws
+  public static func latestQuote(_ database: Database, coinID: String, vsCurrency: String) throws
     -> StoredQuote?
   {
     try database.row(
@@ -298,7 +410,8 @@ enum MarketRecords {
   }
 
   /// The newest quote of every coin in `vsCurrency`.
-  static func latestQuotes(_ database: Database, vsCurrency: String) throws -> [StoredQuote] {
+  public static func latestQuotes(_ database: Database, vsCurrency: String) throws -> [StoredQuote]
+  {
     try database.rows(
       storedQuoteSelect
         + """
@@ -311,7 +424,7 @@ enum MarketRecords {
   }
 
   /// Every quote of `coinID` in `vsCurrency` at or after `since`, oldest first.
-  static func history(
+  public static func history(
     _ database: Database, coinID: String, vsCurrency: String, since: String?
   ) throws -> [StoredQuote] {
     try database.rows(
@@ -323,7 +436,7 @@ enum MarketRecords {
   }
 
   /// How many quotes a snapshot holds.
-  static func quoteCount(_ database: Database, snapshotID: Int64) throws -> Int {
+  public static func quoteCount(_ database: Database, snapshotID: Int64) throws -> Int {
     Int(
       try database.scalarInt(
         "SELECT count(*) FROM market_quotes WHERE snapshot_id = ?", [snapshotID]) ?? 0)
@@ -332,20 +445,22 @@ enum MarketRecords {
   // MARK: Sparkline text
 
   /// `[1.5,2,null]`: a JSON array of canonical decimals.
-  static func sparklineText(_ points: [ExactDecimal?]) -> String {
+  public static func sparklineText(_ points: [ExactDecimal?]) -> String {
     "[" + points.map { $0?.description ?? "null" }.joined(separator: ",") + "]"
   }
 
   /// Reads `sparklineText`'s format back; anything unreadable becomes a nil point.
-  static func sparkline(_ text: String) -> [ExactDecimal?] {
-    guard let items = (try? JSONValue.parse(text))?.arrayValue else { return [] }
-    return items.map { item in item.numberText.flatMap { JSONDecimal.convert($0).value } }
+  public static func sparkline(_ text: String) -> [ExactDecimal?] {
+    let body = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    guard body.hasPrefix("["), body.hasSuffix("]"), body.count > 2 else { return [] }
+    return body.dropFirst().dropLast().split(separator: ",", omittingEmptySubsequences: false)
+      .map { try? ExactDecimal(parsing: $0.trimmingCharacters(in: .whitespacesAndNewlines)) }
   }
 
   // MARK: Global snapshots
 
   /// Inserts a /global snapshot unless one exists at `fetchedAt`; true when inserted.
-  static func insertGlobal(
+  public static func insertGlobal(
     _ database: Database, _ data: GlobalData, fetchedAt: String, source: String
   ) throws -> Bool {
     try database.execute(
@@ -378,7 +493,9 @@ enum MarketRecords {
   }
 
   /// The newest /global snapshot, or with `before` the newest one fetched before that time.
-  static func latestGlobal(_ database: Database, before: String? = nil) throws -> GlobalSnapshot? {
+  public static func latestGlobal(_ database: Database, before: String? = nil) throws
+    -> GlobalSnapshot?
+  {
     guard
       let head = try database.row(
         """
@@ -424,7 +541,7 @@ enum MarketRecords {
   // MARK: Coin details
 
   /// Inserts a coin detail unless one exists for the coin at `fetchedAt`; true when inserted.
-  static func insertDetail(
+  public static func insertDetail(
     _ database: Database, _ detail: CoinDetail, fetchedAt: String, source: String
   ) throws -> Bool {
     try database.execute(
@@ -441,7 +558,8 @@ enum MarketRecords {
   }
 
   /// The newest detail of `coinID`.
-  static func latestDetail(_ database: Database, coinID: String) throws -> StoredCoinDetail? {
+  public static func latestDetail(_ database: Database, coinID: String) throws -> StoredCoinDetail?
+  {
     try database.row(
       """
       SELECT d.coin_id, c.symbol, c.name, c.image_url, d.block_time_in_minutes,
@@ -467,16 +585,16 @@ enum MarketRecords {
   // MARK: Pruning
 
   /// What `prune` removed.
-  struct PruneCounts {
-    var marketSnapshots = 0
-    var quotes = 0
-    var globalSnapshots = 0
-    var coinDetails = 0
+  public struct PruneCounts: Sendable {
+    public var marketSnapshots = 0
+    public var quotes = 0
+    public var globalSnapshots = 0
+    public var coinDetails = 0
   }
 
   /// Removes snapshots and details fetched before `cutoff`, keeping the newest market snapshot
   /// of each currency, the newest /global snapshot and the newest detail of each coin.
-  static func prune(_ database: Database, before cutoff: String) throws -> PruneCounts {
+  public static func prune(_ database: Database, before cutoff: String) throws -> PruneCounts {
     var counts = PruneCounts()
     let doomedMarkets = """
       SELECT s.id FROM market_snapshots s WHERE s.fetched_at < ?1 AND s.id <> (

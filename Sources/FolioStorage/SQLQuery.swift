@@ -1,8 +1,7 @@
-import FolioStorage
 import Foundation
 
 /// Why `folio sql` refused or failed a statement; nothing was changed.
-public enum SQLQueryError: LocalizedError, ClassifiedError, Equatable {
+public enum SQLQueryError: LocalizedError, Equatable {
   /// The text holds no statement, only whitespace or comments.
   case noStatement
   /// The text holds more than one statement.
@@ -14,8 +13,6 @@ public enum SQLQueryError: LocalizedError, ClassifiedError, Equatable {
   case notAllowed(String)
   /// SQLite refused the statement: a syntax error, an unknown table, a failing function.
   case invalid(String)
-
-  public var kind: FailureKind { .badData }
 
   public var errorDescription: String? {
     switch self {
@@ -37,19 +34,18 @@ public enum SQLQueryError: LocalizedError, ClassifiedError, Equatable {
   }
 }
 
-/// Runs one read-only SQL statement, for `folio sql`. The store must be opened read-only
-/// (`Store(readOnly:)`), so SQLite itself refuses any write; SQLite's authorizer
+/// Runs one read-only SQL statement, for `folio sql`. The connection must be opened read-only,
+/// so SQLite itself refuses any write; SQLite's authorizer
 /// (`ReadAuthorizer`) refuses, while compiling, anything that is not a plain read; and a
 /// statement that would write is refused before it runs
 /// (https://sqlite.org/c3ref/stmt_readonly.html).
 public struct SQLQuery {
-  let store: Store
-  var db: Database { store.database }
+  let db: Database
 
-  /// Restricts the store's connection to reads from now on.
-  public init(_ store: Store) {
-    self.store = store
-    store.database.restrictToReads()
+  /// Restricts the connection to reads from now on.
+  public init(_ db: Database) {
+    self.db = db
+    db.restrictToReads()
   }
 
   /// Prepares `sql`, which must be exactly one statement that does not write.
