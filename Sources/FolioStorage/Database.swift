@@ -1,8 +1,9 @@
 import CSQLite
 import Foundation
 
-/// One SQLite connection, configured the way Folio needs every connection to be:
-/// extended result codes, `foreign_keys=ON`, WAL journal, `synchronous=FULL` and a busy timeout.
+/// One SQLite connection, configured the way Folio needs every connection to be (see
+/// `Configuration`): extended result codes, `foreign_keys=ON`, WAL journal, `synchronous=FULL`
+/// and a busy timeout.
 ///
 /// Not `Sendable`: the CLI is synchronous and each connection stays on the thread that opened it.
 public final class Database {
@@ -23,11 +24,49 @@ public final class Database {
   /// The default busy timeout: how long a writer waits for another writer before giving up.
   public static let defaultBusyTimeout: Int32 = 5_000
 
+  /// Every setting of a connection, in one place.
+  public struct Configuration: Sendable, Equatable {
+    /// `PRAGMA synchronous` values (https://sqlite.org/pragma.html#pragma_synchronous).
+    public enum Synchronous: String, Sendable {
+      case off = "OFF"
+      case normal = "NORMAL"
+      case full = "FULL"
+      case extra = "EXTRA"
+    }
+
+    public var mode: Mode
+    /// How long, in milliseconds, the connection waits for a lock held by another one.
+    public var busyTimeout: Int32
+    /// Whether a writable connection switches the file to WAL (https://sqlite.org/wal.html).
+    /// Without it the file keeps its journal mode (a new file: a rollback journal), which
+    /// backup copies use so that they are one self-contained file.
+    public var writeAheadLog: Bool
+    /// How a writable connection syncs: FULL, so a commit survives a power loss.
+    public var synchronous: Synchronous = .full
+    /// Whether SQLite enforces the foreign keys (https://sqlite.org/foreignkeys.html).
+    public var foreignKeys = true
+    /// The page cache of a writable connection, in KiB: large imports touch several tables
+    /// and indexes at once, and pages spilled from the cache mid-transaction are slow to find
+    /// again in the WAL.
+    public var cacheKiB = 24_576
+    /// Whether the connection refuses every write (`PRAGMA query_only`): in `.readOnly` mode.
+    public var readOnly: Bool { mode == .readOnly }
+
+    public init(
+      mode: Mode = .readWriteCreate, busyTimeout: Int32 = Database.defaultBusyTimeout,
+      writeAheadLog: Bool = true
+    ) {
+      (self.mode, self.busyTimeout, self.writeAheadLog) = (mode, busyTimeout, writeAheadLog)
+    }
+  }
+
   let handle: OpaquePointer
   /// The file this connection opened.
   public let path: String
+  /// The settings the connection was opened with.
+  public let configuration: Configuration
   /// How long, in milliseconds, this connection waits for a lock held by another one.
-  public let busyTimeout: Int32
+  public var busyTimeout: Int32 { configuration.busyTimeout }
   private var statementCache: [String: Statement] = [:]
   /// Kept alive while `restrictToReads` has an authorizer pointing at it.
   var authorizerLog: AuthorizerLog?
@@ -39,13 +78,13 @@ public final class Database {
   public convenience init(
     path: String, mode: Mode = .readWriteCreate, busyTimeout: Int32 = defaultBusyTimeout
   ) throws {
-    try self.init(path: path, mode: mode, busyTimeout: busyTimeout, writeAheadLog: true)
+    try self.init(path: path, Configuration(mode: mode, busyTimeout: busyTimeout))
   }
 
-  /// Opens the database; without `writeAheadLog` a writable connection keeps the file's journal
-  /// mode (a new file: a rollback journal), which backup copies use so that they are one
-  /// self-contained file.
-  public init(path: String, mode: Mode, busyTimeout: Int32, writeAheadLog: Bool) throws {
+  /// Opens (and, in `.readWriteCreate` mode, creates) the database at `path` with
+  /// `configuration`.
+  public init(path: String, _ configuration: Configuration) throws {
+    let mode = configuration.mode
     try Database.checkLibraryVersion()
     Database.configureLibrary
     try Database.checkRegularFile(path)
@@ -70,20 +109,18 @@ public final class Database {
     }
     self.handle = connection
     self.path = path
-    self.busyTimeout = busyTimeout
+    self.configuration = configuration
     sqlite3_extended_result_codes(connection, 1)
     sqlite3_busy_timeout(connection, busyTimeout)
-    try execute("PRAGMA foreign_keys = ON")
+    try execute("PRAGMA foreign_keys = \(configuration.foreignKeys ? "ON" : "OFF")")
     // Reading the header makes "file is not a database" fail here, before anything is written.
     _ = try scalarInt("PRAGMA schema_version")
-    if mode == .readOnly {
+    if configuration.readOnly {
       try execute("PRAGMA query_only = ON")
     } else {
-      if writeAheadLog { try enableWriteAheadLog() }
-      try execute("PRAGMA synchronous = FULL")
-      // Up to 24 MiB of page cache: large imports touch several tables and indexes at once,
-      // and pages spilled from the cache mid-transaction are slow to find again in the WAL.
-      try execute("PRAGMA cache_size = -24576")
+      if configuration.writeAheadLog { try enableWriteAheadLog() }
+      try execute("PRAGMA synchronous = \(configuration.synchronous.rawValue)")
+      try execute("PRAGMA cache_size = -\(configuration.cacheKiB)")
     }
   }
 
@@ -375,7 +412,7 @@ public final class Database {
   /// left beside it); the connection to it is closed when this returns.
   private func copy(to path: String) throws {
     let target = try Database(
-      path: path, mode: .readWriteCreate, busyTimeout: busyTimeout, writeAheadLog: false)
+      path: path, Configuration(busyTimeout: busyTimeout, writeAheadLog: false))
     guard let backup = sqlite3_backup_init(target.handle, "main", handle, "main") else {
       throw SQLiteError(connection: target.handle, code: sqlite3_errcode(target.handle))
     }

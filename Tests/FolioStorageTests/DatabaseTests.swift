@@ -53,6 +53,24 @@ import Testing
     #expect(try db.scalarInt("PRAGMA synchronous") == 2)
   }
 
+  @Test func oneConfigurationHoldsEverySetting() throws {
+    var configuration = Database.Configuration(busyTimeout: 1_234, writeAheadLog: false)
+    (configuration.synchronous, configuration.foreignKeys) = (.normal, false)
+    configuration.cacheKiB = 1_000
+    let db = try Database(path: folder.file("configured.sqlite3"), configuration)
+    #expect(db.configuration == configuration)
+    #expect(db.busyTimeout == 1_234)
+    #expect(try db.scalarInt("PRAGMA foreign_keys") == 0)
+    #expect(try db.scalarText("PRAGMA journal_mode") == "delete")
+    #expect(try db.scalarInt("PRAGMA synchronous") == 1)
+    #expect(try db.scalarInt("PRAGMA cache_size") == -1_000)
+    #expect(try db.scalarInt("PRAGMA query_only") == 0)
+    let reader = try Database(
+      path: folder.file("configured.sqlite3"), .init(mode: .readOnly, busyTimeout: 0))
+    #expect(reader.configuration.readOnly)
+    #expect(try reader.scalarInt("PRAGMA query_only") == 1)
+  }
+
   @Test func newFileIsPrivate() throws {
     let path = folder.file("nested/deeper/private.sqlite3")
     _ = try Database(path: path)

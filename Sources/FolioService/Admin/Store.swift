@@ -115,8 +115,8 @@ public final class Store {
   ) throws -> Database {
     do {
       return try Database(
-        path: location.path, mode: mode, busyTimeout: location.busyTimeout,
-        writeAheadLog: writeAheadLog)
+        path: location.path,
+        .init(mode: mode, busyTimeout: location.busyTimeout, writeAheadLog: writeAheadLog))
     } catch let error as SQLiteError {
       switch error.category {
       case .cannotOpen:

@@ -16,15 +16,10 @@ public struct LocationInput: Sendable, Equatable {
     name: String, city: String, latitude: String, longitude: String, description: String? = nil,
     link: String? = nil, images: [String] = [], createdAt: String? = nil, updatedAt: String? = nil
   ) {
-    self.name = name
-    self.city = city
-    self.latitude = latitude
-    self.longitude = longitude
-    self.description = description
-    self.link = link
-    self.images = images
-    self.createdAt = createdAt
-    self.updatedAt = updatedAt
+    (
+      self.name, self.city, self.latitude, self.longitude, self.description, self.link, self.images,
+      self.createdAt, self.updatedAt
+    ) = (name, city, latitude, longitude, description, link, images, createdAt, updatedAt)
   }
 }
 

@@ -19,15 +19,10 @@ public struct TradeDraft: Sendable {
     side: TradeSide, coin: String, quantity: String, price: String, fee: String? = nil,
     date: String? = nil, note: String? = nil, externalID: String? = nil, locationID: Int64? = nil
   ) {
-    self.side = side
-    self.coin = coin
-    self.quantity = quantity
-    self.price = price
-    self.fee = fee
-    self.date = date
-    self.note = note
-    self.externalID = externalID
-    self.locationID = locationID
+    (
+      self.side, self.coin, self.quantity, self.price, self.fee, self.date, self.note,
+      self.externalID, self.locationID
+    ) = (side, coin, quantity, price, fee, date, note, externalID, locationID)
   }
 }
 

@@ -19,28 +19,21 @@ public struct DailyRecord: Equatable, Sendable {
     portfolioID: Int64, day: String, value: ExactDecimal?, costBasis: ExactDecimal?,
     unrealized: ExactDecimal?, realized: ExactDecimal?, snapshotAt: String?, savedAt: String
   ) {
-    self.portfolioID = portfolioID
-    self.day = day
-    self.value = value
-    self.costBasis = costBasis
-    self.unrealized = unrealized
-    self.realized = realized
-    self.snapshotAt = snapshotAt
-    self.savedAt = savedAt
+    (
+      self.portfolioID, self.day, self.value, self.costBasis, self.unrealized, self.realized,
+      self.snapshotAt, self.savedAt
+    ) = (portfolioID, day, value, costBasis, unrealized, realized, snapshotAt, savedAt)
   }
 
   static let columns =
     "portfolio_id, day, value, cost_basis, unrealized_pnl, realized_pnl, snapshot_at, saved_at"
 
   init(row: Row) throws {
-    portfolioID = try row["portfolio_id"]
-    day = try row["day"]
-    value = try row["value"]
-    costBasis = try row["cost_basis"]
-    unrealized = try row["unrealized_pnl"]
-    realized = try row["realized_pnl"]
-    snapshotAt = try row["snapshot_at"]
-    savedAt = try row["saved_at"]
+    (portfolioID, day, value, costBasis, unrealized, realized, snapshotAt, savedAt) = (
+      try row["portfolio_id"], try row["day"], try row["value"], try row["cost_basis"],
+      try row["unrealized_pnl"], try row["realized_pnl"], try row["snapshot_at"],
+      try row["saved_at"]
+    )
   }
 
   /// Writes the row, replacing the one saved earlier for the same portfolio and day

@@ -110,22 +110,14 @@ public final class DerivedTables {
   }
 
   public func insert(_ lot: Lot, portfolioID: Int64, coinID: String) throws {
-    try insertLot.bind(lot.tradeID, at: 1)
-    try insertLot.bind(portfolioID, at: 2)
-    try insertLot.bind(coinID, at: 3)
-    try insertLot.bind(lot.acquiredAt, at: 4)
-    try insertLot.bind(lot.quantity, at: 5)
-    try insertLot.bind(lot.cost, at: 6)
-    try insertLot.bind(lot.remaining, at: 7)
-    try insertLot.bind(lot.remainingCost, at: 8)
-    try insertLot.run()
+    try insertLot.execute([
+      lot.tradeID, portfolioID, coinID, lot.acquiredAt, lot.quantity, lot.cost, lot.remaining,
+      lot.remainingCost,
+    ])
   }
 
   public func update(_ lot: Lot) throws {
-    try updateLot.bind(lot.remaining, at: 1)
-    try updateLot.bind(lot.remainingCost, at: 2)
-    try updateLot.bind(lot.tradeID, at: 3)
-    try updateLot.run()
+    try updateLot.execute([lot.remaining, lot.remainingCost, lot.tradeID])
   }
 
   /// Deletes the lots of the position's buys at or after `key` (found through the trades
@@ -142,24 +134,16 @@ public final class DerivedTables {
   // MARK: - Sells
 
   public func insert(_ consumption: LotConsumption) throws {
-    try insertConsumption.bind(consumption.sellTradeID, at: 1)
-    try insertConsumption.bind(consumption.lotTradeID, at: 2)
-    try insertConsumption.bind(consumption.quantity, at: 3)
-    try insertConsumption.bind(consumption.cost, at: 4)
-    try insertConsumption.run()
+    try insertConsumption.execute([
+      consumption.sellTradeID, consumption.lotTradeID, consumption.quantity, consumption.cost,
+    ])
   }
 
   public func insert(_ disposal: Disposal, portfolioID: Int64, coinID: String) throws {
-    try insertDisposal.bind(disposal.tradeID, at: 1)
-    try insertDisposal.bind(portfolioID, at: 2)
-    try insertDisposal.bind(coinID, at: 3)
-    try insertDisposal.bind(disposal.disposedAt, at: 4)
-    try insertDisposal.bind(disposal.quantity, at: 5)
-    try insertDisposal.bind(disposal.proceeds, at: 6)
-    try insertDisposal.bind(disposal.costBasis, at: 7)
-    try insertDisposal.bind(disposal.realized, at: 8)
-    try insertDisposal.bind(disposal.method.rawValue, at: 9)
-    try insertDisposal.run()
+    try insertDisposal.execute([
+      disposal.tradeID, portfolioID, coinID, disposal.disposedAt, disposal.quantity,
+      disposal.proceeds, disposal.costBasis, disposal.realized, disposal.method.rawValue,
+    ])
   }
 
   /// The disposals of the position's sells at or after `key` (found through the trades index).
@@ -382,10 +366,9 @@ public struct DerivedRowCounts: Equatable, Sendable {
   public let positions: Int
 
   public init(lots: Int, consumptions: Int, disposals: Int, positions: Int) {
-    self.lots = lots
-    self.consumptions = consumptions
-    self.disposals = disposals
-    self.positions = positions
+    (self.lots, self.consumptions, self.disposals, self.positions) = (
+      lots, consumptions, disposals, positions
+    )
   }
 
   /// All rows together.

@@ -13,12 +13,9 @@ public struct Disposal: Equatable, Sendable {
     tradeID: Int64, disposedAt: String, quantity: ExactDecimal, proceeds: ExactDecimal,
     costBasis: ExactDecimal, realized: ExactDecimal, method: CostMethod
   ) {
-    self.tradeID = tradeID
-    self.disposedAt = disposedAt
-    self.quantity = quantity
-    self.proceeds = proceeds
-    self.costBasis = costBasis
-    self.realized = realized
-    self.method = method
+    (
+      self.tradeID, self.disposedAt, self.quantity, self.proceeds, self.costBasis, self.realized,
+      self.method
+    ) = (tradeID, disposedAt, quantity, proceeds, costBasis, realized, method)
   }
 }

@@ -24,16 +24,10 @@ public struct Location: Sendable, Equatable {
     id: Int64, name: String, city: String, latitude: Double, longitude: Double,
     description: String?, link: String?, images: [String], createdAt: String, updatedAt: String
   ) {
-    self.id = id
-    self.name = name
-    self.city = city
-    self.latitude = latitude
-    self.longitude = longitude
-    self.description = description
-    self.link = link
-    self.images = images
-    self.createdAt = createdAt
-    self.updatedAt = updatedAt
+    (
+      self.id, self.name, self.city, self.latitude, self.longitude, self.description, self.link,
+      self.images, self.createdAt, self.updatedAt
+    ) = (id, name, city, latitude, longitude, description, link, images, createdAt, updatedAt)
   }
 
   /// The `"NAME, CITY"` form that every locations command accepts in place of the id.
@@ -191,11 +185,9 @@ public struct LocationTrade: Sendable, Equatable {
   public let price: ExactDecimal
 
   init(row: Row) throws {
-    id = try row["id"]
-    executedAt = try row["executed_at"]
-    side = try row["side"]
-    coinID = try row["coin_id"]
-    quantity = try row["quantity"]
-    price = try row["price"]
+    (id, executedAt, side, coinID, quantity, price) = (
+      try row["id"], try row["executed_at"], try row["side"], try row["coin_id"],
+      try row["quantity"], try row["price"]
+    )
   }
 }

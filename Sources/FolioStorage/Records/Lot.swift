@@ -14,12 +14,8 @@ public struct Lot: Equatable, Sendable {
     tradeID: Int64, acquiredAt: String, quantity: ExactDecimal, cost: ExactDecimal,
     remaining: ExactDecimal, remainingCost: ExactDecimal
   ) {
-    self.tradeID = tradeID
-    self.acquiredAt = acquiredAt
-    self.quantity = quantity
-    self.cost = cost
-    self.remaining = remaining
-    self.remainingCost = remainingCost
+    (self.tradeID, self.acquiredAt, self.quantity, self.cost, self.remaining, self.remainingCost) =
+      (tradeID, acquiredAt, quantity, cost, remaining, remainingCost)
   }
 
   public var key: TradeKey { TradeKey(executedAt: acquiredAt, id: tradeID) }
@@ -34,9 +30,8 @@ public struct LotConsumption: Equatable, Sendable {
   public let cost: ExactDecimal
 
   public init(sellTradeID: Int64, lotTradeID: Int64, quantity: ExactDecimal, cost: ExactDecimal) {
-    self.sellTradeID = sellTradeID
-    self.lotTradeID = lotTradeID
-    self.quantity = quantity
-    self.cost = cost
+    (self.sellTradeID, self.lotTradeID, self.quantity, self.cost) = (
+      sellTradeID, lotTradeID, quantity, cost
+    )
   }
 }

@@ -42,10 +42,7 @@ public struct MarketQuote: Equatable, Sendable {
   public var sparkline7d: [ExactDecimal?]?
 
   public init(id: String, symbol: String, name: String, currentPrice: ExactDecimal) {
-    self.id = id
-    self.symbol = symbol
-    self.name = name
-    self.currentPrice = currentPrice
+    (self.id, self.symbol, self.name, self.currentPrice) = (id, symbol, name, currentPrice)
   }
 
   /// The 24h price change in percent: `price_change_percentage_24h`, else the
@@ -123,10 +120,9 @@ public struct CoinRecord: Equatable, Sendable {
   public let imageURL: String?
 
   public init(row: Row) throws {
-    id = try row["id"]
-    symbol = try row["symbol"]
-    name = try row["name"]
-    imageURL = try row["image_url"]
+    (id, symbol, name, imageURL) = (
+      try row["id"], try row["symbol"], try row["name"], try row["image_url"]
+    )
   }
 
   public static let columns = "id, symbol, name, image_url"
@@ -142,10 +138,9 @@ public struct MarketSnapshotRef: Equatable, Sendable {
   public let vsCurrency: String
 
   public init(row: Row) throws {
-    id = try row["snapshot_id"]
-    fetchedAt = try row["fetched_at"]
-    source = try row["source"]
-    vsCurrency = try row["vs_currency"]
+    (id, fetchedAt, source, vsCurrency) = (
+      try row["snapshot_id"], try row["fetched_at"], try row["source"], try row["vs_currency"]
+    )
   }
 
   public static let columns = "s.id AS snapshot_id, s.fetched_at, s.source, s.vs_currency"
@@ -326,26 +321,15 @@ public enum MarketRecords {
     return StoredQuote(quote: quote, snapshot: snapshot)
   }
 
-  /// The newest snapshot of `vsCurrency` (by time, then by id).
-  public static func latestSnapshot(_ database: Database, vsCurrency: String) throws
-    -> MarketSnapshotRef?
-  {
-    try database.row(
-      """
-      SELECT \(MarketSnapshotRef.columns) FROM market_snapshots s WHERE s.vs_currency = ?
-      ORDER BY s.fetched_at DESC, s.id DESC LIMIT 1
-      """, [vsCurrency]
-    ) { try MarketSnapshotRef(row: $0) }
-  }
-
-  /// The newest snapshot of `vsCurrency` fetched before `before` (a UTC ISO-8601 time).
-  public static func latestSnapshot(_ database: Database, vsCurrency: String, before: String) throws
-    -> MarketSnapshotRef?
-  {
+  /// The newest snapshot of `vsCurrency` (by time, then by id), or with `before` (a UTC
+  /// ISO-8601 time) the newest one fetched before then.
+  public static func latestSnapshot(
+    _ database: Database, vsCurrency: String, before: String? = nil
+  ) throws -> MarketSnapshotRef? {
     try database.row(
       """
       SELECT \(MarketSnapshotRef.columns) FROM market_snapshots s
-      WHERE s.vs_currency = ? AND s.fetched_at < ?
+      WHERE s.vs_currency = ?1 AND (?2 IS NULL OR s.fetched_at < ?2)
       ORDER BY s.fetched_at DESC, s.id DESC LIMIT 1
       """, [vsCurrency, before]
     ) { try MarketSnapshotRef(row: $0) }

@@ -20,11 +20,9 @@ public struct Portfolio: Equatable, Sendable {
   public let createdAt: String
 
   init(row: Row) throws {
-    id = try row["id"]
-    name = try row["name"]
-    currency = try row["currency"]
-    method = try row["method"]
-    createdAt = try row["created_at"]
+    (id, name, currency, method, createdAt) = (
+      try row["id"], try row["name"], try row["currency"], try row["method"], try row["created_at"]
+    )
   }
 
   static let columns = "id, name, currency, method, created_at"
@@ -56,11 +54,9 @@ public struct Portfolio: Equatable, Sendable {
   }
 
   init(id: Int64, name: String, currency: String, method: CostMethod, createdAt: String) {
-    self.id = id
-    self.name = name
-    self.currency = currency
-    self.method = method
-    self.createdAt = createdAt
+    (self.id, self.name, self.currency, self.method, self.createdAt) = (
+      id, name, currency, method, createdAt
+    )
   }
 
   /// Renames the portfolio.

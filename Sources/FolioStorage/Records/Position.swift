@@ -14,13 +14,9 @@ public struct Position: Equatable, Sendable {
     portfolioID: Int64, coinID: String, quantity: ExactDecimal, costBasis: ExactDecimal,
     realized: ExactDecimal, lastTrade: TradeKey, lastPrice: ExactDecimal, method: CostMethod
   ) {
-    self.portfolioID = portfolioID
-    self.coinID = coinID
-    self.quantity = quantity
-    self.costBasis = costBasis
-    self.realized = realized
-    self.lastTrade = lastTrade
-    self.lastPrice = lastPrice
-    self.method = method
+    (
+      self.portfolioID, self.coinID, self.quantity, self.costBasis, self.realized, self.lastTrade,
+      self.lastPrice, self.method
+    ) = (portfolioID, coinID, quantity, costBasis, realized, lastTrade, lastPrice, method)
   }
 }

@@ -44,18 +44,13 @@ public struct Trade: Equatable, Sendable {
     quantity: ExactDecimal, price: ExactDecimal, fee: ExactDecimal = .zero, note: String? = nil,
     externalID: String? = nil, locationID: Int64? = nil, createdAt: String
   ) {
-    self.id = id
-    self.portfolioID = portfolioID
-    self.executedAt = executedAt
-    self.side = side
-    self.coinID = coinID
-    self.quantity = quantity
-    self.price = price
-    self.fee = fee
-    self.note = note
-    self.externalID = externalID
-    self.locationID = locationID
-    self.createdAt = createdAt
+    (
+      self.id, self.portfolioID, self.executedAt, self.side, self.coinID, self.quantity, self.price,
+      self.fee, self.note, self.externalID, self.locationID, self.createdAt
+    ) = (
+      id, portfolioID, executedAt, side, coinID, quantity, price, fee, note, externalID, locationID,
+      createdAt
+    )
   }
 
   public var key: TradeKey { TradeKey(executedAt: executedAt, id: id) }
@@ -66,18 +61,14 @@ public struct Trade: Equatable, Sendable {
     """
 
   init(row: Row) throws {
-    id = try row["id"]
-    portfolioID = try row["portfolio_id"]
-    executedAt = try row["executed_at"]
-    side = try row["side"]
-    coinID = try row["coin_id"]
-    quantity = try row["quantity"]
-    price = try row["price"]
-    fee = try row["fee"]
-    note = try row["note"]
-    externalID = try row["external_id"]
-    createdAt = try row["created_at"]
-    locationID = try row["location_id"]
+    (
+      id, portfolioID, executedAt, side, coinID, quantity, price, fee, note, externalID, createdAt,
+      locationID
+    ) = (
+      try row["id"], try row["portfolio_id"], try row["executed_at"], try row["side"],
+      try row["coin_id"], try row["quantity"], try row["price"], try row["fee"], try row["note"],
+      try row["external_id"], try row["created_at"], try row["location_id"]
+    )
   }
 
   static let insertSQL = """
@@ -109,18 +100,10 @@ public struct Trade: Equatable, Sendable {
   /// written then).
   public func insert(using statements: InsertStatements, _ db: Database) throws -> Int64? {
     let statement = externalID == nil ? statements.plain : statements.orSkip
-    try statement.bind(portfolioID, at: 1)
-    try statement.bind(executedAt, at: 2)
-    try statement.bind(side.rawValue, at: 3)
-    try statement.bind(coinID, at: 4)
-    try statement.bind(quantity, at: 5)
-    try statement.bind(price, at: 6)
-    try statement.bind(fee, at: 7)
-    try statement.bind(note, at: 8)
-    try statement.bind(externalID, at: 9)
-    try statement.bind(createdAt, at: 10)
-    if let locationID { try statement.bind(locationID, at: 11) }
-    try statement.run()
+    try statement.execute([
+      portfolioID, executedAt, side.rawValue, coinID, quantity, price, fee, note, externalID,
+      createdAt, locationID,
+    ])
     return db.changes == 1 ? db.lastInsertRowID : nil
   }
 
@@ -171,11 +154,9 @@ public struct Trade: Equatable, Sendable {
       coinID: String? = nil, side: TradeSide? = nil, since: Timestamp? = nil,
       before: Timestamp? = nil, limit: Int? = nil
     ) {
-      self.coinID = coinID
-      self.side = side
-      self.since = since
-      self.before = before
-      self.limit = limit
+      (self.coinID, self.side, self.since, self.before, self.limit) = (
+        coinID, side, since, before, limit
+      )
     }
   }
 

@@ -233,7 +233,7 @@ import Testing
       #expect(try folio("db", "backup", backup).code == 0)
       do {
         let db = try Database(
-          path: backup, mode: .readWrite, busyTimeout: 1_000, writeAheadLog: false)
+          path: backup, .init(mode: .readWrite, busyTimeout: 1_000, writeAheadLog: false))
         try db.execute(sql)
       }
       let result = try folio("db", "restore", backup)
@@ -252,7 +252,7 @@ import Testing
     #expect(try folio("db", "backup", analyzed).code == 0)
     do {
       let db = try Database(
-        path: analyzed, mode: .readWrite, busyTimeout: 1_000, writeAheadLog: false)
+        path: analyzed, .init(mode: .readWrite, busyTimeout: 1_000, writeAheadLog: false))
       try db.execute("ANALYZE")
     }
     let restored = try folio("db", "restore", analyzed)
