@@ -18,33 +18,9 @@ struct Demo: FolioCommand {
       exists or cannot be created.
       """)
 
-  /// The system's temporary folder, ending with one "/".
-  static var temporaryFolder: String {
-    let folder = NSTemporaryDirectory()
-    return folder.hasSuffix("/") ? folder : folder + "/"
-  }
-
   func run(_ context: Context) throws {
-    let path =
-      context.globals.database
-      ?? Self.temporaryFolder + "folio-demo-"
-      + "\(Timestamp.compact(context.now))-\(ProcessInfo.processInfo.processIdentifier).sqlite3"
-    guard !FileManager.default.fileExists(atPath: path) else {
-      throw StoreError.fileExists(path)
-    }
-    let outcome: DemoOutcome
-    let report: DailyReport
-    do {
-      let store = try Store(StoreLocation(path: path), now: context.now)
-      outcome = try DemoBuilder(store).build(now: context.now)
-      let main = try PortfolioService(store).resolve(nil)
-      report = try ReportService(store).report(
-        main, day: CalendarDay(containing: context.now), now: context.now)
-    } catch {
-      // The file is the demo's own: a failed demo leaves nothing behind.
-      Database.removeFiles(of: path)
-      throw error
-    }
+    let path = context.globals.database ?? DemoBuilder.defaultPath(now: context.now)
+    let (outcome, report) = try DemoBuilder.create(at: path, now: context.now)
     context.print("Demo database: \(path)")
     let portfolios = outcome.portfolios.map { "'\($0.name)' (\($0.trades) trades)" }
     context.print(

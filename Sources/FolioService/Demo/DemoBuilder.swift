@@ -155,6 +155,33 @@ public struct DemoBuilder {
     return entries
   }()
 
+  /// A new file in the system's temporary folder, named after the time and the process.
+  public static func defaultPath(now: Date) -> String {
+    let folder = NSTemporaryDirectory()
+    return (folder.hasSuffix("/") ? folder : folder + "/")
+      + "folio-demo-\(Timestamp.compact(now))-\(ProcessInfo.processInfo.processIdentifier).sqlite3"
+  }
+
+  /// Creates the demo database at `path`, which must not exist yet, and returns what it holds
+  /// with today's report of the default portfolio. The file is the demo's own: a failed demo
+  /// leaves nothing behind.
+  public static func create(at path: String, now: Date) throws -> (DemoOutcome, DailyReport) {
+    guard !FileManager.default.fileExists(atPath: path) else {
+      throw StoreError.fileExists(path)
+    }
+    do {
+      let store = try Store(StoreLocation(path: path), now: now)
+      let outcome = try DemoBuilder(store).build(now: now)
+      let main = try PortfolioService(store).resolve(nil)
+      let report = try ReportService(store).report(
+        main, day: CalendarDay(containing: now), now: now)
+      return (outcome, report)
+    } catch {
+      Database.removeFiles(of: path)
+      throw error
+    }
+  }
+
   /// Fills the (new, empty) database. Everything is written in one transaction.
   public func build(now: Date) throws -> DemoOutcome {
     // Checked again inside the transaction; this spares the work on a database in use.

@@ -77,6 +77,8 @@ public struct RebuildReport: Sendable, Equatable {
   public let portfolios: [PortfolioRebuild]
   /// Trades left out because their portfolio does not exist (`folio db check` names them).
   public let tradesWithoutPortfolio: Int
+  /// The trades the derived tables were rebuilt from.
+  public var trades: Int { portfolios.reduce(0) { $0 + $1.trades } }
 }
 
 /// A rebuild that could not be done; nothing was changed.

@@ -23,9 +23,8 @@ struct DBRebuild: FolioCommand {
       context.print(json(report).rendered())
       return
     }
-    let trades = report.portfolios.reduce(0) { $0 + $1.trades }
     context.print(
-      "rebuilt the derived tables of \(report.portfolios.count) portfolio(s) from \(trades) "
+      "rebuilt the derived tables of \(report.portfolios.count) portfolio(s) from \(report.trades) "
         + "trade(s), replacing \(report.removed.total) derived row(s)")
     var table = TextTable(
       headers: ["PORTFOLIO", "TRADES", "POSITIONS", "LOTS", "DISPOSALS", "CONSUMPTIONS"],
