@@ -6,7 +6,7 @@ import Foundation
 // property's, in kebab-case, unless given), placeholder, default, help and the values it
 // allows (its type's `ExpressibleByArgument` conformance). The command's `CommandSpec`, which
 // the parser, the help and did-you-mean read, is derived from a default instance with
-// `Mirror`; the parsed values are filled in by decoding (`ArgumentDecoder`), so a misspelt
+// `Mirror`, and the parsed values are filled into a new instance the same way, so a misspelt
 // name is a compile error, not a silent nil.
 
 /// A command or a group of commands, registered in its parent by type.
@@ -24,7 +24,7 @@ struct CommandConfiguration: Sendable {
 
 /// Declared options and arguments: a command's, or a group several commands share
 /// (`@OptionGroup`).
-protocol ParsableArguments: Decodable {
+protocol ParsableArguments {
   init()
   /// Checks that span several options; a `ValidationError` is a usage error (exit 64).
   func validate() throws
@@ -84,12 +84,6 @@ protocol OutputFormat: ExpressibleByArgument, CaseIterable, RawRepresentable<Str
 extension String: ExpressibleByArgument {
   init?(argument: String) { self = argument }
   static var expected: String { "text" }
-}
-
-extension Int: ExpressibleByArgument {
-  init?(argument: String) { self.init(argument) }
-  static var expected: String { "a whole number" }
-  static var placeholder: String? { "n" }
 }
 
 /// A duration such as 90m, 24h or 7d, in seconds.
@@ -162,17 +156,38 @@ struct ValueSpec: Sendable {
 protocol Declaration {
   /// Adds the declaration of the property `key` to `spec`.
   func declare(key: String, into spec: inout CommandSpec)
+  /// Sets the property `key` to its value in `values`, which the parser converted.
+  func fill(key: String, from values: [String: any Sendable]) throws
 }
 
 extension ParsableArguments {
-  /// Adds every declaration, in order, to `spec`.
-  func declareOptions(into spec: inout CommandSpec) {
+  /// Calls `body` with each declaring property's name and wrapper, in order.
+  func forEachDeclaration(_ body: (String, any Declaration) throws -> Void) rethrows {
     for child in Mirror(reflecting: self).children {
       guard let label = child.label, let declaration = child.value as? any Declaration else {
         continue
       }
-      declaration.declare(key: String(label.dropFirst()), into: &spec)
+      try body(String(label.dropFirst()), declaration)
     }
+  }
+}
+
+/// Where a declared property's value is kept. A reference, so the parser can fill in the
+/// wrappers of a new instance, which it reaches through `Mirror`.
+final class Slot<Value> {
+  var value: Value?
+  init(_ value: Value?) { self.value = value }
+
+  /// The value; reading a required one before the parser filled it in is a programming
+  /// error (the parser fills in every required value or refuses the command line).
+  func get(_ name: String?) -> Value {
+    guard let value else { preconditionFailure("'\(name ?? "")' was read before parsing") }
+    return value
+  }
+
+  /// Takes the value the parser converted for the property.
+  func fill(_ value: (any Sendable)?) {
+    if let value, let value = value as? Value { self.value = value }
   }
 }
 
@@ -184,38 +199,32 @@ private func kebab(_ name: String) -> String {
   }
 }
 
-/// A declared value read before the command line was parsed: only a programming error (the
-/// parser fills in every required value, or refuses the command line) reaches this.
-private func unparsed<Value>(_ key: String) -> Value {
-  preconditionFailure("'\(key)' was read from a declaration, not a parsed command")
-}
-
 /// `--name <value>`: an option with a value. Its type says what is allowed; a non-optional
 /// option without a default is required.
-@propertyWrapper struct Option<Value: Sendable>: Decodable, Declaration {
-  private var value: Value?
-  private var spec: OptionSpec?
+@propertyWrapper struct Option<Value: Sendable>: Declaration {
+  private let slot: Slot<Value>
+  private let spec: OptionSpec
 
-  var wrappedValue: Value { value ?? unparsed(spec?.name ?? "") }
+  var wrappedValue: Value { slot.get(spec.name) }
 
   private init(
     _ value: Value?, _ name: String, _ valueName: String?, _ help: String, _ spec: ValueSpec
   ) {
-    self.value = value
+    slot = Slot(value)
     self.spec = OptionSpec(
       name: name, short: nil, valueName: valueName ?? spec.placeholder, help: help,
       repeating: spec.repeating, value: spec)
   }
 
-  init(from decoder: any Decoder) throws { value = try ArgumentDecoder.value(decoder) }
-
   func declare(key: String, into spec: inout CommandSpec) {
-    guard var option = self.spec else { return }
+    var option = self.spec
     if option.name.isEmpty { option.name = kebab(key) }
     option.valueName = option.valueName ?? option.name
     option.key = key
     spec.options.append(option)
   }
+
+  func fill(key: String, from values: [String: any Sendable]) { slot.fill(values[key]) }
 }
 
 extension Option where Value: ExpressibleByArgument {
@@ -255,43 +264,45 @@ extension Option {
 }
 
 /// `--name`: a flag, true when given.
-@propertyWrapper struct Flag: Decodable, Declaration {
-  var wrappedValue = false
-  private var spec: OptionSpec?
+@propertyWrapper struct Flag: Declaration {
+  private let slot = Slot(false)
+  private let spec: OptionSpec
+
+  var wrappedValue: Bool { slot.get(spec.name) }
 
   init(name: String = "", help: String) { spec = .flag(name, help: help) }
 
-  init(from decoder: any Decoder) throws { wrappedValue = try ArgumentDecoder.value(decoder) }
-
   func declare(key: String, into spec: inout CommandSpec) {
-    guard var flag = self.spec else { return }
+    var flag = self.spec
     if flag.name.isEmpty { flag.name = kebab(key) }
     flag.key = key
     spec.options.append(flag)
   }
+
+  func fill(key: String, from values: [String: any Sendable]) { slot.fill(values[key]) }
 }
 
 /// `<name>`: a positional argument. Optional when its type is, and a last array argument
 /// takes every remaining word.
-@propertyWrapper struct Argument<Value: Sendable>: Decodable, Declaration {
-  private var value: Value?
-  private var spec: ArgumentSpec?
+@propertyWrapper struct Argument<Value: Sendable>: Declaration {
+  private let slot = Slot<Value>(nil)
+  private let spec: ArgumentSpec
 
-  var wrappedValue: Value { value ?? unparsed(spec?.name ?? "") }
+  var wrappedValue: Value { slot.get(spec.name) }
 
   private init(_ name: String, _ help: String, optional: Bool = false, _ spec: ValueSpec) {
     self.spec = ArgumentSpec(
       name: name, help: help, optional: optional, repeating: spec.repeating, value: spec)
   }
 
-  init(from decoder: any Decoder) throws { value = try ArgumentDecoder.value(decoder) }
-
   func declare(key: String, into spec: inout CommandSpec) {
-    guard var argument = self.spec else { return }
+    var argument = self.spec
     if argument.name.isEmpty { argument.name = kebab(key) }
     argument.key = key
     spec.arguments.append(argument)
   }
+
+  func fill(key: String, from values: [String: any Sendable]) { slot.fill(values[key]) }
 }
 
 extension Argument where Value: ExpressibleByArgument {
@@ -315,18 +326,18 @@ extension Argument {
 }
 
 /// Options several commands share, declared once in a `ParsableArguments` type.
-@propertyWrapper struct OptionGroup<Value: ParsableArguments>: Decodable, Declaration {
-  var wrappedValue: Value
+@propertyWrapper struct OptionGroup<Value: ParsableArguments>: Declaration {
+  let wrappedValue = Value()
 
-  init() { wrappedValue = Value() }
-
-  init(from decoder: any Decoder) throws {
-    wrappedValue = try Value(from: decoder)
-    try wrappedValue.validate()
-  }
+  init() {}
 
   func declare(key: String, into spec: inout CommandSpec) {
-    wrappedValue.declareOptions(into: &spec)
+    wrappedValue.forEachDeclaration { $1.declare(key: $0, into: &spec) }
+  }
+
+  func fill(key: String, from values: [String: any Sendable]) throws {
+    try wrappedValue.forEachDeclaration { try $1.fill(key: $0, from: values) }
+    try wrappedValue.validate()
   }
 }
 
@@ -346,13 +357,16 @@ extension ParsableCommand {
 
 extension FolioCommand {
   fileprivate static func declare(into spec: inout CommandSpec) {
-    Self().declareOptions(into: &spec)
+    Self().forEachDeclaration { $1.declare(key: $0, into: &spec) }
     let (options, arguments) = (spec.options, spec.arguments)
-    spec.make = { try Self(options: options, arguments: arguments, $0) }
+    spec.make = { try Self.make(options: options, arguments: arguments, $0) }
   }
 
-  /// The command with the values of `parsed`, converted as `options` and `arguments` declare.
-  private init(options: [OptionSpec], arguments: [ArgumentSpec], _ parsed: ParsedValues) throws {
+  /// A new command holding the values of `parsed`, converted as `options` and `arguments`
+  /// declare.
+  private static func make(
+    options: [OptionSpec], arguments: [ArgumentSpec], _ parsed: ParsedValues
+  ) throws -> Self {
     var values: [String: any Sendable] = [:]
     for option in options {
       guard let key = option.key else { continue }
@@ -369,75 +383,15 @@ extension FolioCommand {
       words = words.dropFirst(taken.count)
       values[key] = try value.value(
         of: Array(taken), name: "<\(argument.name)>",
-        missing: "missing argument <\(argument.name)>",
-        path: parsed.path)
+        missing: "missing argument <\(argument.name)>", path: parsed.path)
     }
+    let command = Self()
     do {
-      self = try Self(from: ArgumentDecoder(values: values))
-      try validate()
+      try command.forEachDeclaration { try $1.fill(key: $0, from: values) }
+      try command.validate()
     } catch let error as ValidationError {
       throw UsageError(error.message, commandPath: parsed.path)
     }
-  }
-}
-
-/// Decodes a command from its converted values: the synthesized `init(from:)` asks for each
-/// property by name and its wrapper takes the value. A group's options share the command's
-/// names, so every level reads the same values.
-struct ArgumentDecoder: Decoder {
-  let values: [String: any Sendable]
-  var key: String? = nil
-  var codingPath: [any CodingKey] { [] }
-  var userInfo: [CodingUserInfoKey: Any] { [:] }
-
-  /// The value parsed for the property being decoded.
-  static func value<Value>(_ decoder: any Decoder) throws -> Value {
-    guard let decoder = decoder as? ArgumentDecoder, let key = decoder.key,
-      let stored = decoder.values[key], let value = stored as? Value
-    else {
-      throw DecodingError.valueNotFound(
-        Value.self, .init(codingPath: decoder.codingPath, debugDescription: "not parsed"))
-    }
-    return value
-  }
-
-  func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedDecodingContainer<Key> {
-    KeyedDecodingContainer(Container(values: values))
-  }
-
-  func unkeyedContainer() throws -> any UnkeyedDecodingContainer { throw unsupported }
-
-  func singleValueContainer() throws -> any SingleValueDecodingContainer { throw unsupported }
-
-  private var unsupported: DecodingError {
-    .dataCorrupted(.init(codingPath: [], debugDescription: "only declared properties decode"))
-  }
-
-  private struct Container<Key: CodingKey>: KeyedDecodingContainerProtocol {
-    let values: [String: any Sendable]
-    var codingPath: [any CodingKey] { [] }
-    var allKeys: [Key] { values.keys.compactMap(Key.init(stringValue:)) }
-
-    func contains(_ key: Key) -> Bool { true }
-
-    func decodeNil(forKey key: Key) -> Bool { false }
-
-    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-      try T(from: ArgumentDecoder(values: values, key: key.stringValue))
-    }
-
-    func nestedContainer<Nested: CodingKey>(keyedBy type: Nested.Type, forKey key: Key)
-      -> KeyedDecodingContainer<Nested>
-    {
-      KeyedDecodingContainer(Container<Nested>(values: values))
-    }
-
-    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-      try ArgumentDecoder(values: values).unkeyedContainer()
-    }
-
-    func superDecoder() -> any Decoder { ArgumentDecoder(values: values) }
-
-    func superDecoder(forKey key: Key) -> any Decoder { ArgumentDecoder(values: values) }
+    return command
   }
 }

@@ -15,25 +15,19 @@ struct DBStatus: FolioCommand {
   func run(_ context: Context) throws {
     let status = try DatabaseAdmin(context.inspectedStore()).status()
     if format == .json {
-      let json = JSONValue.object([
-        ("path", .string(status.path)),
-        ("size_bytes", .int(status.sizeBytes)),
-        ("schema_version", .int(status.version)),
-        ("latest_version", .int(status.latestVersion)),
-        ("sqlite_version", .string(status.sqliteVersion)),
-        (
-          "applied",
-          .array(
-            status.applied.map {
-              .object([
-                ("version", .int($0.version)), ("name", .string($0.name)),
-                ("checksum", .string($0.checksum)), ("applied_at", .string($0.appliedAt)),
-              ])
-            })
-        ),
-        ("pending", .array(status.pending.map { .string($0) })),
-      ])
-      context.print(json.rendered())
+      let applied = status.applied.map { migration -> JSONValue in
+        .object([
+          ("version", .int(migration.version)), ("name", .string(migration.name)),
+          ("checksum", .string(migration.checksum)), ("applied_at", .string(migration.appliedAt)),
+        ])
+      }
+      context.print(
+        JSONValue.object([
+          ("path", .string(status.path)), ("size_bytes", .int(status.sizeBytes)),
+          ("schema_version", .int(status.version)), ("latest_version", .int(status.latestVersion)),
+          ("sqlite_version", .string(status.sqliteVersion)), ("applied", .array(applied)),
+          ("pending", .array(status.pending.map { .string($0) })),
+        ]).rendered())
       return
     }
     context.print("file:           \(status.path)")
