@@ -20,6 +20,10 @@ struct CommandConfiguration: Sendable {
   var abstract: String
   var discussion: String? = nil
   var subcommands: [any ParsableCommand.Type] = []
+  /// True for a command that writes records and so may create the database when there is
+  /// none. Every other command needs an existing database: a mistyped `--db` gets
+  /// "no database at PATH" (66) and nothing is created.
+  var createsDatabase = false
 }
 
 /// Declared options and arguments: a command's, or a group several commands share
@@ -36,15 +40,13 @@ extension ParsableArguments {
 
 /// A command that runs: it maps its options into a service call and renders the result.
 protocol FolioCommand: ParsableCommand, ParsableArguments {
-  /// True for a command that writes records and so may create the database when there is
-  /// none. Every other command needs an existing database: a mistyped `--db` gets
-  /// "no database at PATH" (66) and nothing is created.
+  /// True when this invocation may create the database (its configuration's, by default).
   var createsDatabase: Bool { get }
   func run(_ context: Context) throws
 }
 
 extension FolioCommand {
-  var createsDatabase: Bool { false }
+  var createsDatabase: Bool { Self.configuration.createsDatabase }
 }
 
 /// A problem found by `validate()`; reported as a usage error of the command.

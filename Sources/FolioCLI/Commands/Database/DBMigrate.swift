@@ -8,9 +8,7 @@ struct DBMigrate: FolioCommand {
     discussion: """
       Every command migrates automatically; this one does only that. A database that already
       holds data is copied to <file>.bak-v<from>-<UTC timestamp> before it is migrated.
-      """)
-
-  var createsDatabase: Bool { true }
+      """, createsDatabase: true)
 
   func run(_ context: Context) throws {
     let store = try context.store()

@@ -8,7 +8,7 @@ struct LocationsAdd: FolioCommand {
     discussion: """
       Latitude is -90...90 and longitude -180...180, in decimal degrees (41.8902, -0.1276).
       The link must be an http(s) URL. Name and city together must be new.
-      """)
+      """, createsDatabase: true)
 
   @Argument(help: "The name of the place, such as Colosseum.") var name: String
   @Option(help: "The city (required).") var city: String
@@ -20,8 +20,6 @@ struct LocationsAdd: FolioCommand {
   @Option(valueName: "url", help: "An http(s) link, such as its Wikipedia page.") var link: String?
   @Option(valueName: "name", help: "An image name; repeat for several, in order.")
   var image: [String]
-
-  var createsDatabase: Bool { true }
 
   func run(_ context: Context) throws {
     let input = LocationInput(

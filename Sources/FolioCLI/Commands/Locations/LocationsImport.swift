@@ -10,11 +10,9 @@ struct LocationsImport: FolioCommand {
       city, latitude and longitude; description, link, images, created_at and updated_at are
       optional and ids are assigned anew. A location whose name and city already exist is
       reported and skipped; any other problem refuses the whole file (exit 65, nothing written).
-      """)
+      """, createsDatabase: true)
 
   @Argument(name: "file", help: "The JSON or GeoJSON file to read.") var path: String
-
-  var createsDatabase: Bool { true }
 
   func run(_ context: Context) throws {
     let outcome = try LocationBook(context.store()).importLocations(

@@ -20,14 +20,12 @@ struct MarketImport: FolioCommand {
       a page without them must be within 5% of the latest snapshot in that currency taken
       within a day. A page that does not match is refused (exit 65) naming the currency it
       looks like; --force imports it anyway.
-      """)
+      """, createsDatabase: true)
 
   @Argument(name: "file", help: "A saved response.") var files: [String]
   @OptionGroup var currency: CurrencyOption
   @Option(help: "The snapshot time, such as 2024-01-24T00:30:00Z.") var at: Timestamp?
   @Flag(help: "Import a markets page even if its prices do not look like --vs.") var force: Bool
-
-  var createsDatabase: Bool { true }
 
   func run(_ context: Context) throws {
     let outcomes = try MarketData(context.store()).importFiles(

@@ -15,7 +15,7 @@ struct MarketRefresh: FolioCommand {
       The requests are made by folio-fetch, folio's network helper, found beside the folio
       executable (or at $FOLIO_FETCH); without it the command exits 69.
       Environment: FOLIO_COINGECKO_URL, COINGECKO_API_KEY, COINGECKO_PRO_API_KEY (see README).
-      """)
+      """, createsDatabase: true)
 
   @OptionGroup var currency: CurrencyOption
   @Option(help: "How many pages of 250 coins to fetch (default 1; 0 to 40).") var pages = Pages(1)
@@ -35,8 +35,6 @@ struct MarketRefresh: FolioCommand {
     static let expected = "a whole number from 0 to 40"
     static let placeholder: String? = "n"
   }
-
-  var createsDatabase: Bool { true }
 
   func run(_ context: Context) throws {
     let named = coins.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }

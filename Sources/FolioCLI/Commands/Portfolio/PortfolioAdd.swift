@@ -3,7 +3,8 @@ import FolioStorage
 
 /// `folio portfolio add NAME`.
 struct PortfolioAdd: FolioCommand {
-  static let configuration = CommandConfiguration(name: "add", abstract: "Create a portfolio.")
+  static let configuration = CommandConfiguration(
+    name: "add", abstract: "Create a portfolio.", createsDatabase: true)
 
   enum Format: String, OutputFormat { case text, json }
 
@@ -12,8 +13,6 @@ struct PortfolioAdd: FolioCommand {
   var currency = "usd"
   @Option(help: "Cost-basis method (default: fifo).") var method = CostMethod.fifo
   @Option var format = Format.text
-
-  var createsDatabase: Bool { true }
 
   func run(_ context: Context) throws {
     let portfolio = try PortfolioService(context.store()).add(

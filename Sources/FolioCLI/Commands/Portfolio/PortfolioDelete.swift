@@ -3,12 +3,11 @@ import FolioService
 /// `folio portfolio delete NAME [--force]`.
 struct PortfolioDelete: FolioCommand {
   static let configuration = CommandConfiguration(
-    name: "delete", abstract: "Delete a portfolio; one that holds trades only with --force.")
+    name: "delete", abstract: "Delete a portfolio; one that holds trades only with --force.",
+    createsDatabase: true)
 
   @Argument(help: "The portfolio.") var name: String
   @Flag(help: "Delete the portfolio's trades with it.") var force: Bool
-
-  var createsDatabase: Bool { true }
 
   func run(_ context: Context) throws {
     let count = try PortfolioService(context.store()).delete(name, force: force)

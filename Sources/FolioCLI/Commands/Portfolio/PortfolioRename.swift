@@ -2,12 +2,11 @@ import FolioService
 
 /// `folio portfolio rename OLD NEW`.
 struct PortfolioRename: FolioCommand {
-  static let configuration = CommandConfiguration(name: "rename", abstract: "Rename a portfolio.")
+  static let configuration = CommandConfiguration(
+    name: "rename", abstract: "Rename a portfolio.", createsDatabase: true)
 
   @Argument(help: "The current name.") var old: String
   @Argument(help: "The new name.") var new: String
-
-  var createsDatabase: Bool { true }
 
   func run(_ context: Context) throws {
     let portfolio = try PortfolioService(context.store()).rename(old, to: new)

@@ -4,12 +4,11 @@ import FolioStorage
 /// `folio portfolio set NAME --method M`.
 struct PortfolioSet: FolioCommand {
   static let configuration = CommandConfiguration(
-    name: "set", abstract: "Change a portfolio's cost-basis method (its lots are recomputed).")
+    name: "set", abstract: "Change a portfolio's cost-basis method (its lots are recomputed).",
+    createsDatabase: true)
 
   @Argument(help: "The portfolio.") var name: String
   @Option(help: "The new cost-basis method.") var method: CostMethod
-
-  var createsDatabase: Bool { true }
 
   func run(_ context: Context) throws {
     let portfolio = try PortfolioService(context.store()).setMethod(name, method)

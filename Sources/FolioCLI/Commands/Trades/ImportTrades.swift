@@ -11,15 +11,13 @@ struct ImportTrades: FolioCommand {
       note, id, portfolio. RFC 4180 quoting, a UTF-8 BOM and CRLF line ends are accepted.
       Any bad row and nothing is imported; the problems are listed as FILE:LINE: reason.
       Rows whose id already exists in the portfolio are skipped, so re-importing is safe.
-      """)
+      """, createsDatabase: true)
 
   enum Format: String, OutputFormat { case text, json }
 
   @Argument(name: "file", help: "The CSV file, or - for standard input.") var path: String
   @Flag(help: "Validate and report without writing anything.") var dryRun: Bool
   @Option var format = Format.text
-
-  var createsDatabase: Bool { true }
 
   func run(_ context: Context) throws {
     let handle: FileHandle

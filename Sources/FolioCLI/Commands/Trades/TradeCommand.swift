@@ -31,7 +31,7 @@ struct TradeCommand<Kind: TradeKind>: FolioCommand {
       discussion: """
         COIN is a CoinGecko id such as 'bitcoin'. Prices and fees are in the portfolio's currency;
         a buy's fee adds to its cost basis, a sell's fee reduces its proceeds. Prints the new trade's id.
-        """)
+        """, createsDatabase: true)
   }
 
   enum Format: String, OutputFormat { case text, json }
@@ -49,8 +49,6 @@ struct TradeCommand<Kind: TradeKind>: FolioCommand {
   @Option(valueName: "id|\"name, city\"", help: "Where the trade happened (a location record).")
   var location: String?
   @Option var format = Format.text
-
-  var createsDatabase: Bool { true }
 
   func run(_ context: Context) throws {
     let draft = TradeDraft(
