@@ -231,13 +231,8 @@ public struct Migrator: Sendable {
 
   private func backUp(_ database: Database, fromVersion: Int, now: Date) throws -> String {
     Database.removeLeftovers(of: database.path)
-    let stamp = Timestamp.compact(now)
-    var candidate = "\(database.path).bak-v\(fromVersion)-\(stamp)"
-    var counter = 1
-    while FileManager.default.fileExists(atPath: candidate) {
-      counter += 1
-      candidate = "\(database.path).bak-v\(fromVersion)-\(stamp)-\(counter)"
-    }
+    let candidate = PathName.unused(
+      "\(database.path).bak-v\(fromVersion)-\(Timestamp.compact(now))")
     // SQLite cannot back up from a connection inside a write transaction, so a second,
     // read-only connection copies the file; the write lock `database` holds keeps it unchanged.
     let source = try Database(

@@ -1,7 +1,20 @@
+import Foundation
+
 /// The folder and last component of a file path, as text: Foundation's
 /// `NSString.deletingLastPathComponent` and `lastPathComponent` trap on a one-character path
 /// such as `a` (swift-corelibs-foundation), and every path here may come from the user.
 public enum PathName {
+  /// `base`, else the first of `base-2`, `base-3`… that names no file.
+  public static func unused(_ base: String) -> String {
+    var candidate = base
+    var counter = 1
+    while FileManager.default.fileExists(atPath: candidate) {
+      counter += 1
+      candidate = "\(base)-\(counter)"
+    }
+    return candidate
+  }
+
   /// The folder holding `path`: "" for a bare name (the current folder), "/" for an entry of
   /// the root. Trailing slashes are ignored, as `dirname` does.
   public static func folder(of path: String) -> String {

@@ -1,4 +1,6 @@
 import FolioStorage
+import FolioTestSupport
+import Foundation
 import Testing
 
 /// Folders and names of paths, including the one-character ones Foundation traps on.
@@ -11,5 +13,14 @@ import Testing
   func folderAndName(path: String, folder: String, name: String) {
     #expect(PathName.folder(of: path) == folder, "folder of \(path)")
     #expect(PathName.name(of: path) == name, "name of \(path)")
+  }
+
+  @Test func anUnusedNameSkipsEveryNameAFileHas() throws {
+    let folder = TemporaryFolder("unused-name")
+    let base = folder.file("f.bak")
+    #expect(PathName.unused(base) == base)
+    try Data().write(to: URL(fileURLWithPath: base))
+    try Data().write(to: URL(fileURLWithPath: base + "-2"))
+    #expect(PathName.unused(base) == base + "-3")
   }
 }

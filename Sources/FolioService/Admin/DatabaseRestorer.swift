@@ -103,7 +103,8 @@ public struct DatabaseRestorer {
         source: file, database: live, sourceVersion: sourceVersion, migrated: migrated,
         replacedPath: nil)
     }
-    let aside = Self.asidePath(for: live, now: now)
+    // `<database>.replaced-<UTC timestamp>`, with `-2`, `-3`… when that name is taken.
+    let aside = PathName.unused("\(live).replaced-\(Timestamp.compact(now))")
     let target: Database
     do {
       target = try Database(path: live, mode: .readWrite, busyTimeout: location.busyTimeout)
@@ -193,18 +194,6 @@ public struct DatabaseRestorer {
         try Self.copyBytes(target.path, to: aside)
       }
     }
-  }
-
-  /// `<database>.replaced-<UTC timestamp>`, with `-2`, `-3`… when that name is taken.
-  static func asidePath(for live: String, now: Date) -> String {
-    let base = "\(live).replaced-\(Timestamp.compact(now))"
-    var candidate = base
-    var counter = 1
-    while FileManager.default.fileExists(atPath: candidate) {
-      counter += 1
-      candidate = "\(base)-\(counter)"
-    }
-    return candidate
   }
 
   /// Renames a file that is not an SQLite database out of the way, with its -wal file.
