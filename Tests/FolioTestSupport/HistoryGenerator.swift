@@ -82,7 +82,10 @@ public struct HistoryGenerator {
       let coin = dca ? 0 : Int(random.next() % UInt64(coins.count))
       // A random walk of −2 % to +2.05 % per trade, in millionths; stablecoins stay within
       // 1 % of their dollar.
-      let move = Int128(random.next() % 40_501) - 20_000
+      // Above 10,000 times its starting price a coin only falls, so a million steps of one
+      // coin (hourly DCA) cannot overflow.
+      var move = Int128(random.next() % 40_501) - 20_000
+      if price[coin].value > Units(parsing: coins[coin].price).value * 10_000 { move = -abs(move) }
       let moved = Units(price[coin].value * (1_000_000 + move) / 1_000_000)
       price[coin] =
         coins[coin].price == "1"
