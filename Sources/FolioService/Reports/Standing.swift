@@ -31,34 +31,40 @@ struct Standing {
     return try sells.reduce(ExactDecimal.zero) { try $1.at >= start ? $0 + $1.realized : $0 }
   }
 
-  /// Reads the standing before `bound` from the stored positions and derived rows, taking away
-  /// what the trades at or after `bound` derived (as `Ledger` undoes them): no trade is booked
-  /// again. `sells` are those since `since`. Nil when a stored position was booked with
-  /// another method than `method`.
+  /// Reads the standing before `bound` from the stored positions and derived rows, without
+  /// booking any trade again: for each coin, the sums of what its trades before `bound`
+  /// derived, or the stored position less what the trades from `bound` on derived (as `Ledger`
+  /// undoes them), whichever reads fewer rows by time. `sells` are those since `since`. Nil
+  /// when a stored position was booked with another method than `method`.
   static func stored(
     _ db: Database, portfolioID: Int64, method: CostMethod, before bound: Timestamp,
     since: Timestamp
   ) throws -> Standing? {
     let derived = try DerivedTables(db)
-    let from = TradeKey(executedAt: bound.description, id: 0)
+    let key = TradeKey(executedAt: bound.description, id: 0)
     var held: [Held] = []
     var byCoin: [String: ExactDecimal] = [:]
     var total = ExactDecimal.zero
     for position in try derived.positions(portfolioID: portfolioID) {
       guard position.method == method else { return nil }
       var (quantity, cost, realized) = (position.quantity, position.costBasis, position.realized)
-      if position.lastTrade >= from {
+      if position.lastTrade >= key {
         let coin = position.coinID
-        for lot in try derived.lots(portfolioID: portfolioID, coinID: coin, from: from) {
-          quantity = try quantity - lot.quantity
-          cost = try cost - lot.cost
+        let first = try derived.firstTradeAt(portfolioID: portfolioID, coinID: coin)
+        let seconds = { (text: String?) in
+          (try? Timestamp(parsing: text ?? "", .stored))?.seconds ?? bound.seconds
         }
-        for piece in try derived.consumptions(portfolioID: portfolioID, coinID: coin, from: from) {
-          quantity = try quantity + piece.quantity
-          cost = try cost + piece.cost
-        }
-        for sell in try derived.disposals(portfolioID: portfolioID, coinID: coin, from: from) {
-          realized = try realized - sell.realized
+        let forward = 2 * bound.seconds < seconds(first) + seconds(position.lastTrade.executedAt)
+        let part = try derived.totals(
+          portfolioID: portfolioID, coinID: coin, key: key, before: forward)
+        if forward {
+          quantity = try part.added.quantity - part.consumed.quantity
+          cost = try part.added.cost - part.consumed.cost
+          realized = part.realized
+        } else {
+          quantity = try quantity - part.added.quantity + part.consumed.quantity
+          cost = try cost - part.added.cost + part.consumed.cost
+          realized = try realized - part.realized
         }
       }
       if quantity.isPositive {

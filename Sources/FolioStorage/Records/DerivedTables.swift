@@ -190,25 +190,50 @@ public final class DerivedTables {
   public func consumptions(sellTradeID: Int64) throws -> [LotConsumption] {
     try db.rows(
       "SELECT sell_trade_id, lot_trade_id, quantity, cost FROM lot_consumptions WHERE sell_trade_id = ?",
-      [sellTradeID], Self.consumption)
+      [sellTradeID]
+    ) {
+      LotConsumption(
+        sellTradeID: try $0["sell_trade_id"], lotTradeID: try $0["lot_trade_id"],
+        quantity: try $0["quantity"], cost: try $0["cost"])
+    }
   }
 
-  /// The lot consumptions of the position's sells at or after `key` (through the trades index).
-  public func consumptions(portfolioID: Int64, coinID: String, from key: TradeKey) throws
-    -> [LotConsumption]
+  /// What the position's trades before `key` (`before`), or at and after it, derived, summed:
+  /// the units and cost their lots added, the units and cost their sells consumed, and the
+  /// profit their sells realized. Reads only those trades' rows, through the trades index.
+  public func totals(portfolioID: Int64, coinID: String, key: TradeKey, before: Bool) throws
+    -> DerivedTotals
   {
-    try db.rows(
-      """
-      SELECT c.sell_trade_id, c.lot_trade_id, c.quantity, c.cost
-      FROM trades t JOIN lot_consumptions c ON c.sell_trade_id = t.id
-      WHERE t.portfolio_id = ? AND t.coin_id = ? AND (t.executed_at, t.id) >= (?, ?)
-      """, [portfolioID, coinID, key.executedAt, key.id], Self.consumption)
+    var totals = DerivedTotals()
+    let range =
+      "t.portfolio_id = ? AND t.coin_id = ? AND (t.executed_at, t.id) \(before ? "<" : ">=") (?, ?)"
+    let values: [any SQLBindable] = [portfolioID, coinID, key.executedAt, key.id]
+    try db.prepare(
+      "SELECT l.quantity, l.cost FROM trades t JOIN lots l ON l.trade_id = t.id WHERE \(range)"
+    )
+    .forEachRow(values) { row in
+      totals.added.quantity = try totals.added.quantity + row["quantity"]
+      totals.added.cost = try totals.added.cost + row["cost"]
+    }
+    try db.prepare(
+      "SELECT c.quantity, c.cost FROM trades t JOIN lot_consumptions c ON c.sell_trade_id = t.id WHERE \(range)"
+    ).forEachRow(values) { row in
+      totals.consumed.quantity = try totals.consumed.quantity + row["quantity"]
+      totals.consumed.cost = try totals.consumed.cost + row["cost"]
+    }
+    try db.prepare(
+      "SELECT d.realized_pnl FROM trades t JOIN disposals d ON d.trade_id = t.id WHERE \(range)"
+    )
+    .forEachRow(values) { totals.realized = try totals.realized + $0["realized_pnl"] }
+    return totals
   }
 
-  static func consumption(_ row: Row) throws -> LotConsumption {
-    LotConsumption(
-      sellTradeID: try row["sell_trade_id"], lotTradeID: try row["lot_trade_id"],
-      quantity: try row["quantity"], cost: try row["cost"])
+  /// When the position's first trade was executed, if it has one.
+  public func firstTradeAt(portfolioID: Int64, coinID: String) throws -> String? {
+    try db.row(
+      "SELECT min(executed_at) AS first FROM trades WHERE portfolio_id = ? AND coin_id = ?",
+      [portfolioID, coinID]
+    ) { try $0["first"] }
   }
 
   /// Deletes the disposal and lot consumptions of the sell `tradeID`.
