@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Peers benchmark (issue 17): the same generated history (Benchmarks/folio-gen writes the CSV,
+# an hledger journal and a beancount file of the same trades and prices) through folio's
+# pipeline (import the trades, import the prices, show the holdings valued) and through
+# `hledger bal -V` and `bean-check --no-cache`. Prints each one's wall time, CPU time (user +
+# system) and peak memory, and folio's advantage (target: at least 15x hledger, 40x beancount).
+# A peer that is not installed is skipped. Each timing is the fastest of FOLIO_BENCH_RUNS
+# (default 3) runs, by CPU time.
+#
+# usage: Benchmarks/peers.sh [TRADES]   (default 100000; needs python3 and GNU time)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+trades=${1:-100000}
+runs=${FOLIO_BENCH_RUNS:-3}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+swift build -c release --static-swift-stdlib --product folio >/dev/null
+swift build -c release --static-swift-stdlib --product folio-gen >/dev/null
+bin=$(swift build -c release --static-swift-stdlib --show-bin-path)
+"$bin/folio-gen" "$trades" "$work/data" >/dev/null
+
+# The folio pipeline, on a fresh database each time.
+cat >"$work/folio.sh" <<SH
+#!/usr/bin/env bash
+set -e
+rm -f "$work/folio.sqlite3" "$work/folio.sqlite3-wal" "$work/folio.sqlite3-shm"
+"$bin/folio" --db "$work/folio.sqlite3" import trades "$work/data/trades.csv"
+"$bin/folio" --db "$work/folio.sqlite3" market import "$work/data/markets.json" 2>/dev/null
+"$bin/folio" --db "$work/folio.sqlite3" holdings
+SH
+chmod +x "$work/folio.sh"
+
+# measure NAME COMMAND...: the fastest run's "wall cpu peakKiB", or nothing when it fails.
+measure() {
+  local name=$1 best='' line
+  shift
+  for _ in $(seq "$runs"); do
+    /usr/bin/time -o "$work/time" -f '%e %U %S %M' "$@" >/dev/null 2>"$work/$name.err" || {
+      echo "$name failed: $(tail -1 "$work/$name.err")" >&2
+      return 0
+    }
+    line=$(python3 -c 'import sys; e,u,s,m=sys.argv[1].split(); print(e, round(float(u)+float(s),2), m)' "$(cat "$work/time")")
+    if [ -z "$best" ] || python3 -c "import sys; sys.exit(not ${line#* } < ${best#* })" 2>/dev/null; then
+      best=$line
+    fi
+  done
+  echo "$best"
+}
+
+declare -A result
+result[folio]=$(measure folio "$work/folio.sh")
+if command -v hledger >/dev/null; then
+  result[hledger]=$(measure hledger hledger -f "$work/data/journal.ledger" bal -V)
+fi
+if command -v bean-check >/dev/null; then
+  result[beancount]=$(measure beancount bean-check --no-cache "$work/data/journal.beancount")
+fi
+
+printf '%-44s %9s %9s %9s %9s %9s\n' "pipeline ($trades trades)" wall cpu "peak MiB" "x wall" "x cpu"
+read -r fw fc _ <<<"${result[folio]}"
+for name in folio hledger beancount; do
+  line=${result[$name]:-}
+  label=$(case $name in
+    folio) echo "folio: import + market import + holdings" ;;
+    hledger) echo "hledger bal -V" ;;
+    beancount) echo "bean-check --no-cache" ;;
+  esac)
+  if [ -z "$line" ]; then
+    printf '%-44s %s\n' "$label" "skipped (not installed or failed)"
+    continue
+  fi
+  read -r w c m <<<"$line"
+  printf '%-44s %8ss %8ss %9s %8sx %8sx\n' "$label" "$w" "$c" "$((m / 1024))" \
+    "$(python3 -c "print(f'{$w / $fw:.1f}')")" "$(python3 -c "print(f'{$c / max($fc, 0.01):.1f}')")"
+done
