@@ -132,7 +132,7 @@ struct ValueSpec: Sendable {
     self.repeating = repeating
     placeholder = T.placeholder
     parse = { T(argument: $0) }
-    invalid = T.invalid
+    invalid = { T.invalid($0, for: $1) }
   }
 
   /// The value of `words` (all given for it), or the default; throws a usage error naming
