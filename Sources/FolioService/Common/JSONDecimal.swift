@@ -23,131 +23,59 @@ public enum JSONDecimal {
   /// Converts a JSON number literal such as `-1.25`, `36685` or `7.53314e-7`.
   /// `7.53314e-7` becomes exactly `0.000000753314`; `1e-30` rounds to `0`.
   public static func convert(_ literal: String) -> Conversion {
-    // Most literals (prices such as 39123.45) are exact decimals as written: parse them
-    // directly, without the digit arrays the general case below needs.
-    if literal.utf8.first != UInt8(ascii: "+"), let value = try? ExactDecimal(parsing: literal) {
+    // Most literals (prices such as 39123.45) are exact decimals as written.
+    if literal.first != "+", let value = try? ExactDecimal(parsing: literal) {
       return .exact(value)
     }
-    let bytes = Array(literal.utf8)
-    var index = 0
-    var negative = false
-    if index < bytes.count && bytes[index] == UInt8(ascii: "-") {
-      negative = true
-      index += 1
-    }
-    var digits: [UInt8] = []
-    var integerCount = 0
-    while index < bytes.count, let digit = digit(bytes[index]) {
-      digits.append(digit)
-      integerCount += 1
-      index += 1
-    }
-    if index < bytes.count && bytes[index] == UInt8(ascii: ".") {
-      index += 1
-      while index < bytes.count, let digit = digit(bytes[index]) {
-        digits.append(digit)
-        index += 1
-      }
-    }
-    var exponent = 0
-    if index < bytes.count
-      && (bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E"))
-    {
-      index += 1
-      var exponentNegative = false
-      if index < bytes.count
-        && (bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-"))
-      {
-        exponentNegative = bytes[index] == UInt8(ascii: "-")
-        index += 1
-      }
-      var magnitude = 0
-      var sawDigit = false
-      while index < bytes.count, let digit = digit(bytes[index]) {
-        sawDigit = true
-        // Far beyond either bound; stop growing so the arithmetic cannot overflow.
-        if magnitude < 1_000_000 { magnitude = magnitude * 10 + Int(digit) }
-        index += 1
-      }
-      guard sawDigit else { return .outOfRange }
-      exponent = exponentNegative ? -magnitude : magnitude
-    }
-    guard index == bytes.count, !digits.isEmpty else { return .outOfRange }
-
-    // Drop leading zeros; the decimal point sits `point` digits from the left of `digits`.
-    var point = integerCount + exponent
-    var leading = 0
-    while leading < digits.count && digits[leading] == 0 { leading += 1 }
-    guard leading < digits.count else { return .exact(.zero) }
-    digits.removeFirst(leading)
-    point -= leading
-    while digits.last == 0 { digits.removeLast() }
-
-    let scale = ExactDecimal.scale
+    guard let (negative, digits, point) = parts(of: literal) else { return .outOfRange }
+    guard !digits.isEmpty else { return .exact(.zero) }
     // The first significant digit lies beyond the 19th fractional place: rounds to zero.
-    if point < -scale { return .rounded(.zero) }
-    // At least 10^22: well out of range (and this keeps the strings below small).
+    if point < -ExactDecimal.scale { return .rounded(.zero) }
+    // At least 10^22: well out of range (and this keeps the text below small).
     if point > 22 { return .outOfRange }
-
-    var whole: [UInt8]
-    var fraction: [UInt8]
-    if point <= 0 {
-      whole = [0]
-      fraction = [UInt8](repeating: 0, count: -point) + digits
-    } else if point >= digits.count {
-      whole = digits + [UInt8](repeating: 0, count: point - digits.count)
-      fraction = []
-    } else {
-      whole = Array(digits[..<point])
-      fraction = Array(digits[point...])
-    }
-
-    var rounded = false
-    if fraction.count > scale {
-      rounded = true
-      let dropped = fraction[scale]
-      let restNonZero = fraction[(scale + 1)...].contains { $0 != 0 }
-      fraction.removeLast(fraction.count - scale)
-      let lastKeptOdd = (fraction.last ?? 0) % 2 == 1
-      if dropped > 5 || (dropped == 5 && (restNonZero || lastKeptOdd)) {
-        increment(&whole, &fraction)
+    // More fractional digits than a decimal holds: keep 18, round half-to-even on the rest.
+    let kept = point + ExactDecimal.scale
+    guard var value = try? ExactDecimal(parsing: plain(negative, digits.prefix(kept), point))
+    else { return .outOfRange }
+    let dropped = digits.dropFirst(kept)
+    guard let first = dropped.first else { return .exact(value) }
+    // `digits` has no trailing zeros, so a second dropped digit means more than a half.
+    if first > "5" || (first == "5" && (dropped.count > 1 || value.units % 2 != 0)) {
+      guard let away = try? value + ExactDecimal(units: negative ? -1 : 1) else {
+        return .outOfRange
       }
-      while fraction.last == 0 { fraction.removeLast() }
+      value = away
     }
-
-    var text = negative ? "-" : ""
-    text += String(decoding: whole.map { $0 + UInt8(ascii: "0") }, as: UTF8.self)
-    if !fraction.isEmpty {
-      text += "." + String(decoding: fraction.map { $0 + UInt8(ascii: "0") }, as: UTF8.self)
-    }
-    guard let value = try? ExactDecimal(parsing: text) else { return .outOfRange }
-    return rounded ? .rounded(value) : .exact(value)
+    return .rounded(value)
   }
 
-  private static func digit(_ byte: UInt8) -> UInt8? {
-    byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") ? byte - UInt8(ascii: "0") : nil
+  /// The sign, the significant digits (no leading or trailing zeros; empty for zero) and the
+  /// place of the decimal point counted from the first of them, of a number literal:
+  /// `-0.0125e2` is `-`, `125`, `0`. Nil when `literal` is not a JSON number.
+  static func parts(of literal: String) -> (negative: Bool, digits: Substring, point: Int)? {
+    guard let match = literal.wholeMatch(of: #/(-?)([0-9]+)(?:\.([0-9]+))?(?:[eE]([+-]?[0-9]+))?/#)
+    else { return nil }
+    let (_, sign, whole, fraction, exponent) = match.output
+    let all = whole + (fraction ?? "")
+    let significant = all.drop { $0 == "0" }
+    var digits = significant
+    while digits.last == "0" { digits.removeLast() }
+    // An exponent far beyond either bound is clamped, so the sum below cannot overflow.
+    let power = exponent.map { Int($0) ?? ($0.hasPrefix("-") ? Int.min : Int.max) } ?? 0
+    let point =
+      whole.count - (all.count - significant.count) + max(-1_000_000, min(power, 1_000_000))
+    return (sign == "-", digits, point)
   }
 
-  /// Adds one unit in the last place of `fraction` (or of `whole` when there is no fraction).
-  private static func increment(_ whole: inout [UInt8], _ fraction: inout [UInt8]) {
-    var index = fraction.count - 1
-    while index >= 0 {
-      if fraction[index] < 9 {
-        fraction[index] += 1
-        return
-      }
-      fraction[index] = 0
-      index -= 1
+  /// `digits` with the decimal point `point` places from the left of the first, written out
+  /// without an exponent: `0.00125`, `12.5`, `1250`.
+  static func plain(_ negative: Bool, _ digits: Substring, _ point: Int) -> String {
+    guard !digits.isEmpty else { return "0" }
+    let sign = negative ? "-" : ""
+    if point <= 0 { return sign + "0." + String(repeating: "0", count: -point) + digits }
+    if point >= digits.count {
+      return sign + digits + String(repeating: "0", count: point - digits.count)
     }
-    index = whole.count - 1
-    while index >= 0 {
-      if whole[index] < 9 {
-        whole[index] += 1
-        return
-      }
-      whole[index] = 0
-      index -= 1
-    }
-    whole.insert(1, at: 0)
+    return sign + digits.prefix(point) + "." + digits.dropFirst(point)
   }
 }

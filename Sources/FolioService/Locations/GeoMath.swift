@@ -83,32 +83,9 @@ public enum GeoMath {
   /// A coordinate as plain decimal text without an exponent, in the shortest form that reads
   /// back as the same Double: 41.8902, -0.00001, 12 (never "1e-05" or "-0").
   public static func text(_ value: Double) -> String {
-    guard value.isFinite else { return "0" }
-    if value == 0 { return "0" }
-    var text = "\(value)"
-    if text.hasSuffix(".0") { text.removeLast(2) }
-    guard let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }) else { return text }
-    let exponent = Int(text[text.index(after: e)...]) ?? 0
-    var mantissa = String(text[..<e])
-    let negative = mantissa.hasPrefix("-")
-    if negative { mantissa.removeFirst() }
-    let parts = mantissa.split(separator: ".", omittingEmptySubsequences: false)
-    let whole = parts.first.map(String.init) ?? ""
-    let fraction = parts.count > 1 ? String(parts[1]) : ""
-    let digits = whole + fraction
-    let point = whole.count + exponent
-    var plain: String
-    if point <= 0 {
-      plain = "0." + String(repeating: "0", count: -point) + digits
-    } else if point >= digits.count {
-      plain = digits + String(repeating: "0", count: point - digits.count)
-    } else {
-      plain = String(digits.prefix(point)) + "." + String(digits.dropFirst(point))
+    guard value.isFinite, let (negative, digits, point) = JSONDecimal.parts(of: "\(value)") else {
+      return "0"
     }
-    if plain.contains(".") {
-      while plain.hasSuffix("0") { plain.removeLast() }
-      if plain.hasSuffix(".") { plain.removeLast() }
-    }
-    return (negative ? "-" : "") + plain
+    return JSONDecimal.plain(negative, digits, point)
   }
 }
