@@ -198,7 +198,7 @@ public enum FolioCLI {
   /// `text` with control and invisible formatting characters written as `\u{XX}` (a line
   /// feed as `\n`, a carriage return as `\r`, a tab as a space): the one sanitiser for
   /// everything folio shows on a terminal that it did not write itself. Error messages and
-  /// every text-format output (`TextTable`, `StyledTable` and each data field a command
+  /// every text-format output (`TextTable` and each data field a command
   /// prints) go through it, so a note, a coin name or a location holding OSC 52, OSC 8 or
   /// `ESC[2J` is shown, not obeyed. JSON and CSV keep the data exact.
   static func visible<S: StringProtocol>(_ text: S) -> String {

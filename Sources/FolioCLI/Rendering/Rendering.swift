@@ -28,16 +28,25 @@ enum CSVWriter {
   }
 }
 
-/// A plain-text table with aligned columns; numeric columns are right-aligned.
+/// A text table with aligned columns whose cells may be coloured: widths are measured on the
+/// plain text and the colour is added after padding, so escape codes never break the alignment.
 struct TextTable {
   let headers: [String]
   var rows: [[String]] = []
+  /// For each row, whether each cell is up (green), down (red) or plain (nil).
+  var directions: [[Bool?]] = []
   /// Indexes of the columns to right-align.
   var rightAligned: Set<Int> = []
 
-  /// The table as lines; every cell goes through `FolioCLI.visible`, so data cannot carry
-  /// terminal escapes or break the layout with a line break.
-  func rendered() -> String {
+  mutating func append(_ cells: [String], directions cellDirections: [Bool?] = []) {
+    rows.append(cells)
+    directions.append(cellDirections)
+  }
+
+  /// The table as lines; every cell goes through `FolioCLI.visible` before it is measured, so
+  /// data cannot carry terminal escapes or break the layout with a line break, and only then
+  /// may colour (folio's own escape codes) be added.
+  func rendered(useColor: Bool = false) -> String {
     let headers = headers.map(FolioCLI.visible)
     let rows = rows.map { $0.map(FolioCLI.visible) }
     var widths = headers.map(\.count)
@@ -46,13 +55,17 @@ struct TextTable {
         widths[index] = max(widths[index], cell.count)
       }
     }
-    func line(_ cells: [String]) -> String {
+    func line(_ cells: [String], _ styles: [Bool?]) -> String {
       cells.enumerated().map { index, cell in
-        let pad = String(repeating: " ", count: max(0, widths[index] - cell.count))
-        return rightAligned.contains(index) ? pad + cell : cell + pad
+        let width = index < widths.count ? widths[index] : cell.count
+        let pad = String(repeating: " ", count: max(0, width - cell.count))
+        let styled = MarketFormat.colored(
+          cell, up: index < styles.count ? styles[index] : nil, useColor)
+        return rightAligned.contains(index) ? pad + styled : styled + pad
       }.joined(separator: "  ").trimmingTrailingSpaces() + "\n"
     }
-    return line(headers) + rows.map(line).joined()
+    return line(headers, [])
+      + rows.enumerated().map { line($1, $0 < directions.count ? directions[$0] : []) }.joined()
   }
 }
 

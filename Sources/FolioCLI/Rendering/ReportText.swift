@@ -10,7 +10,7 @@ enum ReportText {
 
     // Statistics.
     lines += ["", "STATISTICS"]
-    var statistics = StyledTable(headers: ["STATISTIC", "VALUE", "24H"])
+    var statistics = TextTable(headers: ["STATISTIC", "VALUE", "24H"])
     statistics.rightAligned = [1, 2]
     for statistic in ReportFormat.statistics(report.statistics) {
       statistics.append(
@@ -26,7 +26,7 @@ enum ReportText {
     if report.holdings.isEmpty {
       output += "no coins held at the end of \(report.day)\n"
     } else {
-      var table = StyledTable(
+      var table = TextTable(
         headers: [
           "COIN", "QUANTITY", "PRICE", "VALUE", "24H", "7D", "SHARE", "COST BASIS", "UNREALIZED",
         ])
@@ -65,7 +65,7 @@ enum ReportText {
 
     // Realized profit.
     output += "\nREALIZED PROFIT\n"
-    var realized = StyledTable(headers: ["PERIOD", "REALIZED"])
+    var realized = TextTable(headers: ["PERIOD", "REALIZED"])
     realized.rightAligned = [1]
     for (label, value) in periods(report) {
       realized.append(
@@ -79,7 +79,7 @@ enum ReportText {
     if report.trades.isEmpty {
       output += "none\n"
     } else {
-      var trades = StyledTable(
+      var trades = TextTable(
         headers: ["TIME", "SIDE", "COIN", "QUANTITY", "PRICE", "FEE", "REALIZED", "LOCATION"])
       trades.rightAligned = [3, 4, 5, 6]
       for entry in report.trades {
@@ -103,7 +103,7 @@ enum ReportText {
     if report.movers.isEmpty {
       output += "none: no held coin has a 24h change\n"
     } else {
-      var movers = StyledTable(headers: ["COIN", "24H", "VALUE CHANGE"])
+      var movers = TextTable(headers: ["COIN", "24H", "VALUE CHANGE"])
       movers.rightAligned = [1, 2]
       for mover in report.movers {
         movers.append(

@@ -57,7 +57,7 @@ struct CoinsHistory: FolioCommand {
     guard !history.points.isEmpty else {
       return output + "no cached prices; run 'folio market refresh' to fetch some\n"
     }
-    var table = StyledTable(headers: ["SNAPSHOT", "PRICE", "24H", "MARKET CAP", "SOURCE"])
+    var table = TextTable(headers: ["SNAPSHOT", "PRICE", "24H", "MARKET CAP", "SOURCE"])
     table.rightAligned = [1, 2, 3]
     for point in history.points {
       let quote = point.quote

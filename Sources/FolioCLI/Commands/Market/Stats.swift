@@ -39,7 +39,7 @@ struct Stats: FolioCommand {
     if let snapshot = report.snapshot { output += MarketFormat.snapshotLine(snapshot) + "\n" }
     if let at = statistics.globalAt { output += "Market totals as of \(at) (/global)\n" }
     output += "\n"
-    var table = StyledTable(headers: ["STATISTIC", "VALUE", "24H"])
+    var table = TextTable(headers: ["STATISTIC", "VALUE", "24H"])
     table.rightAligned = [1, 2]
     for statistic in ReportFormat.statistics(statistics) {
       table.append(

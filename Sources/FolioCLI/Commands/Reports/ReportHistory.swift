@@ -56,7 +56,7 @@ struct ReportHistory: FolioCommand {
       }
     }
     output += "\n"
-    var table = StyledTable(
+    var table = TextTable(
       headers: ["DAY", "VALUE", "CHANGE", "COST BASIS", "UNREALIZED", "REALIZED", "SNAPSHOT"])
     table.rightAligned = [1, 2, 3, 4, 5]
     for (row, change) in zip(rows, ReportService.changes(rows)) {
