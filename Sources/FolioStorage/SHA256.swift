@@ -50,14 +50,7 @@ enum SHA256 {
         let t2 = s0 &+ majority
         (hh, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
       }
-      h[0] = h[0] &+ a
-      h[1] = h[1] &+ b
-      h[2] = h[2] &+ c
-      h[3] = h[3] &+ d
-      h[4] = h[4] &+ e
-      h[5] = h[5] &+ f
-      h[6] = h[6] &+ g
-      h[7] = h[7] &+ hh
+      h = zip(h, [a, b, c, d, e, f, g, hh]).map { $0 &+ $1 }
     }
     return h.map { word in
       let digits = String(word, radix: 16)

@@ -44,16 +44,11 @@ extension Migrator {
     let expected = try Self.schema(of: try expectedDatabase(version: version))
     let found = try Self.schema(of: database)
     var differences: [SchemaDifference] = []
-    for (key, object) in found.sorted(by: { $0.key < $1.key }) {
-      guard let wanted = expected[key] else {
-        differences.append(
-          SchemaDifference(change: .extra, type: key.type, name: key.name, table: object.table))
-        continue
-      }
-      if wanted != object {
-        differences.append(
-          SchemaDifference(change: .changed, type: key.type, name: key.name, table: object.table))
-      }
+    for (key, object) in found.sorted(by: { $0.key < $1.key }) where expected[key] != object {
+      differences.append(
+        SchemaDifference(
+          change: expected[key] == nil ? .extra : .changed, type: key.type, name: key.name,
+          table: object.table))
     }
     for (key, object) in expected.sorted(by: { $0.key < $1.key }) where found[key] == nil {
       differences.append(

@@ -151,18 +151,11 @@ struct JSONTextParser {
 
   // MARK: - Scalars
 
-  private mutating func expectLiteral(_ word: StaticString) throws(JSONParseError) {
-    let start = position
-    var index = 0
-    let count = word.utf8CodeUnitCount
-    let expected = UnsafeBufferPointer(start: word.utf8Start, count: count)
-    while index < count {
-      guard position < bytes.count, bytes[position] == expected[index] else {
-        throw error("invalid literal; expected '\(word)'", at: start)
-      }
-      position += 1
-      index += 1
+  private mutating func expectLiteral(_ word: String) throws(JSONParseError) {
+    guard bytes[position...].starts(with: word.utf8) else {
+      throw error("invalid literal; expected '\(word)'")
     }
+    position += word.utf8.count
   }
 
   /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`
@@ -349,43 +342,15 @@ struct JSONTextParser {
   /// The offset of the first byte that is not part of well-formed UTF-8 (no overlong forms,
   /// no surrogates, nothing above U+10FFFF), or nil when all of it is well formed.
   static func firstInvalidUTF8(_ bytes: [UInt8]) -> Int? {
-    var index = 0
-    let count = bytes.count
-    while index < count {
-      let lead = bytes[index]
-      if lead < 0x80 {
-        index += 1
-        continue
+    var parser = Unicode.UTF8.ForwardParser()
+    var iterator = bytes.makeIterator()
+    var offset = 0
+    while true {
+      switch parser.parseScalar(from: &iterator) {
+      case .valid(let scalar): offset += scalar.count
+      case .error: return offset
+      case .emptyInput: return nil
       }
-      let length: Int
-      var low: UInt8 = 0x80
-      var high: UInt8 = 0xBF
-      switch lead {
-      case 0xC2...0xDF: length = 2
-      case 0xE0:
-        length = 3
-        low = 0xA0
-      case 0xE1...0xEC, 0xEE...0xEF: length = 3
-      case 0xED:
-        length = 3
-        high = 0x9F
-      case 0xF0:
-        length = 4
-        low = 0x90
-      case 0xF1...0xF3: length = 4
-      case 0xF4:
-        length = 4
-        high = 0x8F
-      default: return index
-      }
-      guard index + length <= count else { return index }
-      let second = bytes[index + 1]
-      guard second >= low && second <= high else { return index }
-      for offset in 2..<max(2, length) where bytes[index + offset] & 0xC0 != 0x80 {
-        return index
-      }
-      index += length
     }
-    return nil
   }
 }

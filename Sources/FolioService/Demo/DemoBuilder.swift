@@ -2,25 +2,16 @@ import FolioStorage
 import Foundation
 
 /// What `folio demo` put in its database.
-public struct DemoOutcome: Equatable, Sendable {
+public struct DemoOutcome: Sendable {
   /// The portfolios, by name, with their trade counts.
   public let portfolios: [(name: String, trades: Int)]
   public let locations: Int
-  /// Market snapshots (one a day) and /global snapshots.
+  /// Market snapshots, one a day.
   public let marketSnapshots: Int
-  public let globalSnapshots: Int
   /// Rows of the daily history saved for all portfolios together.
   public let historyRows: Int
   /// The first day of the history.
   public let firstDay: String
-
-  public static func == (lhs: DemoOutcome, rhs: DemoOutcome) -> Bool {
-    lhs.portfolios.map(\.name) == rhs.portfolios.map(\.name)
-      && lhs.portfolios.map(\.trades) == rhs.portfolios.map(\.trades)
-      && lhs.locations == rhs.locations && lhs.marketSnapshots == rhs.marketSnapshots
-      && lhs.globalSnapshots == rhs.globalSnapshots && lhs.historyRows == rhs.historyRows
-      && lhs.firstDay == rhs.firstDay
-  }
 }
 
 /// Why the demo could not be built.
@@ -257,8 +248,7 @@ public struct DemoBuilder {
       }
       return DemoOutcome(
         portfolios: [main, savings].map { ($0.name, counts[$0.name] ?? 0) },
-        locations: locations.count, marketSnapshots: Self.days + 1,
-        globalSnapshots: Self.days + 1, historyRows: historyRows,
+        locations: locations.count, marketSnapshots: Self.days + 1, historyRows: historyRows,
         firstDay: firstDay.description)
     }
   }

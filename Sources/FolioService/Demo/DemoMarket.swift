@@ -96,13 +96,7 @@ struct DemoMarket {
   static func significant(_ value: ExactDecimal, digits: Int) -> ExactDecimal {
     guard !value.isZero else { return value }
     // units = value × 10^18, so a value of 1 has 19 digits of units: its exponent is 0.
-    var count = 0
-    var probe = value.magnitude.units
-    while probe > 0 {
-      count += 1
-      probe /= 10
-    }
-    let places = digits - 1 - (count - 19)
+    let places = digits - 1 - (String(value.magnitude.units).count - 19)
     return value.rounded(places: max(0, min(18, places)))
   }
 

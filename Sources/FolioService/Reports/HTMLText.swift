@@ -41,7 +41,7 @@ public enum HTMLText {
       lines.append(text)
     }
     while lines.last?.isEmpty == true { lines.removeLast() }
-    return lines.joined(separator: "\n").trimmingLeadingWhitespace()
+    return String(lines.joined(separator: "\n").drop { $0 == " " || $0 == "\n" || $0 == "\t" })
   }
 
   /// The index of the `>` that closes the tag starting at `start`, skipping quoted attribute
@@ -112,11 +112,5 @@ public enum HTMLText {
       index += 1
     }
     return nil
-  }
-}
-
-extension String {
-  fileprivate func trimmingLeadingWhitespace() -> String {
-    String(drop { $0 == " " || $0 == "\n" || $0 == "\t" })
   }
 }
