@@ -118,14 +118,11 @@ enum Formatting {
     let magnitude = value.magnitude
     var places = magnitude >= ExactDecimal(1000) || magnitude.isZero ? 2 : 4
     if magnitude < .one && !magnitude.isZero {
-      // Six decimals, or four significant digits when that needs more.
-      var probe = magnitude
-      var shifts = 0
-      while probe < ExactDecimal.one && shifts < 18 {
-        probe = (try? probe * ExactDecimal(10)) ?? ExactDecimal.one
-        shifts += 1
-      }
-      places = min(max(6, shifts + 3), 18)
+      // Six decimals, or four significant digits when that needs more. Below 1 the units
+      // (value × 10¹⁸) have fewer than 19 digits, and the first significant one is at the
+      // place `19 - digits`.
+      let first = 19 - String(magnitude.units).count
+      places = min(max(6, first + 3), 18)
     }
     var text = value.formatted(places: places)
     // Keep at least two decimals, drop further trailing zeros.

@@ -6,38 +6,151 @@ import Foundation
 /// Large market amounts (market cap, volume) are abbreviated as the app did (`$1.61Tr`,
 /// `$62.10Bn`, `$12.35M`, `$123.46K`); portfolio amounts are written out with cents.
 enum ReportFormat {
-  /// One statistic: its label, its figure and its 24h change (when it has one).
-  struct Statistic {
-    let label: String
-    let figure: String
-    let change: String?
-    /// Up (true), down (false) or neither, for colour.
+  /// A cell of a report table: its text and whether it shows a rise or a fall (for colour).
+  struct Cell {
+    let text: String
     let direction: Bool?
+
+    init(_ text: String, direction: Bool? = nil) {
+      self.text = text
+      self.direction = direction
+    }
+
+    /// A figure coloured by the sign of `value`.
+    init(_ text: String, signOf value: ExactDecimal?) {
+      self.init(text, direction: MarketFormat.direction(value))
+    }
   }
 
-  /// The four statistics as the app's cards show them.
-  static func statistics(_ statistics: PortfolioStatistics) -> [Statistic] {
+  /// A table of the report as every text format shows it (the terminal upper-cases the headers).
+  struct Table {
+    let headers: [String]
+    /// The columns of figures, aligned right.
+    let figures: Set<Int>
+    let rows: [[Cell]]
+    /// The holdings' total row, without its label.
+    var total: [Cell]? = nil
+  }
+
+  /// The four statistics as the app's cards show them: label, figure and 24h change.
+  static func statisticsTable(_ statistics: PortfolioStatistics) -> Table {
     let currency = statistics.currency
-    func big(_ measure: Measure) -> String {
-      Formatting.money(measure.value, .abbreviated, in: currency)
+    func big(_ measure: Measure) -> Cell {
+      Cell(Formatting.money(measure.value, .abbreviated, in: currency))
     }
-    return [
-      Statistic(
-        label: "Market Cap", figure: big(statistics.marketCap),
-        change: Formatting.percent(statistics.marketCapChange24h.value),
-        direction: MarketFormat.direction(statistics.marketCapChange24h.value)),
-      Statistic(
-        label: "24h Volume", figure: big(statistics.volume24h), change: nil, direction: nil),
-      Statistic(
-        label: "BTC Dominance",
-        figure: Formatting.percent(statistics.btcDominance.value, .level),
-        change: nil, direction: nil),
-      Statistic(
-        label: "Portfolio Value",
-        figure: Formatting.money(statistics.portfolioValue.value, in: currency),
-        change: Formatting.percent(statistics.portfolioChange24h.value),
-        direction: MarketFormat.direction(statistics.portfolioChange24h.value)),
+    func change(_ measure: Measure) -> Cell {
+      Cell(Formatting.percent(measure.value), signOf: measure.value)
+    }
+    return Table(
+      headers: ["Statistic", "Value", "24h"], figures: [1, 2],
+      rows: [
+        [Cell("Market Cap"), big(statistics.marketCap), change(statistics.marketCapChange24h)],
+        [Cell("24h Volume"), big(statistics.volume24h), Cell("")],
+        [
+          Cell("BTC Dominance"), Cell(Formatting.percent(statistics.btcDominance.value, .level)),
+          Cell(""),
+        ],
+        [
+          Cell("Portfolio Value"),
+          Cell(Formatting.money(statistics.portfolioValue.value, in: currency)),
+          change(statistics.portfolioChange24h),
+        ],
+      ])
+  }
+
+  /// One row per holding (coin, quantity, price, value, 24h, 7 days, share, cost basis,
+  /// unrealized) and the total.
+  static func holdingsTable(_ report: DailyReport) -> Table {
+    func money(_ value: ExactDecimal?, sign: Formatting.Sign = .minusOnly) -> String {
+      Formatting.money(value, in: report.portfolio.currency, sign: sign)
+    }
+    let rows = report.holdings.map { holding in
+      [
+        Cell(holding.label), Cell(Formatting.quantity(holding.quantity)),
+        Cell(holdingPrice(holding, report)), Cell(money(holding.value)),
+        Cell(Formatting.percent(holding.change24h), signOf: holding.change24h),
+        Cell(
+          Formatting.sparkline(holding.sparkline),
+          direction: sparklineDirection(holding.sparkline)),
+        Cell(Formatting.percent(holding.share, .share, missing: "")),
+        Cell(money(holding.costBasis)),
+        Cell(money(holding.unrealized, sign: .nonZero), signOf: holding.unrealized),
+      ]
+    }
+    let change = report.statistics.portfolioChange24h.value
+    let total = [
+      Cell(""), Cell(""), Cell(money(report.statistics.portfolioValue.value)),
+      Cell(Formatting.percent(change), signOf: change), Cell(""), Cell(""),
+      Cell(money(report.totalCostBasis)),
+      Cell(money(report.totalUnrealized, sign: .nonZero), signOf: report.totalUnrealized),
     ]
+    return Table(
+      headers: [
+        "Coin", "Quantity", "Price", "Value", "24h", "7 days", "Share", "Cost basis", "Unrealized",
+      ],
+      figures: [1, 2, 3, 4, 6, 7, 8], rows: rows, total: total)
+  }
+
+  /// Realized profit of the day, the month and year to date, and all time.
+  static func realizedTable(_ report: DailyReport) -> Table {
+    let realized = report.realized
+    let periods = [
+      ("Day", realized.day), ("Month to date", realized.monthToDate),
+      ("Year to date", realized.yearToDate), ("All time", realized.allTime),
+    ]
+    return Table(
+      headers: ["Period", "Realized"], figures: [1],
+      rows: periods.map { label, value in
+        [
+          Cell(label),
+          Cell(
+            Formatting.money(value, in: report.portfolio.currency, sign: .nonZero), signOf: value),
+        ]
+      })
+  }
+
+  /// The day's trades; a held coin by its symbol.
+  static func tradesTable(_ report: DailyReport) -> Table {
+    let currency = report.portfolio.currency
+    return Table(
+      headers: ["Time (UTC)", "Side", "Coin", "Quantity", "Price", "Fee", "Realized", "Location"],
+      figures: [3, 4, 5, 6],
+      rows: report.trades.map { entry in
+        let trade = entry.trade
+        let coin = report.holdings.first { $0.coinID == trade.coinID }?.label ?? trade.coinID
+        return [
+          Cell(time(trade.executedAt)), Cell(trade.side.rawValue), Cell(coin),
+          Cell(Formatting.quantity(trade.quantity)),
+          Cell(Formatting.money(trade.price, .price, in: currency)),
+          Cell(Formatting.money(trade.fee, in: currency)),
+          Cell(
+            Formatting.money(entry.realized, in: currency, sign: .nonZero, missing: ""),
+            signOf: entry.realized),
+          Cell(entry.location ?? ""),
+        ]
+      })
+  }
+
+  /// The held coins that moved most in 24h.
+  static func moversTable(_ report: DailyReport) -> Table {
+    Table(
+      headers: ["Coin", "24h", "Value change"], figures: [1, 2],
+      rows: report.movers.map { mover in
+        [
+          Cell(mover.label),
+          Cell(Formatting.percent(mover.change24h, missing: "—"), signOf: mover.change24h),
+          Cell(
+            Formatting.money(mover.valueChange, in: report.portfolio.currency, sign: .nonZero),
+            signOf: mover.valueChange),
+        ]
+      })
+  }
+
+  /// Up when the week ended higher than it began, as the app coloured its chart.
+  static func sparklineDirection(_ points: [ExactDecimal?]) -> Bool? {
+    let known = points.compactMap { $0 }
+    guard let first = known.first, let last = known.last, first != last else { return nil }
+    return last > first
   }
 
   /// One sentence per statistic that reads n/a, and one about unpriced coins.

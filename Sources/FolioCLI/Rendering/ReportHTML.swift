@@ -23,11 +23,11 @@ enum ReportHTML {
 
     // Statistics cards.
     body.append("<section class=\"cards\" aria-label=\"Statistics\">")
-    for statistic in ReportFormat.statistics(report.statistics) {
-      var card = "<div class=\"card\"><div class=\"label\">\(statistic.label)</div>"
-      card += "<div class=\"figure\">\(escape(statistic.figure))</div>"
-      if let change = statistic.change {
-        card += "<div class=\"\(tone(statistic.direction))\">\(escape(change)) 24h</div>"
+    for cells in ReportFormat.statisticsTable(report.statistics).rows {
+      var card = "<div class=\"card\"><div class=\"label\">\(cells[0].text)</div>"
+      card += "<div class=\"figure\">\(escape(cells[1].text))</div>"
+      if !cells[2].text.isEmpty {
+        card += "<div class=\"\(tone(cells[2].direction))\">\(escape(cells[2].text)) 24h</div>"
       }
       body.append(card + "</div>")
     }
@@ -62,42 +62,18 @@ enum ReportHTML {
       body.append("<p class=\"muted\">No coins held at the end of \(report.day).</p>")
     } else {
       body.append(allocation(report))
-      var rows: [String] = []
-      for holding in report.holdings {
+      let holdings = ReportFormat.holdingsTable(report)
+      var rows = zip(report.holdings, holdings.rows).map { holding, cells in
         let name = holding.name.map { "<span class=\"muted name\">\(escape($0))</span>" } ?? ""
-        rows.append(
-          "<tr><td><strong>\(escape(holding.label))</strong> \(name)</td>"
-            + "<td>\(escape(Formatting.quantity(holding.quantity)))</td>"
-            + "<td>\(escape(ReportFormat.holdingPrice(holding, report)))</td>"
-            + "<td>\(escape(Formatting.money(holding.value, in: currency)))</td>"
-            + cell(Formatting.percent(holding.change24h), holding.change24h)
-            + "<td class=\"spark\">\(sparkline(holding.sparkline))</td>"
-            + "<td>\(escape(Formatting.percent(holding.share, .share, missing: "")))</td>"
-            + "<td>\(escape(Formatting.money(holding.costBasis, in: currency)))</td>"
-            + cell(
-              Formatting.money(holding.unrealized, in: currency, sign: .nonZero), holding.unrealized
-            )
-            + "</tr>")
+        return "<tr><td><strong>\(escape(holding.label))</strong> \(name)</td>"
+          + cells[1...4].map { td($0) }.joined()
+          + "<td class=\"spark\">\(sparkline(holding.sparkline))</td>"
+          + cells[6...].map { td($0) }.joined() + "</tr>"
       }
-      rows.append(
-        "<tr class=\"total\"><td>Total</td><td></td><td></td>"
-          + "<td>\(escape(Formatting.money(report.statistics.portfolioValue.value, in: currency)))</td>"
-          + cell(
-            Formatting.percent(report.statistics.portfolioChange24h.value),
-            report.statistics.portfolioChange24h.value)
-          + "<td></td><td></td>"
-          + "<td>\(escape(Formatting.money(report.totalCostBasis, in: currency)))</td>"
-          + cell(
-            Formatting.money(report.totalUnrealized, in: currency, sign: .nonZero),
-            report.totalUnrealized)
-          + "</tr>")
-      body.append(
-        table(
-          [
-            "Coin", "Quantity", "Price", "Value", "24h", "7 days", "Share", "Cost basis",
-            "Unrealized",
-          ],
-          rows))
+      if let total = holdings.total {
+        rows.append("<tr class=\"total\"><td>Total</td>" + total.map { td($0) }.joined() + "</tr>")
+      }
+      body.append(table(holdings.headers, rows))
       if let older = ReportFormat.olderPrices(report) {
         body.append("<p class=\"muted\">\(escape(older))</p>")
       }
@@ -107,28 +83,13 @@ enum ReportHTML {
     // Realized profit and top movers side by side on wide screens.
     body.append("<div class=\"columns\">")
     body.append("<section class=\"panel\"><h2>Realized profit</h2>")
-    body.append(
-      table(
-        ["Period", "Realized"],
-        ReportText.periods(report).map { label, value in
-          "<tr><td>\(label)</td>"
-            + cell(Formatting.money(value, in: currency, sign: .nonZero), value) + "</tr>"
-        }))
+    body.append(table(ReportFormat.realizedTable(report)))
     body.append("</section>")
     body.append("<section class=\"panel\"><h2>Top movers (24h)</h2>")
     if report.movers.isEmpty {
       body.append("<p class=\"muted\">None: no held coin has a 24h change.</p>")
     } else {
-      body.append(
-        table(
-          ["Coin", "24h", "Value change"],
-          report.movers.map { mover in
-            "<tr><td>\(escape(mover.label))</td>"
-              + cell(Formatting.percent(mover.change24h, missing: "—"), mover.change24h)
-              + cell(
-                Formatting.money(mover.valueChange, in: currency, sign: .nonZero),
-                mover.valueChange) + "</tr>"
-          }))
+      body.append(table(ReportFormat.moversTable(report)))
     }
     body.append("</section></div>")
 
@@ -137,23 +98,7 @@ enum ReportHTML {
     if report.trades.isEmpty {
       body.append("<p class=\"muted\">None.</p>")
     } else {
-      body.append(
-        table(
-          ["Time (UTC)", "Side", "Coin", "Quantity", "Price", "Fee", "Realized", "Location"],
-          text: [1, 2, 7],
-          report.trades.map { entry in
-            let trade = entry.trade
-            return "<tr><td>\(ReportFormat.time(trade.executedAt))</td>"
-              + "<td class=\"text\">\(trade.side.rawValue)</td>"
-              + "<td class=\"text\">\(escape(ReportText.label(trade.coinID, report)))</td>"
-              + "<td>\(escape(Formatting.quantity(trade.quantity)))</td>"
-              + "<td>\(escape(Formatting.money(trade.price, .price, in: currency)))</td>"
-              + "<td>\(escape(Formatting.money(trade.fee, in: currency)))</td>"
-              + cell(
-                Formatting.money(entry.realized, in: currency, sign: .nonZero, missing: ""),
-                entry.realized)
-              + "<td class=\"text\">\(escape(entry.location ?? ""))</td></tr>"
-          }))
+      body.append(table(ReportFormat.tradesTable(report), text: [1, 2, 7]))
     }
     body.append("</section>")
     body.append(
@@ -271,11 +216,19 @@ enum ReportHTML {
       }.joined() + "</tr></thead><tbody>" + rows.joined() + "</tbody></table></div>"
   }
 
-  /// A right-aligned cell coloured by the sign of `value`.
-  static func cell(_ text: String, _ value: ExactDecimal?) -> String {
-    let direction = MarketFormat.direction(value)
-    return direction == nil
-      ? "<td>\(escape(text))</td>" : "<td class=\"\(tone(direction))\">\(escape(text))</td>"
+  /// `table`'s rows in a `table`; columns in `text` are left-aligned.
+  static func table(_ table: ReportFormat.Table, text: Set<Int> = []) -> String {
+    Self.table(
+      table.headers, text: text,
+      table.rows.map { cells in
+        "<tr>" + cells.enumerated().map { td($1, isText: text.contains($0)) }.joined() + "</tr>"
+      })
+  }
+
+  /// A cell: left-aligned text, or a right-aligned figure coloured by its direction.
+  static func td(_ cell: ReportFormat.Cell, isText: Bool = false) -> String {
+    let style = isText ? "text" : cell.direction.map { tone($0) }
+    return (style.map { "<td class=\"\($0)\">" } ?? "<td>") + escape(cell.text) + "</td>"
   }
 
   static func tone(_ direction: Bool?) -> String {
@@ -379,7 +332,7 @@ enum ReportHTML {
       let y = span > 0 ? 20 - 18 * (value - low) / span : 11
       coordinates.append("\(number(x)),\(number(y))")
     }
-    let direction = ReportText.sparklineDirection(points)
+    let direction = ReportFormat.sparklineDirection(points)
     let tone = direction == nil ? "flat" : tone(direction)
     return
       "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 84 22\" aria-hidden=\"true\">"

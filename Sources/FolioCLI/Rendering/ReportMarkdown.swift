@@ -16,10 +16,7 @@ enum ReportMarkdown {
       lines += ["", "> **Warning:** \(cell(warning))"]
     }
 
-    lines += ["", "## Statistics", "", "| Statistic | Value | 24h |", "|---|---:|---:|"]
-    for statistic in ReportFormat.statistics(report.statistics) {
-      lines.append("| \(statistic.label) | \(statistic.figure) | \(statistic.change ?? "") |")
-    }
+    lines += ["", "## Statistics", ""] + table(ReportFormat.statisticsTable(report.statistics))
     let notes = ReportFormat.notes(report.statistics)
     if !notes.isEmpty { lines += [""] + notes.map { "- " + cell($0) } }
 
@@ -27,74 +24,26 @@ enum ReportMarkdown {
     if report.holdings.isEmpty {
       lines.append("No coins held at the end of \(report.day).")
     } else {
-      lines += [
-        "| Coin | Quantity | Price | Value | 24h | 7 days | Share | Cost basis | Unrealized |",
-        "|---|---:|---:|---:|---:|---|---:|---:|---:|",
-      ]
-      for holding in report.holdings {
-        let name = holding.name.map { " \(cell($0))" } ?? ""
-        lines.append(
-          row([
-            "**\(cell(holding.label))**\(name)", Formatting.quantity(holding.quantity),
-            ReportFormat.holdingPrice(holding, report),
-            Formatting.money(holding.value, in: currency),
-            Formatting.percent(holding.change24h), Formatting.sparkline(holding.sparkline),
-            Formatting.percent(holding.share, .share, missing: ""),
-            Formatting.money(holding.costBasis, in: currency),
-            Formatting.money(holding.unrealized, in: currency, sign: .nonZero),
-          ]))
+      // The coin in bold with its name after it; the total's amounts (not its change) in bold.
+      let holdings = ReportFormat.holdingsTable(report)
+      let rows = zip(report.holdings, holdings.rows).map { holding, cells in
+        ["**\(cell(holding.label))**" + (holding.name.map { " " + cell($0) } ?? "")]
+          + cells.dropFirst().map(\.text)
       }
-      lines.append(
-        row([
-          "**Total**", "", "",
-          "**\(Formatting.money(report.statistics.portfolioValue.value, in: currency))**",
-          Formatting.percent(report.statistics.portfolioChange24h.value), "", "",
-          "**\(Formatting.money(report.totalCostBasis, in: currency))**",
-          "**\(Formatting.money(report.totalUnrealized, in: currency, sign: .nonZero))**",
-        ]))
+      let total = (holdings.total ?? []).enumerated().map { index, figure in
+        figure.text.isEmpty || index == 3 ? figure.text : "**\(figure.text)**"
+      }
+      lines += table(holdings.headers, holdings.figures, rows + [["**Total**"] + total])
       if let older = ReportFormat.olderPrices(report) { lines += ["", cell(older)] }
     }
 
-    lines += ["", "## Realized profit", "", "| Period | Realized |", "|---|---:|"]
-    for (label, value) in ReportText.periods(report) {
-      lines.append("| \(label) | \(Formatting.money(value, in: currency, sign: .nonZero)) |")
-    }
-
+    lines += ["", "## Realized profit", ""] + table(ReportFormat.realizedTable(report))
     lines += ["", "## Trades on \(report.day)", ""]
-    if report.trades.isEmpty {
-      lines.append("None.")
-    } else {
-      lines += [
-        "| Time (UTC) | Side | Coin | Quantity | Price | Fee | Realized | Location |",
-        "|---|---|---|---:|---:|---:|---:|---|",
-      ]
-      for entry in report.trades {
-        let trade = entry.trade
-        lines.append(
-          row([
-            ReportFormat.time(trade.executedAt), trade.side.rawValue,
-            cell(ReportText.label(trade.coinID, report)), Formatting.quantity(trade.quantity),
-            Formatting.money(trade.price, .price, in: currency),
-            Formatting.money(trade.fee, in: currency),
-            Formatting.money(entry.realized, in: currency, sign: .nonZero, missing: ""),
-            cell(entry.location ?? ""),
-          ]))
-      }
-    }
-
+    lines += report.trades.isEmpty ? ["None."] : table(ReportFormat.tradesTable(report))
     lines += ["", "## Top movers (24h)", ""]
-    if report.movers.isEmpty {
-      lines.append("None: no held coin has a 24h change.")
-    } else {
-      lines += ["| Coin | 24h | Value change |", "|---|---:|---:|"]
-      for mover in report.movers {
-        lines.append(
-          row([
-            cell(mover.label), Formatting.percent(mover.change24h, missing: "—"),
-            Formatting.money(mover.valueChange, in: currency, sign: .nonZero),
-          ]))
-      }
-    }
+    lines +=
+      report.movers.isEmpty
+      ? ["None: no held coin has a 24h change."] : table(ReportFormat.moversTable(report))
 
     lines += ["", "## Value over the last \(report.historyDays) days", ""]
     let daily = ReportFormat.dailyValues(report)
@@ -108,12 +57,28 @@ enum ReportMarkdown {
     } else {
       lines += ["```text"] + chart + ["```"]
       if let summary = ReportFormat.historySummary(report) { lines += ["", cell(summary)] }
-      lines += ["", "| Day | Value |", "|---|---:|"]
-      for entry in daily where entry.value != nil {
-        lines.append("| \(entry.day) | \(Formatting.money(entry.value, in: currency)) |")
-      }
+      let known = daily.filter { $0.value != nil }
+      lines +=
+        [""]
+        + table(
+          ["Day", "Value"], [1], known.map { [$0.day, Formatting.money($0.value, in: currency)] })
     }
     return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// `table` as Markdown; every cell but the figures is escaped.
+  static func table(_ table: ReportFormat.Table) -> [String] {
+    Self.table(
+      table.headers, table.figures,
+      table.rows.map { cells in
+        cells.enumerated().map { table.figures.contains($0) ? $1.text : cell($1.text) }
+      })
+  }
+
+  /// A table's header, its alignment row (figures to the right) and its rows.
+  static func table(_ headers: [String], _ figures: Set<Int>, _ rows: [[String]]) -> [String] {
+    let alignment = headers.indices.map { figures.contains($0) ? "---:" : "---" }
+    return [row(headers), "|" + alignment.joined(separator: "|") + "|"] + rows.map(row)
   }
 
   /// A table row.

@@ -39,14 +39,7 @@ struct Stats: FolioCommand {
     if let snapshot = report.snapshot { output += MarketFormat.snapshotLine(snapshot) + "\n" }
     if let at = statistics.globalAt { output += "Market totals as of \(at) (/global)\n" }
     output += "\n"
-    var table = TextTable(headers: ["STATISTIC", "VALUE", "24H"])
-    table.rightAligned = [1, 2]
-    for statistic in ReportFormat.statistics(statistics) {
-      table.append(
-        [statistic.label, statistic.figure, statistic.change ?? ""],
-        directions: [nil, nil, statistic.direction])
-    }
-    output += table.rendered(useColor: useColor)
+    output += ReportText.text(ReportFormat.statisticsTable(statistics), useColor: useColor)
     let notes = ReportFormat.notes(statistics)
     if !notes.isEmpty { output += "\n" + notes.map { $0 + "\n" }.joined() }
     return output
