@@ -62,85 +62,67 @@ public struct DemoBuilder {
     let daysBack: Int
     let time: String?
     let side: TradeSide
-    let coin: String
     let quantity: String
+    let coin: String
     let fee: String
-    var location: String? = nil
-    var note: String? = nil
+    let location: String?
+    let note: String?
+
+    /// `side` `quantity` of `coin` (`.buy, "0.35", "bitcoin"`) in `portfolio`.
+    init(
+      _ portfolio: String, _ daysBack: Int, _ time: String?, _ side: TradeSide,
+      _ quantity: String, _ coin: String, fee: String, at location: String? = nil,
+      note: String? = nil
+    ) {
+      self.portfolio = portfolio
+      self.daysBack = daysBack
+      self.time = time
+      self.side = side
+      self.quantity = quantity
+      self.coin = coin
+      self.fee = fee
+      self.location = location
+      self.note = note
+    }
   }
 
   /// The trades, in the order they are recorded: the last one is back-dated.
   static let entries: [Entry] = {
-    var entries: [Entry] = [
+    var entries = [
       Entry(
-        portfolio: "main", daysBack: 88, time: "09:12", side: .buy, coin: "bitcoin",
-        quantity: "0.35", fee: "9.8", location: "Colosseum, Rome",
+        "main", 88, "09:12", .buy, "0.35", "bitcoin", fee: "9.8", at: "Colosseum, Rome",
         note: "first buy, on holiday in Rome"),
-      Entry(
-        portfolio: "main", daysBack: 84, time: "14:30", side: .buy, coin: "ethereum",
-        quantity: "4", fee: "5.2"),
-      Entry(
-        portfolio: "main", daysBack: 78, time: "10:05", side: .buy, coin: "solana",
-        quantity: "60", fee: "2.1"),
-      Entry(
-        portfolio: "main", daysBack: 72, time: "16:45", side: .buy, coin: "chainlink",
-        quantity: "300", fee: "3", location: "Eiffel Tower, Paris"),
-      Entry(
-        portfolio: "main", daysBack: 68, time: "11:20", side: .buy, coin: "bitcoin",
-        quantity: "0.15", fee: "4.5"),
-      Entry(
-        portfolio: "main", daysBack: 57, time: "13:00", side: .sell, coin: "ethereum",
-        quantity: "1.5", fee: "3.9", note: "rebalance"),
-      Entry(
-        portfolio: "main", daysBack: 51, time: "09:40", side: .buy, coin: "cardano",
-        quantity: "5000", fee: "1.5"),
-      Entry(
-        portfolio: "main", daysBack: 41, time: "15:15", side: .sell, coin: "solana",
-        quantity: "20", fee: "1.2", note: "took some profit"),
-      Entry(
-        portfolio: "main", daysBack: 35, time: "10:30", side: .buy, coin: "ethereum",
-        quantity: "1", fee: "2.6", location: "Louvre Museum, Paris"),
-      Entry(
-        portfolio: "main", daysBack: 25, time: "17:05", side: .sell, coin: "bitcoin",
-        quantity: "0.1", fee: "6"),
-      Entry(
-        portfolio: "main", daysBack: 18, time: "12:10", side: .buy, coin: "dogecoin",
-        quantity: "25000", fee: "1"),
-      Entry(
-        portfolio: "main", daysBack: 10, time: "08:55", side: .sell, coin: "chainlink",
-        quantity: "100", fee: "1.4"),
-      Entry(
-        portfolio: "main", daysBack: 4, time: "19:20", side: .buy, coin: "polkadot",
-        quantity: "250", fee: "0.8", location: "Trevi Fountain, Rome"),
-      Entry(
-        portfolio: "main", daysBack: 0, time: nil, side: .buy, coin: "solana", quantity: "5",
-        fee: "0.4"),
+      Entry("main", 84, "14:30", .buy, "4", "ethereum", fee: "5.2"),
+      Entry("main", 78, "10:05", .buy, "60", "solana", fee: "2.1"),
+      Entry("main", 72, "16:45", .buy, "300", "chainlink", fee: "3", at: "Eiffel Tower, Paris"),
+      Entry("main", 68, "11:20", .buy, "0.15", "bitcoin", fee: "4.5"),
+      Entry("main", 57, "13:00", .sell, "1.5", "ethereum", fee: "3.9", note: "rebalance"),
+      Entry("main", 51, "09:40", .buy, "5000", "cardano", fee: "1.5"),
+      Entry("main", 41, "15:15", .sell, "20", "solana", fee: "1.2", note: "took some profit"),
+      Entry("main", 35, "10:30", .buy, "1", "ethereum", fee: "2.6", at: "Louvre Museum, Paris"),
+      Entry("main", 25, "17:05", .sell, "0.1", "bitcoin", fee: "6"),
+      Entry("main", 18, "12:10", .buy, "25000", "dogecoin", fee: "1"),
+      Entry("main", 10, "08:55", .sell, "100", "chainlink", fee: "1.4"),
+      Entry("main", 4, "19:20", .buy, "250", "polkadot", fee: "0.8", at: "Trevi Fountain, Rome"),
+      Entry("main", 0, nil, .buy, "5", "solana", fee: "0.4"),
     ]
     // The savings plan: bitcoin and ether every two weeks, cash parked in tether for a while.
+    let savings = savingsPortfolio
     for daysBack in stride(from: 89, through: 5, by: -14) {
-      entries.append(
+      entries += [
         Entry(
-          portfolio: savingsPortfolio, daysBack: daysBack, time: "08:00", side: .buy,
-          coin: "bitcoin", quantity: "0.01", fee: "0.99", note: "savings plan"))
-      entries.append(
+          savings, daysBack, "08:00", .buy, "0.01", "bitcoin", fee: "0.99", note: "savings plan"),
         Entry(
-          portfolio: savingsPortfolio, daysBack: daysBack, time: "08:01", side: .buy,
-          coin: "ethereum", quantity: "0.15", fee: "0.99", note: "savings plan"))
+          savings, daysBack, "08:01", .buy, "0.15", "ethereum", fee: "0.99", note: "savings plan"),
+      ]
     }
     entries += [
-      Entry(
-        portfolio: savingsPortfolio, daysBack: 52, time: "18:30", side: .buy, coin: "tether",
-        quantity: "3000", fee: "0", note: "cash parked in USDT"),
-      Entry(
-        portfolio: savingsPortfolio, daysBack: 32, time: "09:15", side: .sell, coin: "ethereum",
-        quantity: "0.2", fee: "0.5"),
-      Entry(
-        portfolio: savingsPortfolio, daysBack: 21, time: "16:00", side: .sell, coin: "tether",
-        quantity: "1200", fee: "1", note: "moved to the bank"),
+      Entry(savings, 52, "18:30", .buy, "3000", "tether", fee: "0", note: "cash parked in USDT"),
+      Entry(savings, 32, "09:15", .sell, "0.2", "ethereum", fee: "0.5"),
+      Entry(savings, 21, "16:00", .sell, "1200", "tether", fee: "1", note: "moved to the bank"),
       // Recorded last but executed long ago: the ledger rebooks everything after it.
       Entry(
-        portfolio: "main", daysBack: 75, time: "13:45", side: .buy, coin: "ethereum",
-        quantity: "0.5", fee: "1.1", location: "Pantheon, Rome",
+        "main", 75, "13:45", .buy, "0.5", "ethereum", fee: "1.1", at: "Pantheon, Rome",
         note: "back-dated: the receipt turned up later"),
     ]
     return entries

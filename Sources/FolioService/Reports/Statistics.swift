@@ -30,15 +30,6 @@ public struct HeldQuote: Equatable, Sendable {
   public let price: ExactDecimal?
   /// The 24h price change in percent; nil when the quote has none (counted as 0).
   public let change24h: ExactDecimal?
-
-  public init(
-    coinID: String, quantity: ExactDecimal, price: ExactDecimal?, change24h: ExactDecimal?
-  ) {
-    self.coinID = coinID
-    self.quantity = quantity
-    self.price = price
-    self.change24h = change24h
-  }
 }
 
 /// The four statistics of the app's home screen: Market Cap (with its 24h change), 24h Volume,
