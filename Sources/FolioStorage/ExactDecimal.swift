@@ -19,7 +19,6 @@ public struct ExactDecimal: Hashable, Comparable, Sendable, CustomStringConverti
   /// Creates a value from its count of 10⁻¹⁸ units.
   public init(units: Int128) { self.units = units }
 
-  /// Creates a whole number.
   public init(_ integer: Int) {
     self.units = Int128(integer) * Int128(ExactDecimal.unit)
   }

@@ -36,33 +36,17 @@ enum LocationRendering {
   /// An RFC 7946 FeatureCollection: one Point feature per location, coordinates in
   /// [longitude, latitude] order, the other fields as properties.
   static func geoJSON(_ locations: [Location]) -> JSONValue {
-    .object([
-      ("type", .string("FeatureCollection")),
-      (
-        "features",
-        .array(
-          locations.map { location in
-            .object([
-              ("type", .string("Feature")),
-              ("id", .int(location.id)),
-              (
-                "geometry",
-                .object([
-                  ("type", .string("Point")),
-                  (
-                    "coordinates",
-                    .array([
-                      .number(GeoMath.text(location.longitude)),
-                      .number(GeoMath.text(location.latitude)),
-                    ])
-                  ),
-                ])
-              ),
-              ("properties", .object(jsonFields(location, coordinates: false))),
-            ])
-          })
-      ),
-    ])
+    let features = locations.map { location in
+      let coordinates = [location.longitude, location.latitude].map {
+        JSONValue.number(GeoMath.text($0))
+      }
+      return JSONValue.object([
+        ("type", .string("Feature")), ("id", .int(location.id)),
+        ("geometry", .object([("type", .string("Point")), ("coordinates", .array(coordinates))])),
+        ("properties", .object(jsonFields(location, coordinates: false))),
+      ])
+    }
+    return .object([("type", .string("FeatureCollection")), ("features", .array(features))])
   }
 
   /// The detail of `show` and `next` as JSON: the location, its map link and its trades.

@@ -9,14 +9,13 @@ import Foundation
 enum ReportHTML {
   static func render(_ report: DailyReport) -> String {
     let currency = report.portfolio.currency
-    var body: [String] = []
-    body.append("<header>")
-    body.append(
-      "<h1>\(escape(report.portfolio.name)) <span class=\"muted\">· \(report.day)</span></h1>")
-    body.append(
+    var body = [
+      "<header>",
+      "<h1>\(escape(report.portfolio.name)) <span class=\"muted\">· \(report.day)</span></h1>",
       "<p class=\"muted\">Folio daily report · \(currency.uppercased()) · cost basis by "
-        + "\(report.method.rawValue) · \(escape(ReportFormat.snapshotLine(report)))</p>")
-    body.append("</header>")
+        + "\(report.method.rawValue) · \(escape(ReportFormat.snapshotLine(report)))</p>",
+      "</header>",
+    ]
     if let warning = ReportFormat.staleWarning(report) {
       body.append("<p class=\"warning\"><strong>Warning:</strong> \(escape(warning))</p>")
     }
@@ -39,8 +38,9 @@ enum ReportHTML {
     }
 
     // Value over time.
-    body.append("<section class=\"panel\">")
-    body.append("<h2>Value over the last \(report.historyDays) days</h2>")
+    body += [
+      "<section class=\"panel\">", "<h2>Value over the last \(report.historyDays) days</h2>",
+    ]
     let daily = ReportFormat.dailyValues(report)
     if let chart = valueChart(daily, currency: currency) {
       body.append(chart)
@@ -56,8 +56,7 @@ enum ReportHTML {
     body.append("</section>")
 
     // Holdings and allocation.
-    body.append("<section class=\"panel\">")
-    body.append("<h2>Holdings</h2>")
+    body += ["<section class=\"panel\">", "<h2>Holdings</h2>"]
     if report.holdings.isEmpty {
       body.append("<p class=\"muted\">No coins held at the end of \(report.day).</p>")
     } else {
@@ -81,11 +80,11 @@ enum ReportHTML {
     body.append("</section>")
 
     // Realized profit and top movers side by side on wide screens.
-    body.append("<div class=\"columns\">")
-    body.append("<section class=\"panel\"><h2>Realized profit</h2>")
-    body.append(table(ReportFormat.realizedTable(report)))
-    body.append("</section>")
-    body.append("<section class=\"panel\"><h2>Top movers (24h)</h2>")
+    body += [
+      "<div class=\"columns\">", "<section class=\"panel\"><h2>Realized profit</h2>",
+      table(ReportFormat.realizedTable(report)), "</section>",
+      "<section class=\"panel\"><h2>Top movers (24h)</h2>",
+    ]
     if report.movers.isEmpty {
       body.append("<p class=\"muted\">None: no held coin has a 24h change.</p>")
     } else {

@@ -81,7 +81,6 @@ enum ReportMarkdown {
     return [row(headers), "|" + alignment.joined(separator: "|") + "|"] + rows.map(row)
   }
 
-  /// A table row.
   static func row(_ cells: [String]) -> String {
     "| " + cells.joined(separator: " | ") + " |"
   }

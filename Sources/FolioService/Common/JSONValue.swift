@@ -76,28 +76,23 @@ public struct JSONValue: Equatable, Sendable {
   /// The member `key` of an object; nil for a missing key or a value that is not an object.
   public subscript(key: String) -> JSONValue? { objectValue?[key] }
 
-  /// True for `null`.
   public var isNull: Bool { kind == .null }
 
-  /// The text of a string value.
   public var stringValue: String? {
     guard case .string(let text) = kind else { return nil }
     return text
   }
 
-  /// The literal of a number value.
   public var numberText: String? {
     guard case .number(let text) = kind else { return nil }
     return text
   }
 
-  /// The elements of an array value.
   public var arrayValue: [JSONValue]? {
     guard case .array(let items) = kind else { return nil }
     return items
   }
 
-  /// The members of an object value.
   public var objectValue: JSONObject? {
     guard case .object(let object) = kind else { return nil }
     return object
@@ -220,7 +215,6 @@ public struct JSONObject: Equatable, Sendable {
     positions[key].map { members[$0].value }
   }
 
-  /// The keys in written order.
   public var keys: [String] { members.map(\.key) }
 
   public var count: Int { members.count }

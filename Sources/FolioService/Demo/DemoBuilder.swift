@@ -10,7 +10,6 @@ public struct DemoOutcome: Sendable {
   public let marketSnapshots: Int
   /// Rows of the daily history saved for all portfolios together.
   public let historyRows: Int
-  /// The first day of the history.
   public let firstDay: String
 }
 
@@ -52,7 +51,6 @@ public struct DemoBuilder {
   /// How many days the market history and the trades go back.
   public static let days = 90
 
-  /// The second portfolio's name.
   public static let savingsPortfolio = "savings"
 
   /// One trade of the demo: `daysBack` days before today at `time` (UTC), or now when `time`
@@ -244,7 +242,6 @@ public struct DemoBuilder {
     }
   }
 
-  /// The bytes of an embedded fixture.
   static func fixture(_ name: String) throws -> [UInt8] {
     guard let file = embeddedFixtureFiles.first(where: { $0.name == name }) else {
       throw DemoError.brokenFixture(name, reason: "it is not built in")

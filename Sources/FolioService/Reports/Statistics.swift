@@ -8,7 +8,6 @@ public enum Measure: Equatable, Sendable {
   case known(ExactDecimal)
   case unavailable(String)
 
-  /// The value when known.
   public var value: ExactDecimal? {
     if case .known(let value) = self { return value }
     return nil
