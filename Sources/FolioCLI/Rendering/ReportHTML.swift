@@ -347,7 +347,6 @@ enum ReportHTML {
   /// Text escaped for XHTML content and attribute values.
   static func escape(_ text: String) -> String {
     var result = ""
-    result.reserveCapacity(text.count)
     for character in text {
       switch character {
       case "&": result += "&amp;"
@@ -356,16 +355,8 @@ enum ReportHTML {
       case "\"": result += "&quot;"
       case "'": result += "&#39;"
       case "\n": result.append(character)
-      default:
-        // Control and invisible formatting characters are shown, as on a terminal.
-        let scalars = character.unicodeScalars
-        if scalars.count == 1, let scalar = scalars.first, scalar.isASCII, scalar.value >= 0x20,
-          scalar.value < 0x7F
-        {
-          result.append(character)
-        } else {
-          result += FolioCLI.visible(String(character))
-        }
+      // Control and invisible formatting characters are shown, as on a terminal.
+      default: result += FolioCLI.visible(String(character))
       }
     }
     return result

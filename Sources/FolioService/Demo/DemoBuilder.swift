@@ -254,11 +254,10 @@ public struct DemoBuilder {
 
   /// An embedded CoinGecko fixture, parsed.
   static func document(_ name: String) throws -> CoinGeckoDocument {
+    let bytes = try fixture(name)
     do {
       var notes = PayloadNotes()
-      return try CoinGeckoDocument.read(JSONValue.parse(try fixture(name)), notes: &notes)
-    } catch let error as DemoError {
-      throw error
+      return try CoinGeckoDocument.read(JSONValue.parse(bytes), notes: &notes)
     } catch {
       throw DemoError.brokenFixture(name, reason: String(describing: error))
     }
