@@ -16,9 +16,10 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 swift build -c release --static-swift-stdlib --product folio >/dev/null
-swift build -c release --static-swift-stdlib --product folio-gen >/dev/null
 bin=$(swift build -c release --static-swift-stdlib --show-bin-path)
-"$bin/folio-gen" "$trades" "$work/data" >/dev/null
+# folio-gen links the test support module (and so Testing): built without the static runtime.
+swift build -c release --product folio-gen >/dev/null
+"$(swift build -c release --show-bin-path)/folio-gen" "$trades" "$work/data" >/dev/null
 
 # The folio pipeline, on a fresh database each time.
 cat >"$work/folio.sh" <<SH
