@@ -54,10 +54,12 @@ func check(_ field: String) {
   _ = try? TradeInput.note(field)
   _ = try? TradeInput.externalID(field)
   _ = TradeSide(rawValue: field.lowercased())
-  if let date = try? TradeDate.parse(field) {
-    precondition(date.utf8.count == 20 && date.hasSuffix("Z"), date)
-    precondition((try? TradeDate.parse(date)) == date, "\(field) → \(date) is not stable")
-    _ = TradeDate.dayAfter(date)
+  if let date = try? TradeInput.date(field) {
+    let stored = date.description
+    precondition(stored.utf8.count == 20 && stored.hasSuffix("Z"), stored)
+    precondition(
+      (try? Timestamp(parsing: stored, .stored)) == date, "\(field) → \(stored) is not stable")
+    _ = date.day.adding(days: 1)
   }
   _ = FolioCLI.oneLine(field)
 }
