@@ -41,9 +41,11 @@ let package = Package(
     // folio-fetch without SQLite and the service layer.
     .target(name: "FolioNetwork", dependencies: ["FolioHTTP"]),
     .executableTarget(name: "folio-fetch", dependencies: ["FolioNetwork"]),
-    // Helpers shared by the test targets: a loopback HTTP server, the Fixtures/ folder and a
-    // seeded random generator.
-    .target(name: "FolioTestSupport", dependencies: ["CSQLite"], path: "Tests/FolioTestSupport"),
+    // Helpers shared by the test targets: a loopback HTTP server, the Fixtures/ folder and the
+    // trade-history generator.
+    .target(
+      name: "FolioTestSupport", dependencies: ["CSQLite", "FolioStorage"],
+      path: "Tests/FolioTestSupport"),
     // The synthetic trade histories (CSV, hledger and beancount journals) of the benchmarks.
     .executableTarget(
       name: "folio-gen", dependencies: ["FolioTestSupport"], path: "Benchmarks/folio-gen"),

@@ -140,7 +140,7 @@ public final class Database {
   /// that cannot read Folio's STRICT tables.
   public static func checkLibraryVersion(_ version: Int32 = sqlite3_libversion_number()) throws {
     guard version >= minimumLibraryVersion else {
-      throw DatabaseFileError.libraryTooOld(
+      throw FileError.libraryTooOld(
         found: versionString(version), required: versionString(minimumLibraryVersion))
     }
   }
@@ -179,7 +179,7 @@ public final class Database {
     guard stat(path, &status) == 0, let kind = OutputFile.nonRegularKind(status.st_mode) else {
       return
     }
-    throw DatabaseFileError.notARegularFile(path: path, kind: kind)
+    throw FileError.notADatabaseFile(path: path, kind: kind)
   }
 
   private static func createPrivateFile(at path: String) throws {
@@ -192,8 +192,8 @@ public final class Database {
     if descriptor >= 0 {
       close(descriptor)
     } else if errno != EEXIST {
-      throw DatabaseFileError.cannotCreate(
-        path: path, reason: DatabaseFileError.describe(errno: errno))
+      throw FileError.cannotCreate(
+        path: path, reason: FileError.describe(errno: errno))
     }
   }
 
@@ -202,7 +202,7 @@ public final class Database {
     var isFolder: ObjCBool = false
     if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) {
       guard isFolder.boolValue else {
-        throw DatabaseFileError.cannotCreate(path: path, reason: "\(folder) is not a folder")
+        throw FileError.cannotCreate(path: path, reason: "\(folder) is not a folder")
       }
       return
     }
@@ -211,9 +211,9 @@ public final class Database {
       try createPrivateFolder(parent, for: path)
     }
     if mkdir(folder, 0o700) != 0 && errno != EEXIST {
-      throw DatabaseFileError.cannotCreate(
+      throw FileError.cannotCreate(
         path: path,
-        reason: "cannot create the folder \(folder): \(DatabaseFileError.describe(errno: errno))")
+        reason: "cannot create the folder \(folder): \(FileError.describe(errno: errno))")
     }
   }
 
@@ -387,7 +387,7 @@ public final class Database {
   /// leaves a file at `destination` that looks like a backup. A failed copy is removed.
   public func backup(to destination: String) throws {
     guard !FileManager.default.fileExists(atPath: destination) else {
-      throw DatabaseFileError.alreadyExists(destination)
+      throw FileError.alreadyExists(destination)
     }
     Database.removeLeftovers(of: destination)
     let partial = "\(destination).partial-\(getpid())"
@@ -398,7 +398,7 @@ public final class Database {
     } catch let error as SQLiteError where error.code == SQLITE_FULL || error.code == SQLITE_IOERR {
       // The copy's disk failed, not this database's: the message names the copy.
       Database.removeFiles(of: partial)
-      throw DatabaseFileError.cannotWriteCopy(
+      throw FileError.cannotWriteCopy(
         path: destination,
         reason: error.code == SQLITE_FULL
           ? "the disk holding it is full" : "writing it failed (\(error.message))")
@@ -530,15 +530,15 @@ public final class Database {
     if link(partial, destination) == 0 {
       unlink(partial)
     } else if errno == EEXIST {
-      throw DatabaseFileError.alreadyExists(destination)
+      throw FileError.alreadyExists(destination)
     } else {
       // A file system without hard links: rename, after checking the name is still free.
       guard !FileManager.default.fileExists(atPath: destination) else {
-        throw DatabaseFileError.alreadyExists(destination)
+        throw FileError.alreadyExists(destination)
       }
       guard rename(partial, destination) == 0 else {
-        throw DatabaseFileError.cannotCreate(
-          path: destination, reason: DatabaseFileError.describe(errno: errno))
+        throw FileError.cannotCreate(
+          path: destination, reason: FileError.describe(errno: errno))
       }
     }
     syncFolder(of: destination)
@@ -548,13 +548,13 @@ public final class Database {
   public static func syncFile(_ path: String) throws {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else {
-      throw DatabaseFileError.cannotCreate(
-        path: path, reason: DatabaseFileError.describe(errno: errno))
+      throw FileError.cannotCreate(
+        path: path, reason: FileError.describe(errno: errno))
     }
     defer { close(descriptor) }
     guard fsync(descriptor) == 0 else {
-      throw DatabaseFileError.cannotCreate(
-        path: path, reason: DatabaseFileError.describe(errno: errno))
+      throw FileError.cannotCreate(
+        path: path, reason: FileError.describe(errno: errno))
     }
   }
 

@@ -2,35 +2,9 @@ import Foundation
 
 // The one way Folio writes bytes to a file descriptor and to a file a user named (`--out`).
 // It lives in FolioStorage, the lowest layer and the one that already owns the crash-safe file
-// routines it reuses (`Database.syncFolder`, `DatabaseFileError.describe(errno:)`); the CLI's
+// routines it reuses (`Database.syncFolder`, `FileError.describe(errno:)`); the CLI's
 // stdout/stderr and every `--out` go through it. Foundation's `FileHandle.write` is not used:
 // it traps on EPIPE, ENOSPC and EBADF.
-
-/// A file named by `--out` could not be written (74); nothing at the path was changed.
-public enum OutputFileError: LocalizedError, Equatable {
-  /// The path names something that is not a regular file (a directory, a FIFO, a device,
-  /// a socket); it is left as it is.
-  case notARegularFile(path: String, kind: String)
-  /// Creating, writing, syncing or renaming the file failed.
-  case cannotWrite(path: String, reason: String)
-  /// The path is the database in use (or one of its journal files).
-  case isTheDatabase(path: String)
-
-  public var errorDescription: String? {
-    switch self {
-    case .notARegularFile(let path, let kind):
-      return
-        "\(path): cannot be written (it is \(kind), not a regular file); --out replaces only "
-        + "regular files, and nothing was changed"
-    case .cannotWrite(let path, let reason):
-      return "\(path): cannot be written (\(reason)); the file, if any, was left as it was"
-    case .isTheDatabase(let path):
-      return
-        "\(path) is the database folio is using; --out never replaces it (choose another "
-        + "file name; nothing was changed)"
-    }
-  }
-}
 
 /// Writes a file a user named, with the rules every `--out` keeps:
 /// - a regular file is replaced atomically: the content goes to a temporary file in the same
@@ -54,19 +28,19 @@ public enum OutputFile {
     _ body: (DescriptorWriter) throws -> Void
   ) throws {
     guard !path.isEmpty else {
-      throw OutputFileError.cannotWrite(path: "''", reason: "the path is empty")
+      throw FileError.cannotWrite(path: "''", reason: "the path is empty")
     }
     let target = try resolve(path)
     var status = stat()
     let exists = lstat(target, &status) == 0
     if exists {
       if let kind = nonRegularKind(status.st_mode) {
-        throw OutputFileError.notARegularFile(path: path, kind: kind)
+        throw FileError.notARegularFile(path: path, kind: kind)
       }
       for file in protected {
         var other = stat()
         if stat(file, &other) == 0, other.st_dev == status.st_dev, other.st_ino == status.st_ino {
-          throw OutputFileError.isTheDatabase(path: path)
+          throw FileError.isTheDatabase(path: path)
         }
       }
       guard access(target, W_OK) == 0 else {
@@ -84,12 +58,12 @@ public enum OutputFile {
     defer { InterruptedWrite.end() }
     let descriptor = open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else {
-      throw OutputFileError.cannotWrite(
+      throw FileError.cannotWrite(
         path: path,
         reason: errno == ENOENT
           ? "its folder does not exist"
           : "cannot create a temporary file in its folder: "
-            + DatabaseFileError.describe(errno: errno))
+            + FileError.describe(errno: errno))
     }
     var closed = false
     do {
@@ -156,8 +130,8 @@ public enum OutputFile {
   }
 
   /// The error for a system call on `path` that failed with `code` (default: the current errno).
-  private static func failed(_ path: String, _ code: Int32 = errno) -> OutputFileError {
-    .cannotWrite(path: path, reason: DatabaseFileError.describe(errno: code))
+  private static func failed(_ path: String, _ code: Int32 = errno) -> FileError {
+    .cannotWrite(path: path, reason: FileError.describe(errno: code))
   }
 
   /// "a directory", "a FIFO"… for anything that is not a regular file; nil for a regular file.

@@ -236,7 +236,7 @@ import Testing
   @Test func libraryVersionCheckNamesBothVersions() throws {
     try Database.checkLibraryVersion()  // the library the tests run on is new enough
     try Database.checkLibraryVersion(Database.minimumLibraryVersion)
-    let error = try #require(throws: DatabaseFileError.self) {
+    let error = try #require(throws: FileError.self) {
       try Database.checkLibraryVersion(3_036_000)
     }
     #expect(error == .libraryTooOld(found: "3.36.0", required: "3.37.0"))
@@ -252,7 +252,7 @@ import Testing
     let plain = folder.file("plain")
     try Data("not a folder".utf8).write(to: URL(fileURLWithPath: plain))
     for path in [plain + "/x.sqlite3", plain + "/deeper/x.sqlite3"] {
-      let error = try #require(throws: DatabaseFileError.self) { try Database(path: path) }
+      let error = try #require(throws: FileError.self) { try Database(path: path) }
       #expect(error == .cannotCreate(path: path, reason: "\(plain) is not a folder"))
     }
     #expect(try Data(contentsOf: URL(fileURLWithPath: plain)) == Data("not a folder".utf8))
@@ -308,7 +308,7 @@ import Testing
     let db = try open()
     let existing = folder.file("taken.sqlite3")
     try Data("mine".utf8).write(to: URL(fileURLWithPath: existing))
-    #expect(throws: DatabaseFileError.alreadyExists(existing)) { try db.backup(to: existing) }
+    #expect(throws: FileError.alreadyExists(existing)) { try db.backup(to: existing) }
     #expect(try Data(contentsOf: URL(fileURLWithPath: existing)) == Data("mine".utf8))
   }
 
@@ -343,7 +343,7 @@ import Testing
   @Test func failedBackupLeavesNoFile() throws {
     let db = try open()
     try Data("plain".utf8).write(to: URL(fileURLWithPath: folder.file("plain")))
-    #expect(throws: DatabaseFileError.self) { try db.backup(to: folder.file("plain/copy.sqlite3")) }
+    #expect(throws: FileError.self) { try db.backup(to: folder.file("plain/copy.sqlite3")) }
     let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
     #expect(!names.contains { $0.contains("copy") || $0.contains("partial") }, "\(names)")
     #expect(try Data(contentsOf: URL(fileURLWithPath: folder.file("plain"))) == Data("plain".utf8))

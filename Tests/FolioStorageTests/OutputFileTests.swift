@@ -34,7 +34,7 @@ import Testing
 
   @Test func aPathInAMissingFolderIsAnError() throws {
     let path = folder.file("missing/out.csv")
-    #expect(throws: OutputFileError.self) { try OutputFile.write("x", to: path) }
+    #expect(throws: FileError.self) { try OutputFile.write("x", to: path) }
     #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
   }
 }

@@ -1,3 +1,4 @@
+import FolioStorage
 import Foundation
 
 /// A deterministic synthetic trade history, written in folio's CSV import format and as the

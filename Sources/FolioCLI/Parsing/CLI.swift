@@ -41,7 +41,7 @@ public enum FolioCLI {
     if let failure = out.failure, failure != EPIPE {
       err.write(
         "folio: error: cannot write to standard output: "
-          + "\(DatabaseFileError.describe(errno: failure)) (the command itself ran; "
+          + "\(FileError.describe(errno: failure)) (the command itself ran; "
           + "its output is lost)\n")
     }
     err.flush()

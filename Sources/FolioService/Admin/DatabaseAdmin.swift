@@ -87,9 +87,6 @@ public struct DatabaseAdmin {
   /// Writes a consistent copy of the database to `destination` with the online backup API,
   /// even while other processes write. Refuses to overwrite an existing file.
   public func backup(to destination: String) throws {
-    guard !FileManager.default.fileExists(atPath: destination) else {
-      throw StoreError.fileExists(destination)
-    }
     try store.database.backup(to: destination)
   }
 }

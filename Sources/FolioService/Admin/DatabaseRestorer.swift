@@ -39,28 +39,25 @@ public enum RestoreError: LocalizedError, ClassifiedError, Equatable {
   }
 
   public var errorDescription: String? {
-    let untouched = "the database was left as it was"
+    let notRestored = "; nothing was restored (the database was left as it was)"
     switch self {
     case .fileMissing(let path):
       return "\(path): no such file; name a backup written by 'folio db backup'"
     case .sameFile(let path):
-      return "\(path) is the database in use itself; name a backup file (\(untouched))"
+      return
+        "\(path) is the database in use itself; name a backup file (the database was left as it was)"
     case .notADatabase(let path):
-      return "\(path) is not an SQLite database; nothing was restored (\(untouched))"
+      return "\(path) is not an SQLite database" + notRestored
     case .damaged(let path, let findings):
-      return
-        "\(path) is damaged (\(findings.prefix(3).joined(separator: "; ")))"
-        + "; nothing was restored (\(untouched))"
+      return "\(path) is damaged (\(findings.prefix(3).joined(separator: "; ")))" + notRestored
     case .notFolio(let path):
-      return
-        "\(path) is an SQLite database but not a folio one (it has no schema_migrations); "
-        + "nothing was restored (\(untouched))"
+      return "\(path) is an SQLite database but not a folio one (it has no schema_migrations)"
+        + notRestored
     case .foreignSchema(let path, let objects):
       let listed = objects.prefix(5).joined(separator: "; ")
       let more = objects.count > 5 ? "; and \(objects.count - 5) more" : ""
-      return
-        "\(path) holds a schema folio did not create: \(listed)\(more); nothing was restored "
-        + "(\(untouched)). Restore a backup written by 'folio db backup'"
+      return "\(path) holds a schema folio did not create: \(listed)\(more)" + notRestored
+        + ". Restore a backup written by 'folio db backup'"
     }
   }
 }
@@ -199,8 +196,8 @@ public struct DatabaseRestorer {
   /// Renames a file that is not an SQLite database out of the way, with its -wal file.
   private static func renameAside(_ live: String, to aside: String) throws {
     guard rename(live, aside) == 0 else {
-      throw DatabaseFileError.cannotCreate(
-        path: aside, reason: DatabaseFileError.describe(errno: errno))
+      throw FileError.cannotCreate(
+        path: aside, reason: FileError.describe(errno: errno))
     }
     if FileManager.default.fileExists(atPath: live + "-wal") {
       _ = rename(live + "-wal", aside + "-wal")

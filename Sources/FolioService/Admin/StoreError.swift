@@ -8,15 +8,13 @@ public enum StoreError: LocalizedError, ClassifiedError, Equatable {
   case cannotOpen(path: String, reason: String)
   /// The file at the path is not an SQLite database, or it is damaged.
   case notADatabase(String)
-  /// A file the command was asked to write already exists.
-  case fileExists(String)
   /// The integrity or foreign-key check found problems.
   case checkFailed([String])
 
   public var kind: FailureKind {
     switch self {
     case .missingDatabase: return .inputMissing
-    case .cannotOpen, .fileExists: return .io
+    case .cannotOpen: return .io
     case .checkFailed, .notADatabase: return .badData
     }
   }
@@ -31,8 +29,6 @@ public enum StoreError: LocalizedError, ClassifiedError, Equatable {
       return
         "\(path) is not an SQLite database or it is damaged; check the path "
         + "(the file was left untouched)"
-    case .fileExists(let path):
-      return "\(path) already exists; choose a new file name (nothing was overwritten)"
     case .checkFailed(let findings):
       let more =
         findings.count > 1 ? " (and \(findings.count - 1) more, all listed in the output)" : ""

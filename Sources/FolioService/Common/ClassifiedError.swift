@@ -34,17 +34,11 @@ extension MigrationError: ClassifiedError {
   public var kind: FailureKind { .badData }
 }
 
-extension DatabaseFileError: ClassifiedError {
+extension FileError: ClassifiedError {
   public var kind: FailureKind {
-    switch self {
-    case .libraryTooOld: return .unavailable
-    case .cannotCreate, .alreadyExists, .notARegularFile, .cannotWriteCopy: return .io
-    }
+    if case .libraryTooOld = self { return .unavailable }
+    return .io
   }
-}
-
-extension OutputFileError: ClassifiedError {
-  public var kind: FailureKind { .io }
 }
 
 extension SQLiteError: ClassifiedError {

@@ -138,7 +138,7 @@ public struct DemoBuilder {
   /// leaves nothing behind.
   public static func create(at path: String, now: Date) throws -> (DemoOutcome, DailyReport) {
     guard !FileManager.default.fileExists(atPath: path) else {
-      throw StoreError.fileExists(path)
+      throw FileError.alreadyExists(path)
     }
     do {
       let store = try Store(StoreLocation(path: path), now: now)

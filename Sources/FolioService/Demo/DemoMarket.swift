@@ -40,7 +40,7 @@ struct DemoMarket {
       [Int64(start.timeIntervalSince1970)]
       + (1...(days + 9)).map { (today.ordinal - Int64($0)) * 86_400 + 43_200 }
     for quote in base {
-      var random = SeededRandom(quote.id)
+      var random = SplitMix64(hashing: quote.id)
       let volatility = Self.volatility(quote.symbol)
       var path = [quote.currentPrice]
       // Today's move is the fixture's own 24h change; older days are random.
@@ -134,7 +134,7 @@ struct DemoMarket {
       quote.fullyDilutedValuation = try original.fullyDilutedValuation.map {
         try ($0 * scale).rounded(places: 0)
       }
-      var random = SeededRandom(quote.id + "/volume/\(CalendarDay(containing: at))")
+      var random = SplitMix64(hashing: quote.id + "/volume/\(CalendarDay(containing: at))")
       quote.totalVolume = try original.totalVolume.map {
         guard k > 0 else { return $0 }
         return
@@ -173,7 +173,7 @@ struct DemoMarket {
     guard let path = paths[coinID], k < anchors.count else { return [] }
     let noise = max(1, Self.volatility(symbol) / 6)
     let end = anchors[k]
-    let hourSeed = SeededRandom.hash(coinID + "/hour")
+    let hourSeed = SplitMix64.hash(coinID + "/hour")
     var points: [ExactDecimal?] = [price]
     points.reserveCapacity(168)
     var newer = k
@@ -187,7 +187,7 @@ struct DemoMarket {
       let done = Int128(time - older)
       let low = path[newer + 1].units
       let units = low + (path[newer].units - low) * done / span
-      var random = SeededRandom(state: hourSeed ^ (UInt64(bitPattern: time / 3600) &* 0x9e37_79b9))
+      var random = SplitMix64(seed: hourSeed ^ (UInt64(bitPattern: time / 3600) &* 0x9e37_79b9))
       let wiggle = Int128(10_000 + random.next(in: -noise...noise))
       points.append(Self.significant(ExactDecimal(units: units * wiggle / 10_000), digits: 6))
     }
@@ -209,7 +209,7 @@ struct DemoMarket {
     }
     let today = try total(k)
     let before = try total(k + 1)
-    var random = SeededRandom("global/volume/\(CalendarDay(containing: time(k)))")
+    var random = SplitMix64(hashing: "global/volume/\(CalendarDay(containing: time(k)))")
     let volume = try usd?.volume.map {
       try ($0 * (ExactDecimal.one + ExactDecimal(random.next(in: -20...20)) / .hundred))
         .rounded(places: 0)
@@ -235,39 +235,5 @@ struct DemoMarket {
     data.marketCapPercentages = shares
     data.updatedAt = Timestamp.format(time(k))
     return data
-  }
-}
-
-/// SplitMix64 seeded with the FNV-1a hash of a text: the same text always gives the same
-/// numbers (Swift's own hashing is seeded per process, so it cannot be used here).
-struct SeededRandom {
-  private var state: UInt64
-
-  init(_ seed: String) { state = Self.hash(seed) }
-
-  init(state: UInt64) { self.state = state }
-
-  /// The 64-bit FNV-1a hash of `text`.
-  static func hash(_ text: String) -> UInt64 {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in text.utf8 {
-      hash ^= UInt64(byte)
-      hash = hash &* 0x100_0000_01b3
-    }
-    return hash
-  }
-
-  mutating func next() -> UInt64 {
-    state = state &+ 0x9e37_79b9_7f4a_7c15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-    z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-    return z ^ (z >> 31)
-  }
-
-  /// A whole number in `range`, evenly enough for made-up prices.
-  mutating func next(in range: ClosedRange<Int>) -> Int {
-    let width = UInt64(range.upperBound - range.lowerBound + 1)
-    return range.lowerBound + Int(next() % width)
   }
 }

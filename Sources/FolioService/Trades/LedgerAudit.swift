@@ -207,11 +207,7 @@ public struct LedgerAudit {
         case .sell:
           let result = try book.sell(trade)
           for closed in result.closedLots { lots[closed.lot.tradeID] = closed.lot }
-          for piece in result.consumptions {
-            consumptions[
-              ConsumptionKey(sellTradeID: piece.sellTradeID, lotTradeID: piece.lotTradeID)] =
-              piece
-          }
+          for piece in result.consumptions { consumptions[piece.key] = piece }
           disposals[trade.id] = result.disposal
         }
         last = trade

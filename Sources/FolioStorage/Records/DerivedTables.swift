@@ -373,11 +373,6 @@ public struct ConsumptionKey: Hashable, Comparable, Sendable {
   public let sellTradeID: Int64
   public let lotTradeID: Int64
 
-  public init(sellTradeID: Int64, lotTradeID: Int64) {
-    self.sellTradeID = sellTradeID
-    self.lotTradeID = lotTradeID
-  }
-
   public static func < (lhs: ConsumptionKey, rhs: ConsumptionKey) -> Bool {
     (lhs.sellTradeID, lhs.lotTradeID) < (rhs.sellTradeID, rhs.lotTradeID)
   }

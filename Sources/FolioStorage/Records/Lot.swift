@@ -34,4 +34,8 @@ public struct LotConsumption: Equatable, Sendable {
       sellTradeID, lotTradeID, quantity, cost
     )
   }
+
+  public var key: ConsumptionKey {
+    ConsumptionKey(sellTradeID: sellTradeID, lotTradeID: lotTradeID)
+  }
 }

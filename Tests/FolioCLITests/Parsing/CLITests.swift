@@ -9,7 +9,7 @@ import Testing
 @Suite struct CLITests {
   @Test func tooOldSQLiteLibraryIsUnavailable() {
     let (message, code) = FolioCLI.describe(
-      DatabaseFileError.libraryTooOld(found: "3.31.1", required: "3.37.0"))
+      FileError.libraryTooOld(found: "3.31.1", required: "3.37.0"))
     #expect(code == 69)
     #expect(
       message
@@ -19,8 +19,8 @@ import Testing
 
   @Test func everyErrorKindMapsToItsExitCode() {
     let cases: [(any Error, Int32)] = [
-      (DatabaseFileError.cannotCreate(path: "/x/y", reason: "permission denied"), 74),
-      (DatabaseFileError.alreadyExists("/x"), 74),
+      (FileError.cannotCreate(path: "/x/y", reason: "permission denied"), 74),
+      (FileError.alreadyExists("/x"), 74),
       (StoreError.notADatabase("/x"), 65),
       (StoreError.missingDatabase("/x"), 66),
       (StoreError.checkFailed(["a"]), 65),

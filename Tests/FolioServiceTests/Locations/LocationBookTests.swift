@@ -331,8 +331,8 @@ final class LocationTestStore {
     let database = db.store.database
     try database.write {
       for index in 0..<5_000 {
-        let lat = generator.next(in: -90...90)
-        let lon = generator.next(in: -180...180)
+        let lat = Double.random(in: -90...90, using: &generator)
+        let lon = Double.random(in: -180...180, using: &generator)
         try database.execute(
           """
           INSERT INTO locations (name, city, latitude, longitude, created_at, updated_at)

@@ -1,17 +1,25 @@
 import Foundation
 
-/// Why a database file cannot be opened, created or written, before SQLite itself is involved.
-public enum DatabaseFileError: LocalizedError, Equatable {
+/// Why a database file, a copy of it or a file named by `--out` cannot be opened, created or
+/// written, before SQLite itself is involved. Nothing at the path is changed in any case.
+public enum FileError: LocalizedError, Equatable {
   /// The SQLite library linked at run time is older than Folio needs.
   case libraryTooOld(found: String, required: String)
   /// The database file or its folder cannot be created.
   case cannotCreate(path: String, reason: String)
   /// A file that must be new (a backup copy) already exists.
   case alreadyExists(String)
-  /// The path names a directory, FIFO, device or socket, not a database file.
-  case notARegularFile(path: String, kind: String)
+  /// The database path names a directory, FIFO, device or socket, not a database file.
+  case notADatabaseFile(path: String, kind: String)
   /// A copy of the database (`db backup`) could not be written; nothing was left at its path.
   case cannotWriteCopy(path: String, reason: String)
+  /// An `--out` path names something that is not a regular file (a directory, a FIFO, a
+  /// device, a socket); it is left as it is.
+  case notARegularFile(path: String, kind: String)
+  /// Creating, writing, syncing or renaming an `--out` file failed.
+  case cannotWrite(path: String, reason: String)
+  /// An `--out` path is the database in use (or one of its journal files).
+  case isTheDatabase(path: String)
 
   public var errorDescription: String? {
     switch self {
@@ -23,10 +31,20 @@ public enum DatabaseFileError: LocalizedError, Equatable {
       return "cannot create the database at \(path): \(reason)"
     case .alreadyExists(let path):
       return "\(path) already exists; choose a new file name (nothing was overwritten)"
-    case .notARegularFile(let path, let kind):
+    case .notADatabaseFile(let path, let kind):
       return "\(path) is \(kind), not a database file; give the path of a regular file"
     case .cannotWriteCopy(let path, let reason):
       return "cannot write the copy at \(path): \(reason); nothing was left at \(path)"
+    case .notARegularFile(let path, let kind):
+      return
+        "\(path): cannot be written (it is \(kind), not a regular file); --out replaces only "
+        + "regular files, and nothing was changed"
+    case .cannotWrite(let path, let reason):
+      return "\(path): cannot be written (\(reason)); the file, if any, was left as it was"
+    case .isTheDatabase(let path):
+      return
+        "\(path) is the database folio is using; --out never replaces it (choose another "
+        + "file name; nothing was changed)"
     }
   }
 
