@@ -179,9 +179,12 @@ public struct ExactDecimal: Hashable, Comparable, Sendable, CustomStringConverti
     Double(units) / 1e18
   }
 
-  /// Parses a decimal as a user types it: optional sign, digits, optional "." and fraction, and
-  /// an optional exponent ("6.6E-7", as Python writes small decimals). The value must be exact
-  /// with at most 18 fractional digits; thousands separators, "NaN" and "inf" are refused.
+  /// Parses a decimal as a user or an exchange writes it, the one rule for every number Folio
+  /// reads: surrounding spaces or tabs, an optional sign ("+5", "-0" is 0), digits with an
+  /// optional "." and at least one digit on either side of it (".5", "5." and "5.0" are all
+  /// 5 tenths or 5), and an optional exponent of at most 4 digits ("1e3", "4E-8", "6.6E-7").
+  /// The value must be exact with at most 18 fractional digits and below about 1.7e20;
+  /// thousands separators, "NaN", "inf" and hexadecimal are refused.
   public init(parsing text: String) throws(DecimalError) {
     var copy = text
     let result = copy.withUTF8 { bytes in
@@ -197,14 +200,14 @@ public struct ExactDecimal: Hashable, Comparable, Sendable, CustomStringConverti
 
   private init(utf8 bytes: UnsafeBufferPointer<UInt8>, original: String?) throws(DecimalError) {
     func text() -> String { original ?? String(decoding: bytes, as: UTF8.self) }
-    guard !bytes.isEmpty else { throw .empty }
-    var index = 0
+    func isSpace(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == 9 }
+    var index = bytes.firstIndex { !isSpace($0) } ?? bytes.count
+    let end = (bytes.lastIndex { !isSpace($0) } ?? -1) + 1
+    guard index < end else { throw .empty }
     var negative = false
-    if bytes[0] == UInt8(ascii: "-") {
-      negative = true
-      index = 1
-    } else if bytes[0] == UInt8(ascii: "+") {
-      index = 1
+    if bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
+      negative = bytes[index] == UInt8(ascii: "-")
+      index += 1
     }
     // The digits as an integer without its trailing zeros, which are counted in `zeros`.
     var mantissa: UInt128 = 0
@@ -213,7 +216,7 @@ public struct ExactDecimal: Hashable, Comparable, Sendable, CustomStringConverti
     var fractionDigits = 0
     var seenPoint = false
     var exponent = 0
-    while index < bytes.count {
+    while index < end {
       let byte = bytes[index]
       index += 1
       switch byte {
@@ -235,7 +238,7 @@ public struct ExactDecimal: Hashable, Comparable, Sendable, CustomStringConverti
       case UInt8(ascii: ","):
         throw .invalid(text(), "thousands separators are not accepted; write 1000.25, not 1,000.25")
       case UInt8(ascii: "e"), UInt8(ascii: "E"):
-        guard wholeDigits + fractionDigits > 0, index < bytes.count else {
+        guard wholeDigits + fractionDigits > 0, index < end else {
           throw .invalid(text(), "not a number")
         }
         var exponentNegative = false
@@ -244,14 +247,14 @@ public struct ExactDecimal: Hashable, Comparable, Sendable, CustomStringConverti
           index += 1
         }
         let digitsStart = index
-        while index < bytes.count, bytes[index] >= UInt8(ascii: "0"),
+        while index < end, bytes[index] >= UInt8(ascii: "0"),
           bytes[index] <= UInt8(ascii: "9")
         {
           guard index - digitsStart < 4 else { throw .outOfRange(text()) }
           exponent = exponent * 10 + Int(bytes[index] &- UInt8(ascii: "0"))
           index += 1
         }
-        guard index > digitsStart, index == bytes.count else {
+        guard index > digitsStart, index == end else {
           throw .invalid(text(), "malformed exponent")
         }
         if exponentNegative { exponent = -exponent }
@@ -259,9 +262,7 @@ public struct ExactDecimal: Hashable, Comparable, Sendable, CustomStringConverti
         throw .invalid(text(), "not a number")
       }
     }
-    guard wholeDigits > 0 && (!seenPoint || fractionDigits > 0) else {
-      throw .invalid(text(), "digits are required before and after the decimal point")
-    }
+    guard wholeDigits + fractionDigits > 0 else { throw .invalid(text(), "not a number") }
     // value = mantissa × 10^(zeros + exponent − fractionDigits); units carry 18 more digits.
     let power = zeros + exponent - fractionDigits + ExactDecimal.scale
     guard mantissa == 0 || power >= 0 else { throw .tooPrecise(text()) }

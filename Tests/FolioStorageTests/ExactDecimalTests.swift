@@ -44,6 +44,18 @@ import Testing
     #expect(try d("+7").description == "7")
   }
 
+  /// The one rule for every number Folio reads (trade options, CSV fields, coordinates):
+  /// a digit on either side of the point is enough, exponents are read exactly, a sign and
+  /// surrounding spaces or tabs are allowed, and -0 is 0.
+  @Test(arguments: [
+    (".5", "0.5"), ("5.", "5"), ("-.5", "-0.5"), ("+5", "5"), ("-0", "0"), ("1e3", "1000"),
+    ("4E-8", "0.00000004"), (".5e1", "5"), ("5.E-1", "0.5"), ("1E+2", "100"), (" 7 ", "7"),
+    ("\t2.50\t", "2.5"), ("-0.0e5", "0"),
+  ])
+  func oneRuleForEveryNumber(text: String, expected: String) throws {
+    #expect(try d(text).description == expected)
+  }
+
   @Test func exponentsThatAreExactAreWrittenOut() throws {
     #expect(try d("6.6E-7").description == "0.00000066")
     #expect(try d("1e5").description == "100000")
@@ -60,7 +72,9 @@ import Testing
   @Test(arguments: [
     ("1,000.25", "thousands separators"), ("1e-19", "more than 18"), ("1e400", "too large"),
     ("1e", "not a number"), ("2e5x", "malformed exponent"), ("NaN", "not a number"),
-    ("inf", "not a number"), ("", "required"), ("1.", "digits are required"), (".5", "digits"),
+    ("inf", "not a number"), ("", "required"), (".", "not a number"), ("-", "not a number"),
+    (" ", "required"), ("1 2", "not a number"), ("+-1", "not a number"), ("e5", "not a number"),
+    (".e5", "not a number"), ("0x10", "not a number"), ("1e12345", "too large"),
     ("1.2.3", "more than one decimal point"), ("0.0000000000000000001", "more than 18"),
     ("１２", "not a number"), ("1000000000000000000000", "too large"),
   ])

@@ -23,8 +23,11 @@ public enum JSONDecimal {
   /// Converts a JSON number literal such as `-1.25`, `36685` or `7.53314e-7`.
   /// `7.53314e-7` becomes exactly `0.000000753314`; `1e-30` rounds to `0`.
   public static func convert(_ literal: String) -> Conversion {
-    // Most literals (prices such as 39123.45) are exact decimals as written.
-    if literal.first != "+", let value = try? ExactDecimal(parsing: literal) {
+    // Most literals (prices such as 39123.45) are exact decimals as written. ExactDecimal also
+    // reads "+5", ".5", "5." and " 5", which are not JSON numbers.
+    if literal.first == "-" || literal.first?.isWholeNumber == true,
+      literal.last?.isWholeNumber == true, let value = try? ExactDecimal(parsing: literal)
+    {
       return .exact(value)
     }
     guard let (negative, digits, point) = parts(of: literal) else { return .outOfRange }
