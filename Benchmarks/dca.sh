@@ -33,7 +33,7 @@ for size in "$small" $((small * 2)); do
   data=$work/$size
   "$bin/folio-gen" "$size" "$data" --dca >/dev/null
   db=$data/folio.sqlite3
-  "$bin/folio" --db "$db" import trades "$data/trades.csv" >/dev/null
+  "$bin/folio" --db "$db" import trades --allow-future "$data/trades.csv" >/dev/null
   "$bin/folio" --db "$db" market import "$data/markets.json" >/dev/null
   seconds[report,$size]=$(fastest "$bin/folio" --db "$db" report)
   seconds[lifo,$size]=$(fastest "$bin/folio" --db "$db" holdings --method lifo)

@@ -26,7 +26,7 @@ cat >"$work/folio.sh" <<SH
 #!/usr/bin/env bash
 set -e
 rm -f "$work/folio.sqlite3" "$work/folio.sqlite3-wal" "$work/folio.sqlite3-shm"
-"$bin/folio" --db "$work/folio.sqlite3" import trades "$work/data/trades.csv"
+"$bin/folio" --db "$work/folio.sqlite3" import trades --allow-future "$work/data/trades.csv"
 "$bin/folio" --db "$work/folio.sqlite3" market import "$work/data/markets.json" 2>/dev/null
 "$bin/folio" --db "$work/folio.sqlite3" holdings
 SH

@@ -48,7 +48,7 @@ PY
 
 history() { # SIZE FOLDER [--dca]: a generated history imported, with its market snapshot
   "$bin/folio-gen" "$1" "$2" "${@:3}" >/dev/null
-  "$folio" --db "$2/folio.sqlite3" import trades "$2/trades.csv" >/dev/null
+  "$folio" --db "$2/folio.sqlite3" import trades --allow-future "$2/trades.csv" >/dev/null
   "$folio" --db "$2/folio.sqlite3" market import "$2/markets.json" >/dev/null 2>&1
 }
 

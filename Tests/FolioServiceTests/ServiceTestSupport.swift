@@ -91,7 +91,7 @@ final class TestStore {
   ) throws -> Trade {
     try TradeService(store).record(
       TradeDraft(side: side, coin: coin, quantity: quantity, price: price, fee: fee, date: date),
-      in: portfolio ?? main(), coinID: coin, now: Date(timeIntervalSince1970: 1_700_000_000))
+      in: portfolio ?? main(), coinID: coin, now: Date(timeIntervalSince1970: 1_732_968_000))
   }
 
   /// The stored position of `coin` in main.

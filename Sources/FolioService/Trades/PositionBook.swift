@@ -43,9 +43,6 @@ struct BookLot {
   var stored: Bool
   /// The lot changed since it was loaded.
   var changed: Bool
-
-  /// Cost per unit including the buy fee, for HIFO ordering.
-  var unitCost: ExactDecimal { (try? lot.cost / lot.quantity) ?? .zero }
 }
 
 /// The lot-matching engine for one coin in one portfolio: applies trades in time order and
@@ -90,7 +87,7 @@ struct PositionBook {
       tradeID: trade.id, acquiredAt: trade.executedAt, quantity: trade.quantity, cost: cost,
       remaining: trade.quantity, remainingCost: cost)
     lots.append(BookLot(lot: lot, stored: false, changed: true))
-    if method == .hifo { highest.push(lots[lots.count - 1].unitCost, lots.count - 1) }
+    if method == .hifo { highest.push(lot, lots.count - 1) }
     quantity = try quantity + trade.quantity
     costBasis = try costBasis + cost
     return lot
@@ -209,17 +206,19 @@ struct PositionBook {
   }
 }
 
-/// A binary max-heap of lot indices by unit cost; among equal costs the earliest lot is on top
-/// (HIFO's tie rule).
+/// A binary max-heap of lot indices by unit cost (cost including the buy fee ÷ quantity);
+/// among equal costs the earliest lot is on top (HIFO's tie rule). Unit costs are compared
+/// exactly without dividing, cost × other quantity against other cost × quantity in 256 bits,
+/// so a lot whose unit cost is beyond the decimal range is simply the most expensive.
 struct LotHeap {
-  private var items: [(cost: ExactDecimal, number: Int)] = []
+  private var items: [(cost: ExactDecimal, quantity: ExactDecimal, number: Int)] = []
 
   init() {}
 
   /// The heap of `lots` by index, leaving out empty ones.
   init(_ lots: [BookLot]) {
     for (index, entry) in lots.enumerated() where !entry.lot.remaining.isZero {
-      push(entry.unitCost, index)
+      push(entry.lot, index)
     }
   }
 
@@ -227,12 +226,19 @@ struct LotHeap {
   var top: Int? { items.first?.number }
 
   private func above(_ a: Int, _ b: Int) -> Bool {
-    items[a].cost != items[b].cost
-      ? items[a].cost > items[b].cost : items[a].number < items[b].number
+    // Costs and quantities are never negative: lot costs are quantity × price + fee.
+    func cross(_ x: ExactDecimal, _ y: ExactDecimal) -> (UInt128, UInt128) {
+      let product = x.units.magnitude.multipliedFullWidth(by: y.units.magnitude)
+      return (product.high, product.low)
+    }
+    let (left, right) = (
+      cross(items[a].cost, items[b].quantity), cross(items[b].cost, items[a].quantity)
+    )
+    return left != right ? left > right : items[a].number < items[b].number
   }
 
-  mutating func push(_ cost: ExactDecimal, _ number: Int) {
-    items.append((cost, number))
+  mutating func push(_ lot: Lot, _ number: Int) {
+    items.append((lot.cost, lot.quantity, number))
     var child = items.count - 1
     while child > 0, above(child, (child - 1) / 2) {
       items.swapAt(child, (child - 1) / 2)

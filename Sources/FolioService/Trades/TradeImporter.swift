@@ -45,11 +45,12 @@ public struct TradeImporter {
   /// `portfolio` column). `progress` is called now and then with the bytes read so far.
   public func importTrades(
     from reader: CSVReader, source: String, into portfolio: Portfolio, dryRun: Bool = false,
-    now: Date, progress: (Int) -> Void = { _ in }
+    allowFuture: Bool = false, now: Date, progress: (Int) -> Void = { _ in }
   ) throws -> ImportReport {
     try db.transaction {
       let report = try run(
-        reader, source: source, portfolio: portfolio, now: now, progress: progress)
+        reader, source: source, portfolio: portfolio, now: now,
+        latest: TradeInput.latestDate(now: now, allowFuture: allowFuture), progress: progress)
       return (
         ImportReport(
           rows: report.rows, imported: report.imported, skipped: report.skipped, dryRun: dryRun),
@@ -59,7 +60,7 @@ public struct TradeImporter {
   }
 
   private func run(
-    _ reader: CSVReader, source: String, portfolio: Portfolio, now: Date,
+    _ reader: CSVReader, source: String, portfolio: Portfolio, now: Date, latest: Timestamp?,
     progress: (Int) -> Void
   ) throws -> ImportReport {
     var first = try reader.next()
@@ -138,7 +139,7 @@ public struct TradeImporter {
               coins[draft.coin] = coinID
             }
             var trade = try TradeService.trade(
-              from: draft, portfolio: target, coinID: coinID, stamp: stamp)
+              from: draft, portfolio: target, coinID: coinID, stamp: stamp, latest: latest)
             if let externalID = trade.externalID {
               if let first = idLines[target.id, default: [:]][externalID] {
                 throw ImportRowError.repeatedID(externalID, firstLine: first)

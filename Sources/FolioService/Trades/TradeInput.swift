@@ -99,13 +99,30 @@ public enum TradeInput {
   }
 
   /// A date or time as users type it: `YYYY-MM-DD` (midnight UTC) or ISO-8601 with `Z` or an
-  /// offset (`Timestamp.Syntax.zoned`), from 1970 to 9999.
-  public static func date(_ text: String, field: String = "date") throws -> Timestamp {
+  /// offset (`Timestamp.Syntax.zoned`), from 1970 to 9999; when `latest` is given, a later
+  /// time is refused (a trade date more than a day in the future, see `latestDate(now:)`).
+  public static func date(_ text: String, field: String = "date", latest: Timestamp? = nil)
+    throws -> Timestamp
+  {
+    let time: Timestamp
     do {
-      return try Timestamp(parsing: text, .zoned)
+      time = try Timestamp(parsing: text, .zoned)
     } catch {
       throw TradeInputError(field: field, reason: "'\(text)' \(error)")
     }
+    if let latest, latest < time {
+      throw TradeInputError(
+        field: field,
+        reason: "'\(text)' is more than a day in the future (after \(latest)); "
+          + "give --allow-future if it is right")
+    }
+    return time
+  }
+
+  /// The latest trade date accepted without `--allow-future`: a day after `now`, so a trade
+  /// dated by a clock a few hours ahead is still accepted; nil (no limit) when `allowFuture`.
+  public static func latestDate(now: Date, allowFuture: Bool) -> Timestamp? {
+    allowFuture ? nil : Timestamp(now).adding(seconds: 86_400)
   }
 
   /// A note: any text without NUL bytes, at most 1,000 characters.

@@ -28,16 +28,19 @@ public struct TradeChanges: Sendable {
   public var fee: String?
   public var date: String?
   public var note: String?
+  /// A new `date` may be more than a day in the future.
+  public var allowFuture = false
 
   public init(
     quantity: String? = nil, price: String? = nil, fee: String? = nil, date: String? = nil,
-    note: String? = nil
+    note: String? = nil, allowFuture: Bool = false
   ) {
     self.quantity = quantity
     self.price = price
     self.fee = fee
     self.date = date
     self.note = note
+    self.allowFuture = allowFuture
   }
 
   var isEmpty: Bool {
@@ -86,20 +89,27 @@ public struct TradeService {
 
   public init(_ store: Store) { self.store = store }
 
-  /// Validates a draft into a trade of `portfolio` (not yet stored).
+  /// Validates a draft into a trade of `portfolio` (not yet stored); a date more than a day
+  /// after `now` is refused unless `allowFuture`.
   public static func trade(
-    from draft: TradeDraft, portfolio: Portfolio, coinID: String, now: Date
+    from draft: TradeDraft, portfolio: Portfolio, coinID: String, now: Date,
+    allowFuture: Bool = false
   ) throws -> Trade {
-    try trade(from: draft, portfolio: portfolio, coinID: coinID, stamp: Timestamp.format(now))
+    try trade(
+      from: draft, portfolio: portfolio, coinID: coinID, stamp: Timestamp.format(now),
+      latest: TradeInput.latestDate(now: now, allowFuture: allowFuture))
   }
 
-  /// Validates a draft; `stamp` is the current time, already formatted (imports reuse it).
+  /// Validates a draft; `stamp` is the current time, already formatted (imports reuse it), and
+  /// `latest` the latest date accepted (nil: any).
   static func trade(
-    from draft: TradeDraft, portfolio: Portfolio, coinID: String, stamp: String
+    from draft: TradeDraft, portfolio: Portfolio, coinID: String, stamp: String,
+    latest: Timestamp?
   ) throws -> Trade {
     Trade(
       portfolioID: portfolio.id,
-      executedAt: try draft.date.map { try TradeInput.date($0).description } ?? stamp,
+      executedAt: try draft.date.map { try TradeInput.date($0, latest: latest).description }
+        ?? stamp,
       side: draft.side, coinID: coinID, quantity: try TradeInput.quantity(draft.quantity),
       price: try TradeInput.amount(draft.price, field: "price"),
       fee: try TradeInput.amount(draft.fee ?? "0", field: "fee"),
@@ -111,19 +121,22 @@ public struct TradeService {
   /// Records a new trade of `draft.coin` (an id or a known symbol) made at `location` (an id
   /// or `"name, city"`), and returns it with its id.
   public func record(
-    _ draft: TradeDraft, location: String? = nil, in portfolio: Portfolio, now: Date
+    _ draft: TradeDraft, location: String? = nil, in portfolio: Portfolio, now: Date,
+    allowFuture: Bool = false
   ) throws -> Trade {
     var draft = draft
     let coinID = try TradeInput.coinID(MarketData(store).resolveCoin(draft.coin))
     if let location { draft.locationID = try LocationBook(store).locationID(for: location) }
-    return try record(draft, in: portfolio, coinID: coinID, now: now)
+    return try record(draft, in: portfolio, coinID: coinID, now: now, allowFuture: allowFuture)
   }
 
   /// Records a new trade of `coinID` and returns it with its id.
-  public func record(_ draft: TradeDraft, in portfolio: Portfolio, coinID: String, now: Date)
-    throws -> Trade
-  {
-    var trade = try Self.trade(from: draft, portfolio: portfolio, coinID: coinID, now: now)
+  public func record(
+    _ draft: TradeDraft, in portfolio: Portfolio, coinID: String, now: Date,
+    allowFuture: Bool = false
+  ) throws -> Trade {
+    var trade = try Self.trade(
+      from: draft, portfolio: portfolio, coinID: coinID, now: now, allowFuture: allowFuture)
     return try db.write {
       // The method the trade is booked with is read inside the write transaction.
       let portfolio = try Portfolio.current(portfolio, db)
@@ -144,7 +157,9 @@ public struct TradeService {
   }
 
   /// Changes fields of trade `id`; returns the trade as stored afterwards.
-  public func edit(id: Int64, _ changes: TradeChanges, in portfolio: Portfolio) throws -> Trade {
+  public func edit(id: Int64, _ changes: TradeChanges, in portfolio: Portfolio, now: Date)
+    throws -> Trade
+  {
     guard !changes.isEmpty else { throw TradeError.nothingToChange }
     return try db.write {
       let portfolio = try Portfolio.current(portfolio, db)
@@ -153,7 +168,10 @@ public struct TradeService {
       if let quantity = changes.quantity { trade.quantity = try TradeInput.quantity(quantity) }
       if let price = changes.price { trade.price = try TradeInput.amount(price, field: "price") }
       if let fee = changes.fee { trade.fee = try TradeInput.amount(fee, field: "fee") }
-      if let date = changes.date { trade.executedAt = try TradeInput.date(date).description }
+      if let date = changes.date {
+        let latest = TradeInput.latestDate(now: now, allowFuture: changes.allowFuture)
+        trade.executedAt = try TradeInput.date(date, latest: latest).description
+      }
       if let note = changes.note { trade.note = try TradeInput.note(note) }
       try Ledger(db).change(
         portfolio: portfolio, coinID: trade.coinID, from: min(old.key, trade.key)

@@ -38,7 +38,7 @@ final class ReportScenario {
   ) throws {
     try TradeService(store).record(
       TradeDraft(side: side, coin: coin, quantity: quantity, price: price, fee: fee, date: date),
-      in: try main, coinID: coin, now: sandbox.now)
+      in: try main, coinID: coin, now: sandbox.now, allowFuture: true)
   }
 
   /// Imports a two-coin /coins/markets page taken at `at`.

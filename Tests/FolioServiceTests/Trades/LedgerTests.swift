@@ -63,6 +63,26 @@ import Testing
     #expect(open.map(\.remaining) == [dec("1"), dec("1"), dec("2"), dec("0.5")])
   }
 
+  /// A lot whose unit cost is beyond the decimal range (a fee of 1,000 on 10⁻¹⁸ units is
+  /// 10²¹ a unit) is still the most expensive: HIFO sells it first. Unit costs are compared
+  /// exactly: 1 for 3 units is more than 0.333333333333333333 a unit, which division ties.
+  @Test func hifoSellsAnOverflowingUnitCostFirst() throws {
+    let test = try TestStore()
+    _ = try PortfolioService(test.store).setMethod("main", .hifo)
+    try test.trade(.buy, "bitcoin", "1", at: "100", on: "2024-01-01")
+    try test.trade(.buy, "bitcoin", "0.000000000000000001", at: "0", fee: "1000", on: "2024-01-02")
+    try test.trade(.buy, "bitcoin", "1", at: "0.333333333333333333", on: "2024-01-03")
+    try test.trade(.buy, "bitcoin", "3", at: "0", fee: "1", on: "2024-01-04")
+    let first = try test.trade(.sell, "bitcoin", "0.000000000000000001", at: "1", on: "2024-01-05")
+    let pieces = try DerivedTables(test.db).consumptions(sellTradeID: first.id)
+    #expect(pieces.map(\.lotTradeID) == [2])
+    #expect(pieces.map(\.cost) == [dec("1000")])
+    let next = try test.trade(.sell, "bitcoin", "2", at: "1", on: "2024-01-06")
+    let rest = try DerivedTables(test.db).consumptions(sellTradeID: next.id)
+    #expect(rest.map(\.lotTradeID) == [1, 4])
+    #expect(rest.map(\.quantity) == [dec("1"), dec("1")])
+  }
+
   /// Under average cost the pieces of a sell are rounded shares of its cost; the last piece
   /// takes what is left, so they add up to exactly the sell's cost basis.
   @Test func averageCostLastPieceTakesTheRemainder() throws {
@@ -119,7 +139,8 @@ import Testing
     let main = try test.main()
     try test.trade(.buy, "bitcoin", "0.7", at: "120", on: "2023-06-01")
     try test.trade(.sell, "bitcoin", "0.2", at: "500", on: "2024-01-03T12:00:00Z")
-    _ = try service.edit(id: 2, TradeChanges(price: "310", date: "2024-01-05"), in: main)
+    _ = try service.edit(
+      id: 2, TradeChanges(price: "310", date: "2024-01-05"), in: main, now: Date())
     _ = try service.delete(id: 3, in: main)
     try test.trade(.sell, "bitcoin", "0.4", at: "90", on: "2024-02-01")
     let incremental = try test.derivedSnapshot()
@@ -150,13 +171,13 @@ import Testing
     let service = TradeService(test.store)
     #expect(throws: OversellError.self) { try service.delete(id: 1, in: main) }
     #expect(throws: OversellError.self) {
-      try service.edit(id: 1, TradeChanges(quantity: "0.5"), in: main)
+      try service.edit(id: 1, TradeChanges(quantity: "0.5"), in: main, now: Date())
     }
     #expect(throws: OversellError.self) {
-      try service.edit(id: 1, TradeChanges(date: "2024-02-01"), in: main)
+      try service.edit(id: 1, TradeChanges(date: "2024-02-01"), in: main, now: Date())
     }
     #expect(throws: OversellError.self) {
-      try service.edit(id: 2, TradeChanges(quantity: "1.2"), in: main)
+      try service.edit(id: 2, TradeChanges(quantity: "1.2"), in: main, now: Date())
     }
     #expect(try test.derivedSnapshot() == before)
     #expect(try service.find(1, in: main).executedAt == "2024-01-01T00:00:00Z")

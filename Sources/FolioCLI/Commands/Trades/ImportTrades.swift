@@ -11,12 +11,14 @@ struct ImportTrades: FolioCommand {
       note, id, portfolio. RFC 4180 quoting, a UTF-8 BOM and CRLF line ends are accepted.
       Any bad row and nothing is imported; the problems are listed as FILE:LINE: reason.
       Rows whose id already exists in the portfolio are skipped, so re-importing is safe.
+      A date more than a day in the future is refused unless --allow-future is given.
       """, createsDatabase: true)
 
   enum Format: String, OutputFormat { case text, json }
 
   @Argument(name: "file", help: "The CSV file, or - for standard input.") var path: String
   @Flag(help: "Validate and report without writing anything.") var dryRun: Bool
+  @Flag(help: "Accept dates more than a day in the future.") var allowFuture: Bool
   @Option var format = Format.text
 
   func run(_ context: Context) throws {
@@ -43,7 +45,8 @@ struct ImportTrades: FolioCommand {
     let progress = ProgressBar(context: context, total: total)
     let report = try TradeImporter(context.store()).importTrades(
       from: CSVReader(handle: handle, source: source), source: source,
-      into: context.portfolio(), dryRun: dryRun, now: context.now, progress: progress.update)
+      into: context.portfolio(), dryRun: dryRun, allowFuture: allowFuture, now: context.now,
+      progress: progress.update)
     progress.finish()
     switch format {
     case .json:

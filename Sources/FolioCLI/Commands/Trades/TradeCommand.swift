@@ -31,6 +31,7 @@ struct TradeCommand<Kind: TradeKind>: FolioCommand {
       discussion: """
         COIN is a CoinGecko id such as 'bitcoin'. Prices and fees are in the portfolio's currency;
         a buy's fee adds to its cost basis, a sell's fee reduces its proceeds. Prints the new trade's id.
+        A --date more than a day in the future is refused unless --allow-future is given.
         """, createsDatabase: true)
   }
 
@@ -41,6 +42,7 @@ struct TradeCommand<Kind: TradeKind>: FolioCommand {
   @Option(help: "Price per unit (required).") var price: String
   @Option(help: "Fee paid (default: 0).") var fee: String?
   @Option(help: "YYYY-MM-DD or ISO-8601 with offset (default: now).") var date: String?
+  @Flag(help: "Accept a --date more than a day in the future.") var allowFuture: Bool
   @Option(valueName: "text", help: "A free-text note.") var note: String?
   @Option(
     name: "id", valueName: "external-id",
@@ -55,7 +57,8 @@ struct TradeCommand<Kind: TradeKind>: FolioCommand {
       side: Kind.side, coin: coin, quantity: quantity, price: price, fee: fee, date: date,
       note: note, externalID: externalID)
     let trade = try TradeService(context.store()).record(
-      draft, location: location, in: context.portfolio(), now: context.now)
+      draft, location: location, in: context.portfolio(), now: context.now,
+      allowFuture: allowFuture)
     switch format {
     case .json: context.print(TradeRendering.json(trade).rendered())
     case .text: context.print(String(trade.id))

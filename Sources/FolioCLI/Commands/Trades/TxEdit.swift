@@ -12,13 +12,15 @@ struct TxEdit: FolioCommand {
   @Option(help: "New price per unit.") var price: String?
   @Option(help: "New fee.") var fee: String?
   @Option(help: "New date.") var date: String?
+  @Flag(help: "Accept a --date more than a day in the future.") var allowFuture: Bool
   @Option(valueName: "text", help: "New note (an empty text removes it).") var note: String?
   @Option var format = Format.text
 
   func run(_ context: Context) throws {
-    let changes = TradeChanges(quantity: quantity, price: price, fee: fee, date: date, note: note)
+    let changes = TradeChanges(
+      quantity: quantity, price: price, fee: fee, date: date, note: note, allowFuture: allowFuture)
     let trade = try TradeService(context.store()).edit(
-      id: id.value, changes, in: context.portfolio())
+      id: id.value, changes, in: context.portfolio(), now: context.now)
     switch format {
     case .json: context.print(TradeRendering.json(trade).rendered())
     case .text: context.print("updated trade #\(trade.id)")

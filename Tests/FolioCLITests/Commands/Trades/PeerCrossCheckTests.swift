@@ -30,7 +30,7 @@ import Testing
     generator.fees = false
     let data = try generate(generator)
 
-    let imported = sandbox.run("import", "trades", data + "/trades.csv")
+    let imported = sandbox.run("import", "trades", data + "/trades.csv", "--allow-future")
     #expect(imported.code == 0, "\(imported.err)")
 
     // Beancount: realized profit is minus the Income:Gains total (rounded per posting to
@@ -92,7 +92,7 @@ extension PeerCrossCheckTests {
     generator.coinCount = 8
     let data = try generate(generator)
 
-    let imported = sandbox.run("import", "trades", data + "/trades.csv")
+    let imported = sandbox.run("import", "trades", data + "/trades.csv", "--allow-future")
     #expect(imported.code == 0, "\(imported.err)")
     let holdings = sandbox.run("holdings", "--format", "csv")
     #expect(holdings.code == 0, "\(holdings.err)")
