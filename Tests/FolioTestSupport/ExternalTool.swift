@@ -23,6 +23,9 @@ public struct ExternalTool: Sendable {
   public static let hledger = ExternalTool(names: ["hledger"], install: "apt-get install hledger")
   /// ldd, to list the shared libraries a binary loads.
   public static let ldd = ExternalTool(names: ["ldd"], install: "apt-get install libc-bin")
+  /// systemd-analyze, to verify the unit files of docs/daily.md.
+  public static let systemdAnalyze = ExternalTool(
+    names: ["systemd-analyze"], install: "apt-get install systemd")
   /// python3, for the checks written in it.
   public static let python3 = ExternalTool(names: ["python3"], install: "apt-get install python3")
 

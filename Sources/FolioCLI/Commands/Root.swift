@@ -5,11 +5,12 @@ enum Root: ParsableCommand {
     abstract: "A command-line crypto portfolio manager whose whole state is one SQLite file.",
     discussion: """
       Exit codes: 0 ok, 64 usage, 65 bad data or rule violated, 66 input missing,
-      69 service unavailable, 70 internal error, 74 I/O error, 75 database busy.
+      69 service unavailable, 70 internal error, 74 I/O error, 75 busy (database locked, or
+      another daily run).
       """,
     subcommands: [
       Buy.self, Sell.self, Tx.self, HoldingsCommand.self, PortfolioGroup.self, Coins.self,
-      Market.self, Stats.self, Report.self, Locations.self, Import.self, Export.self,
+      Market.self, Stats.self, Report.self, Daily.self, Locations.self, Import.self, Export.self,
       SQLCommand.self, DB.self, Demo.self,
     ])
 }

@@ -130,7 +130,7 @@ public enum FolioCLI {
       case .busy: code = ExitCode.temporaryFailure
       case .internalFailure: code = ExitCode.software
       }
-      if classified.kind == .busy {
+      if classified.kind == .busy, error is SQLiteError {
         return (
           "the database stayed locked by another process for longer than the busy timeout "
             + "(FOLIO_BUSY_TIMEOUT_MS); try again", code

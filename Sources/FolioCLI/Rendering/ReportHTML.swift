@@ -105,27 +105,72 @@ enum ReportHTML {
         + "Amounts in \(currency.uppercased()); market cap and volume abbreviated "
         + "(K thousand, M million, Bn billion, Tr trillion).</footer>")
 
-    let title = "Folio daily report: \(report.portfolio.name), \(report.day)"
-    return """
-      <!DOCTYPE html>
-      <html xmlns="http://www.w3.org/1999/xhtml" lang="en">
-      <head>
-      <meta charset="utf-8"/>
-      <meta name="viewport" content="width=device-width, initial-scale=1"/>
-      <meta name="color-scheme" content="light dark"/>
-      <title>\(escape(title))</title>
-      <style>
-      \(style)
-      </style>
-      </head>
-      <body>
-      <main>
-      \(body.joined(separator: "\n"))
-      </main>
-      </body>
-      </html>
+    return page("Folio daily report: \(report.portfolio.name), \(report.day)", body)
+  }
 
-      """
+  /// `DIR/index.html` of `folio daily`: each portfolio's saved value over time, then the dated
+  /// folders, newest first, with each portfolio's value and change linked to its files.
+  static func index(_ index: DailyIndex, generatedAt: String) -> String {
+    var body = [
+      "<header><h1>Folio daily reports</h1>",
+      "<p class=\"muted\">\(index.days.count) day(s) filed · generated at \(generatedAt)</p>",
+      "</header>",
+    ]
+    for (portfolio, rows) in index.history {
+      let chart = valueChart(rows.map { ($0.day, $0.value) }, currency: portfolio.currency)
+      body.append(
+        "<section class=\"panel\"><h2>\(escape(portfolio.name)) "
+          + "<span class=\"muted\">· \(portfolio.currency.uppercased())</span></h2>"
+          + (chart ?? "<p class=\"muted\">Fewer than two saved days.</p>") + "</section>")
+    }
+    let rows = index.days.map { day, entries in
+      "<tr><td>\(day)</td>"
+        + index.history.map { portfolio, _ in
+          guard let entry = entries.first(where: { $0.portfolio.id == portfolio.id }) else {
+            return "<td></td>"
+          }
+          let links = entry.files.map {
+            "<a href=\"\(day)/\(escape($0))\">\(escape(String($0.split(separator: ".").last ?? "")))</a>"
+          }
+          let change = ReportFormat.Cell(
+            Formatting.money(entry.change, in: portfolio.currency, sign: .always, missing: "")
+              + (entry.changePercent.map { " (\(Formatting.percent($0)))" } ?? ""),
+            direction: entry.change.map { !$0.isNegative })
+          return "<td>\(escape(Formatting.money(entry.value, in: portfolio.currency)))"
+            + "<br/><span class=\"\(tone(change.direction))\">\(escape(change.text))</span>"
+            + "<br/><span class=\"muted\">\(links.joined(separator: " · "))</span></td>"
+        }.joined() + "</tr>"
+    }
+    body.append(
+      "<section class=\"panel\"><h2>Days</h2>"
+        + table(["Day"] + index.history.map(\.portfolio.name), rows)
+        + "<p class=\"muted\">Value and change in profit (unrealized plus realized: what the "
+        + "market gained less fees) since the previous saved day.</p></section>")
+    return page("Folio daily reports", body)
+  }
+
+  /// A whole self-contained page.
+  static func page(_ title: String, _ body: [String]) -> String {
+    """
+    <!DOCTYPE html>
+    <html xmlns="http://www.w3.org/1999/xhtml" lang="en">
+    <head>
+    <meta charset="utf-8"/>
+    <meta name="viewport" content="width=device-width, initial-scale=1"/>
+    <meta name="color-scheme" content="light dark"/>
+    <title>\(escape(title))</title>
+    <style>
+    \(style)
+    </style>
+    </head>
+    <body>
+    <main>
+    \(body.joined(separator: "\n"))
+    </main>
+    </body>
+    </html>
+
+    """
   }
 
   // MARK: - Pieces

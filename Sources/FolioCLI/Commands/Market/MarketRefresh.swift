@@ -53,9 +53,11 @@ struct MarketRefresh: FolioCommand {
         + "(\(MarketFormat.source(outcome.source))): " + parts.joined(separator: ", "))
   }
 
-  /// Runs a refresh with the environment's CoinGecko settings; shared with `coins show --refresh`.
+  /// Runs a refresh with the environment's CoinGecko settings, fetching the coins held in
+  /// `portfolio` (default: the one in use); shared with `coins show --refresh` and `daily`.
   static func refresh(
-    _ context: Context, vsCurrency: String, pages: Int, coins: [String], detailFor: String?
+    _ context: Context, vsCurrency: String, pages: Int, coins: [String], detailFor: String?,
+    portfolio: String? = nil
   ) throws -> RefreshOutcome {
     let configuration = try CoinGeckoConfiguration.fromEnvironment(context.environment)
     let service = MarketData(try context.store())
@@ -63,7 +65,7 @@ struct MarketRefresh: FolioCommand {
     request.vsCurrency = vsCurrency
     request.pages = pages
     request.coins = try coins.map(service.resolveCoin)
-    request.portfolio = try context.portfolio().name
+    request.portfolio = try portfolio ?? context.portfolio().name
     request.detailFor = detailFor
     let client = CoinGeckoClient(configuration: configuration)
     let progress: (String) -> Void = { message in
