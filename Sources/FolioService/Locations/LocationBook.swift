@@ -50,6 +50,21 @@ public struct LocationBook {
     throw LocationError.notFound(reference: text, hint: try hint(for: text))
   }
 
+  /// The `"NAME, CITY"` of every location, by id: how trade listings name a trade's location.
+  public func references() throws -> [Int64: String] {
+    try database.read { try Location.references(database) }
+  }
+
+  /// The reference that names location `id` in a file read back by `import trades`: its
+  /// `"NAME, CITY"` when that resolves to `id` alone, else the id (a name or city holding a
+  /// comma can make the text match two locations). `references` is from `references()`.
+  public func portableReference(_ id: Int64, references: [Int64: String]) throws -> String {
+    guard let reference = references[id], (try? locationID(for: reference)) == id else {
+      return String(id)
+    }
+    return reference
+  }
+
   /// Suggests the full reference when `text` is the name of exactly one location.
   private func hint(for text: String) throws -> String? {
     let named = try Location.named(text, database)

@@ -29,12 +29,12 @@ public struct ImportError: LocalizedError, ClassifiedError, Equatable {
   }
 }
 
-/// Imports trades from CSV (`date,side,coin,quantity,price,fee,note`, optional `id` and
-/// `portfolio` columns, in any order) in one transaction: any bad row, or any sell that the
+/// Imports trades from CSV (`date,side,coin,quantity,price,fee,note`, optional `id`,
+/// `portfolio` and `location` columns, in any order) in one transaction: any bad row, or any sell that the
 /// history cannot cover, and nothing is imported.
 public struct TradeImporter {
   static let required = ["date", "side", "coin", "quantity", "price"]
-  static let optional = ["fee", "note", "id", "portfolio"]
+  static let optional = ["fee", "note", "id", "portfolio", "location"]
 
   let store: Store
   var db: Database { store.database }
@@ -98,6 +98,9 @@ public struct TradeImporter {
         let insert = try Trade.prepareInsert(db)
         let market = MarketData(store)
         var coins: [String: String] = [:]
+        // Each location reference resolved once (an id or "NAME, CITY", as `buy --location`).
+        let locations = LocationBook(store)
+        var places: [String: Int64] = [:]
         // The line of each id read so far, by portfolio: an id may appear once in a file.
         var idLines: [Int64: [String: Int]] = [:]
         while let record = try reader.next() {
@@ -140,6 +143,15 @@ public struct TradeImporter {
             }
             var trade = try TradeService.trade(
               from: draft, portfolio: target, coinID: coinID, stamp: stamp, latest: latest)
+            if let place = field(columns.location), !place.isEmpty {
+              if let known = places[place] {
+                trade.locationID = known
+              } else {
+                let id = try locations.locationID(for: place)
+                places[place] = id
+                trade.locationID = id
+              }
+            }
             if let externalID = trade.externalID {
               if let first = idLines[target.id, default: [:]][externalID] {
                 throw ImportRowError.repeatedID(externalID, firstLine: first)
@@ -205,7 +217,7 @@ public struct TradeImporter {
   private struct Columns {
     let count: Int
     let date, side, coin, quantity, price: Int
-    let fee, note, id, portfolio: Int?
+    let fee, note, id, portfolio, location: Int?
   }
 
   private static func columns(_ header: CSVRecord, source: String) throws -> Columns {
@@ -231,7 +243,7 @@ public struct TradeImporter {
     return Columns(
       count: header.fields.count, date: date, side: side, coin: coin, quantity: quantity,
       price: price, fee: index["fee"], note: index["note"], id: index["id"],
-      portfolio: index["portfolio"])
+      portfolio: index["portfolio"], location: index["location"])
   }
 }
 

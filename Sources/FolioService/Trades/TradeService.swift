@@ -16,7 +16,8 @@ public enum TradeError: LocalizedError, ClassifiedError, Equatable {
     case .duplicateExternalID(let id):
       return "a trade with id '\(id)' already exists in this portfolio"
     case .nothingToChange:
-      return "nothing to change: give at least one of --quantity, --price, --fee, --date, --note"
+      return "nothing to change: give at least one of --quantity, --price, --fee, --date, --note, "
+        + "--location, --no-location"
     }
   }
 }
@@ -28,23 +29,31 @@ public struct TradeChanges: Sendable {
   public var fee: String?
   public var date: String?
   public var note: String?
+  /// The new location: an id or `"NAME, CITY"`, resolved as `buy --location` resolves it.
+  public var location: String?
+  /// Clears the trade's location (`--no-location`).
+  public var removeLocation = false
   /// A new `date` may be more than a day in the future.
   public var allowFuture = false
 
   public init(
     quantity: String? = nil, price: String? = nil, fee: String? = nil, date: String? = nil,
-    note: String? = nil, allowFuture: Bool = false
+    note: String? = nil, location: String? = nil, removeLocation: Bool = false,
+    allowFuture: Bool = false
   ) {
     self.quantity = quantity
     self.price = price
     self.fee = fee
     self.date = date
     self.note = note
+    self.location = location
+    self.removeLocation = removeLocation
     self.allowFuture = allowFuture
   }
 
   var isEmpty: Bool {
-    quantity == nil && price == nil && fee == nil && date == nil && note == nil
+    quantity == nil && price == nil && fee == nil && date == nil && note == nil && location == nil
+      && !removeLocation
   }
 }
 
@@ -77,6 +86,8 @@ public struct TradeDetail: Sendable, Equatable {
   public let consumptions: [LotConsumption]
   /// For a buy: its lot as it stands now.
   public let lot: Lot?
+  /// Where the trade happened, if recorded.
+  public let location: Location?
 }
 
 /// Recording, changing and reading trades. Every change runs in one write transaction and
@@ -161,6 +172,7 @@ public struct TradeService {
     throws -> Trade
   {
     guard !changes.isEmpty else { throw TradeError.nothingToChange }
+    let locationID = try changes.location.map { try LocationBook(store).locationID(for: $0) }
     return try db.write {
       let portfolio = try Portfolio.current(portfolio, db)
       let old = try find(id, in: portfolio)
@@ -173,6 +185,8 @@ public struct TradeService {
         trade.executedAt = try TradeInput.date(date, latest: latest).description
       }
       if let note = changes.note { trade.note = try TradeInput.note(note) }
+      if let locationID { trade.locationID = locationID }
+      if changes.removeLocation { trade.locationID = nil }
       try Ledger(db).change(
         portfolio: portfolio, coinID: trade.coinID, from: min(old.key, trade.key)
       ) {
@@ -211,7 +225,8 @@ public struct TradeService {
       return TradeDetail(
         trade: trade, disposal: disposal,
         consumptions: trade.side == .sell ? try derived.consumptions(sellTradeID: id) : [],
-        lot: trade.side == .buy ? try derived.lot(tradeID: id) : nil)
+        lot: trade.side == .buy ? try derived.lot(tradeID: id) : nil,
+        location: try trade.locationID.flatMap { try Location.find(id: $0, db) })
     }
   }
 

@@ -91,6 +91,16 @@ public struct Location: Sendable, Equatable {
     }
   }
 
+  /// The `"NAME, CITY"` of every location, by id (without coordinates or images), for showing
+  /// the location of many trades.
+  public static func references(_ db: Database) throws -> [Int64: String] {
+    var references: [Int64: String] = [:]
+    try db.prepare("SELECT id, name, city FROM locations").forEachRow([]) {
+      references[try $0["id"]] = "\(try $0["name"] as String), \(try $0["city"] as String)"
+    }
+    return references
+  }
+
   /// The id after `id`, wrapping to the first; nil when there are no locations.
   public static func id(after id: Int64, _ db: Database) throws -> Int64? {
     try db.scalarInt("SELECT id FROM locations WHERE id > ? ORDER BY id LIMIT 1", [id])

@@ -42,7 +42,7 @@ import Testing
     for _ in 0..<2 {
       let result = sandbox.run("export", "trades", "--out", path)
       #expect(result.code == 0, "\(result.err)")
-      #expect(text(path)?.hasPrefix("date,side,coin,quantity,price,fee,note,id\n") == true)
+      #expect(text(path)?.hasPrefix("date,side,coin,quantity,price,fee,note,id,location\n") == true)
       #expect(text(path)?.contains("bitcoin") == true)
     }
     #expect(try leftovers(in: sandbox.path, except: ["trades.csv"]).isEmpty)

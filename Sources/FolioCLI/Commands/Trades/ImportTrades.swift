@@ -8,7 +8,8 @@ struct ImportTrades: FolioCommand {
     abstract: "Import trades from CSV, all or nothing.",
     discussion: """
       Columns (header row, any order): date, side, coin, quantity, price, and optionally fee,
-      note, id, portfolio. RFC 4180 quoting, a UTF-8 BOM and CRLF line ends are accepted.
+      note, id, portfolio, location (a location id or "NAME, CITY", as buy --location takes).
+      RFC 4180 quoting, a UTF-8 BOM and CRLF line ends are accepted.
       Any bad row and nothing is imported; the problems are listed as FILE:LINE: reason.
       Rows whose id already exists in the portfolio are skipped, so re-importing is safe.
       A date more than a day in the future is refused unless --allow-future is given.

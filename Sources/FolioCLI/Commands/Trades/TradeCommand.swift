@@ -60,15 +60,17 @@ struct TradeCommand<Kind: TradeKind>: FolioCommand {
       draft, location: location, in: context.portfolio(), now: context.now,
       allowFuture: allowFuture)
     switch format {
-    case .json: context.print(TradeRendering.json(trade).rendered())
+    case .json: context.print(try TradeRendering.json(trade, context).rendered())
     case .text: context.print(String(trade.id))
     }
   }
 }
 
-/// Shared rendering of trades.
+/// Shared rendering of trades. `location` is the `"NAME, CITY"` of the trade's location.
 enum TradeRendering {
-  static let csvHeader = ["id", "date", "side", "coin", "quantity", "price", "fee", "note"]
+  static let csvHeader = [
+    "id", "date", "side", "coin", "quantity", "price", "fee", "note", "location",
+  ]
 
   static func json(_ trade: Trade) -> JSONValue {
     .object([
@@ -80,11 +82,28 @@ enum TradeRendering {
     ])
   }
 
-  static func row(_ trade: Trade) -> [String] {
+  /// The trade as JSON followed by its location's `"NAME, CITY"` (null without one), as
+  /// `tx list`, `tx show`, `tx edit` and the report's trades give it.
+  static func json(_ trade: Trade, location: String?) -> JSONValue {
+    json(trade).appending([("location", .string(location))])
+  }
+
+  static func row(_ trade: Trade, location: String?) -> [String] {
     [
       String(trade.id), trade.executedAt, trade.side.rawValue, trade.coinID,
       trade.quantity.description, trade.price.description, trade.fee.description,
-      trade.note ?? "",
+      trade.note ?? "", location ?? "",
     ]
+  }
+
+  /// `json(_:location:)` for one trade, its location read from the database.
+  static func json(_ trade: Trade, _ context: Context) throws -> JSONValue {
+    let places = trade.locationID == nil ? [:] : try LocationBook(context.store()).references()
+    return json(trade, location: location(trade, places))
+  }
+
+  /// The location `"NAME, CITY"` of the trade, from `LocationBook.references()`.
+  static func location(_ trade: Trade, _ references: [Int64: String]) -> String? {
+    trade.locationID.map { references[$0] ?? "#\($0)" }
   }
 }

@@ -14,15 +14,25 @@ struct TxEdit: FolioCommand {
   @Option(help: "New date.") var date: String?
   @Flag(help: "Accept a --date more than a day in the future.") var allowFuture: Bool
   @Option(valueName: "text", help: "New note (an empty text removes it).") var note: String?
+  @Option(valueName: "id|\"name, city\"", help: "Where the trade happened (a location record).")
+  var location: String?
+  @Flag(help: "Remove the trade's location.") var noLocation: Bool
   @Option var format = Format.text
+
+  func validate() throws {
+    if location != nil && noLocation {
+      throw ValidationError("give either --location or --no-location, not both")
+    }
+  }
 
   func run(_ context: Context) throws {
     let changes = TradeChanges(
-      quantity: quantity, price: price, fee: fee, date: date, note: note, allowFuture: allowFuture)
+      quantity: quantity, price: price, fee: fee, date: date, note: note, location: location,
+      removeLocation: noLocation, allowFuture: allowFuture)
     let trade = try TradeService(context.store()).edit(
       id: id.value, changes, in: context.portfolio(), now: context.now)
     switch format {
-    case .json: context.print(TradeRendering.json(trade).rendered())
+    case .json: context.print(try TradeRendering.json(trade, context).rendered())
     case .text: context.print("updated trade #\(trade.id)")
     }
   }

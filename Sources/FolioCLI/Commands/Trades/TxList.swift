@@ -25,25 +25,30 @@ struct TxList: FolioCommand {
         coin: coin, side: side, since: since, until: until, limit: limit?.value,
         location: location))
     let portfolio = try context.portfolio()
+    let places = try LocationBook(context.store()).references()
     switch format {
     case .json:
       var items: [JSONValue] = []
-      try service.eachTrade(in: portfolio, filter: filter) { items.append(TradeRendering.json($0)) }
+      try service.eachTrade(in: portfolio, filter: filter) {
+        items.append(TradeRendering.json($0, location: TradeRendering.location($0, places)))
+      }
       context.print(JSONValue.array(items).rendered())
     case .csv:
       context.out.write(CSVWriter.line(TradeRendering.csvHeader))
       try service.eachTrade(in: portfolio, filter: filter) {
-        context.out.write(CSVWriter.line(TradeRendering.row($0)))
+        context.out.write(
+          CSVWriter.line(TradeRendering.row($0, location: TradeRendering.location($0, places))))
       }
     case .text:
       var table = TextTable(
-        headers: ["ID", "DATE", "SIDE", "COIN", "QUANTITY", "PRICE", "FEE", "NOTE"],
+        headers: ["ID", "DATE", "SIDE", "COIN", "QUANTITY", "PRICE", "FEE", "LOCATION", "NOTE"],
         rightAligned: [0, 4, 5, 6])
       try service.eachTrade(in: portfolio, filter: filter) { trade in
         table.rows.append([
           String(trade.id), trade.executedAt, trade.side.rawValue, trade.coinID,
           Formatting.quantity(trade.quantity), Formatting.money(trade.price, .ledger),
-          Formatting.money(trade.fee, .ledger), trade.note ?? "",
+          Formatting.money(trade.fee, .ledger), TradeRendering.location(trade, places) ?? "",
+          trade.note ?? "",
         ])
       }
       context.out.write(table.rendered())

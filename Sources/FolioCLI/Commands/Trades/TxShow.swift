@@ -16,7 +16,7 @@ struct TxShow: FolioCommand {
     let detail = try TradeService(context.store()).detail(id.value, in: context.portfolio())
     let trade = detail.trade
     if format == .json {
-      var json = TradeRendering.json(trade)
+      var json = TradeRendering.json(trade, location: detail.location?.reference)
       if let lot = detail.lot {
         json = json.appending([
           (
@@ -54,6 +54,9 @@ struct TxShow: FolioCommand {
     context.print("fee:       \(Formatting.money(trade.fee, .ledger))")
     if let note = trade.note { context.print("note:      \(note.shown)") }
     if let external = trade.externalID { context.print("id:        \(external.shown)") }
+    if let location = detail.location {
+      context.print("location:  \(location.reference.shown) (location \(location.id))")
+    }
     if let lot = detail.lot {
       context.print("lot cost:  \(Formatting.money(lot.cost, .ledger))")
       context.print(

@@ -244,7 +244,7 @@ import Testing
     #expect(other.run("import", "trades", first).code == 0)
     let second = other.run("export", "trades")
     #expect(second.out == (try String(contentsOfFile: first, encoding: .utf8)))
-    #expect(second.out.hasPrefix("date,side,coin,quantity,price,fee,note,id\n"))
+    #expect(second.out.hasPrefix("date,side,coin,quantity,price,fee,note,id,location\n"))
   }
 
   /// Fuzz finding (Fuzz/run.sh csv, the write-and-read-back check): a note holding "\r\n"

@@ -130,7 +130,7 @@ import Testing
     let sells = sandbox.run("tx", "list", "--side", "sell", "--format", "csv")
     #expect(
       sells.out
-        == "id,date,side,coin,quantity,price,fee,note\n3,2024-03-01T00:00:00Z,sell,bitcoin,0.6,70000,0,\n"
+        == "id,date,side,coin,quantity,price,fee,note,location\n3,2024-03-01T00:00:00Z,sell,bitcoin,0.6,70000,0,,\n"
     )
     let february = sandbox.run(
       "tx", "list", "--since", "2024-02-01", "--until", "2024-03-01", "--format", "json")
