@@ -39,8 +39,8 @@ public struct DailyIndex: Equatable, Sendable {
 }
 
 /// The folder `folio daily` files reports in: one folder per UTC day named `YYYY-MM-DD`,
-/// holding `<portfolio>.<ext>`, and `index.html`. Only what Folio names that way is ever
-/// removed.
+/// holding `<portfolio>.<ext>`, and `index.html`. Only the `<portfolio>.<ext>` files (and
+/// Folio's stale temporary files) of expired dated folders are ever removed.
 public struct DailyArchive {
   public let path: String
 
@@ -106,7 +106,7 @@ public struct DailyArchive {
   }
 
   /// The dated folders (named as Folio names them and real folders, not links), newest
-  /// first, with the names of the files Folio writes found in each.
+  /// first, with the names of the entries found in each.
   public func days() throws -> [(day: CalendarDay, files: [String])] {
     let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
     return names.compactMap { name -> (CalendarDay, [String])? in
@@ -114,7 +114,7 @@ public struct DailyArchive {
         return nil
       }
       let files = (try? FileManager.default.contentsOfDirectory(atPath: folder(day))) ?? []
-      return (day, files.filter(Self.isReport).sorted())
+      return (day, files.sorted())
     }.sorted { $0.0 > $1.0 }
   }
 
@@ -126,13 +126,15 @@ public struct DailyArchive {
     days.filter { $0 <= today.adding(days: -max(1, keep)) }
   }
 
-  /// Removes the folder of `day`: the report files Folio writes in it (and temporary files
-  /// an interrupted write left), then the folder itself. A folder that holds anything else
-  /// is kept with that in it; returns false then.
-  public func remove(_ day: CalendarDay) throws -> Bool {
+  /// Removes what Folio wrote in the folder of `day`: the regular files named
+  /// `<portfolio>.<ext>` for one of `portfolios` and one of Folio's formats, and the temporary
+  /// files (`.folio-<pid>-<n>.tmp`) a killed write left; then the folder itself if that left
+  /// it empty. Anything else (a user's notes, a link, a folder) stays, and so does the folder:
+  /// returns false then.
+  public func remove(_ day: CalendarDay, portfolios: [String]) throws -> Bool {
     let dated = folder(day)
     for name in (try? FileManager.default.contentsOfDirectory(atPath: dated)) ?? []
-    where Self.isReport(name) || (name.hasPrefix(".folio-") && name.hasSuffix(".tmp")) {
+    where Self.isTemporary(name) || portfolios.contains(where: { Self.named(name, $0 + ".") }) {
       var status = stat()
       guard lstat(dated + "/" + name, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
         continue
@@ -205,10 +207,14 @@ public struct DailyArchive {
     name.hasPrefix(prefix) && extensions.contains(String(name.dropFirst(prefix.count)))
   }
 
-  /// True for a name Folio gives a report file: `<something>.<ext>`.
-  static func isReport(_ name: String) -> Bool {
-    guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return false }
-    return extensions.contains(String(name[name.index(after: dot)...]))
+  /// True for the name of the temporary file of Folio's output-file writer:
+  /// `.folio-<pid>-<n>.tmp`, digits only between.
+  static func isTemporary(_ name: String) -> Bool {
+    guard name.hasPrefix(".folio-"), name.hasSuffix(".tmp") else { return false }
+    let middle = name.dropFirst(".folio-".count).dropLast(".tmp".count).split(
+      separator: "-", omittingEmptySubsequences: false)
+    return middle.count == 2
+      && middle.allSatisfy { !$0.isEmpty && $0.allSatisfy { ("0"..."9").contains($0) } }
   }
 
   func isFolder(_ path: String) -> Bool {

@@ -74,22 +74,43 @@ public struct ReportService {
     }
   }
 
+  /// The reports of `portfolios` as of the end of `day` (as `report` computes each), all read
+  /// in one read transaction, so they see the same trades and market data.
+  public func reports(_ portfolios: [Portfolio], day: CalendarDay, now: Date, forSaving: Bool)
+    throws -> [DailyReport]
+  {
+    try Self.checkNotFuture(day, now: now)
+    return try database.read {
+      try portfolios.map { try report($0, day: day, now: now, forSaving: forSaving) }
+    }
+  }
+
   /// Saves the report's figures as the day's row of the daily history, replacing a row saved
   /// earlier for the same day. Refused (65) for a report computed with another method than
   /// the portfolio's.
   public func save(_ report: DailyReport, now: Date) throws {
-    guard report.method == report.portfolio.method else {
+    try save([report], now: now)
+  }
+
+  /// Saves the figures of every report as its day's row (replacing a row saved earlier for
+  /// the same portfolio and day) in ONE write transaction: all the rows are saved or none
+  /// (a refusal, an error or a process killed midway leaves the saved history as it was).
+  /// Refused (65) when any report was computed with another method than its portfolio's.
+  public func save(_ reports: [DailyReport], now: Date) throws {
+    for report in reports where report.method != report.portfolio.method {
       throw ReportError.saveWithOtherMethod(
         method: report.method.rawValue, portfolioMethod: report.portfolio.method.rawValue)
     }
     try database.write {
-      // A method changed since the report was computed makes its figures the wrong ones.
-      let current = try Portfolio.current(report.portfolio, database)
-      guard report.method == current.method else {
-        throw ReportError.saveWithOtherMethod(
-          method: report.method.rawValue, portfolioMethod: current.method.rawValue)
+      for report in reports {
+        // A method changed since the report was computed makes its figures the wrong ones.
+        let current = try Portfolio.current(report.portfolio, database)
+        guard report.method == current.method else {
+          throw ReportError.saveWithOtherMethod(
+            method: report.method.rawValue, portfolioMethod: current.method.rawValue)
+        }
+        try record(report.figures, portfolio: current, now: now).save(database)
       }
-      try record(report.figures, portfolio: current, now: now).save(database)
     }
   }
 

@@ -200,6 +200,25 @@ final class ReportScenario {
     #expect(try scenario.rows().isEmpty)
   }
 
+  @Test func savingSeveralReportsSavesAllOfThemOrNone() throws {
+    let scenario = try ReportScenario()
+    let portfolios = PortfolioService(scenario.store)
+    let other = try portfolios.add(name: "other", now: scenario.sandbox.now)
+    let day = try #require(CalendarDay("2024-01-24"))
+    let reports = try scenario.service.reports(
+      [try scenario.main, other], day: day, now: scenario.sandbox.now, forSaving: true)
+    // The second portfolio's method changes after its report was computed: nothing is saved,
+    // not even the first portfolio's row.
+    _ = try portfolios.setMethod("other", .lifo)
+    #expect(throws: ReportError.saveWithOtherMethod(method: "fifo", portfolioMethod: "lifo")) {
+      try scenario.service.save(reports, now: scenario.sandbox.now)
+    }
+    #expect(try scenario.sandbox.count("portfolio_daily") == 0)
+    _ = try portfolios.setMethod("other", .fifo)
+    try scenario.service.save(reports, now: scenario.sandbox.now)
+    #expect(try scenario.sandbox.count("portfolio_daily") == 2)
+  }
+
   @Test func aFutureDayIsRefused() throws {
     let scenario = try ReportScenario()
     #expect(throws: ReportError.futureDay("2024-01-26", today: "2024-01-25")) {

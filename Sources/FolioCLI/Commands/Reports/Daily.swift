@@ -17,8 +17,10 @@ struct Daily: FolioCommand {
       saved day, and a chart of the saved history), then prints one summary line. Every
       portfolio unless --portfolio names one. DIR defaults to $XDG_STATE_HOME/folio/reports,
       else ~/.local/state/folio/reports. --keep-days N removes the dated folders before the
-      last N days (only the report files folio writes in them; a folder holding anything else
-      is kept); nothing else is ever deleted. A run while another works on DIR exits 75.
+      last N days: in each, only the files named <portfolio>.<ext> (a portfolio of the
+      database, one of folio's formats) and folio's own stale .folio-*.tmp files, then the
+      folder if it is empty; anything else stays, and so does its folder. Nothing else is
+      ever deleted. A run while another works on DIR exits 75.
       Exit codes: 0 ok, 64 usage, 65 bad data, 66 no database, 69 the refresh failed with
       --strict, 74 a file cannot be written, 75 another run holds DIR.
       """)
@@ -66,9 +68,7 @@ struct Daily: FolioCommand {
     let today = CalendarDay(containing: context.now)
     let service = ReportService(store)
     // Every file first, then the figures: a file that cannot be written saves nothing.
-    let reports = try portfolios.map {
-      try service.report($0, day: today, now: context.now, forSaving: true)
-    }
+    let reports = try service.reports(portfolios, day: today, now: context.now, forSaving: true)
     try archive.makeFolder(today)
     for report in reports {
       for format in formats.formats {
@@ -77,10 +77,12 @@ struct Daily: FolioCommand {
         try context.writeOutput(to: archive.folder(today) + "/" + name) { $0.write(text) }
       }
     }
-    for report in reports { try service.save(report, now: context.now) }
+    // All portfolios' rows in one transaction: a run killed here leaves all or none of them.
+    try service.save(reports, now: context.now)
     if let keep = keepDays?.value {
+      let names = try DailyArchive.portfolios(store, named: nil).map(\.name)
       for day in DailyArchive.expired(try archive.days().map(\.day), keep: keep, today: today)
-      where try !archive.remove(day) {
+      where try !archive.remove(day, portfolios: names) {
         context.warn("kept \(archive.folder(day)): it holds files folio did not write")
       }
     }

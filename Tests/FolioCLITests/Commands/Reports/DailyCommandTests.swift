@@ -255,6 +255,60 @@ import Testing
 
   // MARK: Safety
 
+  @Test func keepDaysRemovesOnlyPortfolioFilesInFolioFormatsAndItsStaleTemporaryFiles() throws {
+    let manager = FileManager.default
+    func folder(_ name: String, _ files: [String]) throws {
+      try manager.createDirectory(
+        atPath: reports + "/" + name, withIntermediateDirectories: true)
+      for file in files {
+        manager.createFile(atPath: reports + "/\(name)/\(file)", contents: Data("x".utf8))
+      }
+    }
+    // Folio's files, a stale temporary file of a killed write, and a user's files.
+    try folder(
+      "2024-11-01",
+      [
+        "main.html", "main.md", "cold.json", "cold.txt", "cold.csv", ".folio-123-456.tmp",
+        "notes.md", "summary.html", "main.pdf", "main.html.bak", ".folio-x.tmp", "MAIN.md",
+      ])
+    try folder("2024-11-02", ["main.html", "cold.md", ".folio-9-1.tmp"])
+    try folder("2024-11-03", ["notes.md"])
+    try manager.createDirectory(
+      atPath: reports + "/2024-11-04/main.md", withIntermediateDirectories: true)
+    let target = sandbox.write("target.txt", "mine")
+    try folder("2024-11-05", [])
+    try manager.createSymbolicLink(
+      atPath: reports + "/2024-11-05/main.html", withDestinationPath: target)
+    try folder("2024-11-29", ["main.html", "notes.md"])
+    let notes = reports + "/notes.md"
+    sandbox.write("reports/notes.md", "mine")
+
+    let result = daily("--offline", "--keep-days", "2")
+    #expect(result.code == 0, "\(result.err)")
+    #expect(
+      result.err.split(separator: "\n").map(String.init)
+        == ["2024-11-05", "2024-11-04", "2024-11-03", "2024-11-01"].map {
+          "folio: warning: kept \(reports)/\($0): it holds files folio did not write"
+        })
+    #expect(
+      listing(reports + "/2024-11-01") == [
+        ".folio-x.tmp", "MAIN.md", "main.html.bak", "main.pdf", "notes.md", "summary.html",
+      ])
+    #expect(!exists(reports + "/2024-11-02"))
+    #expect(listing(reports + "/2024-11-03") == ["notes.md"])
+    #expect(listing(reports + "/2024-11-04") == ["main.md"])
+    #expect(listing(reports + "/2024-11-05") == ["main.html"])
+    #expect(read(target) == "mine")
+    // The days kept are untouched, and so is everything outside the dated folders.
+    #expect(listing(reports + "/2024-11-29") == ["main.html", "notes.md"])
+    #expect(read(notes) == "mine")
+    #expect(
+      listing(reports) == [
+        ".folio-daily.lock", "2024-11-01", "2024-11-03", "2024-11-04", "2024-11-05",
+        "2024-11-29", "2024-11-30", "index.html", "notes.md",
+      ])
+  }
+
   @Test func aSecondRunWhileOneHoldsTheFolderExits75AndWritesNothing() throws {
     let lock = try DailyArchive(path: reports).lock()
     let before = try sandbox.dump()
