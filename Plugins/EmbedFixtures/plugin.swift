@@ -1,15 +1,16 @@
 import Foundation
 import PackagePlugin
 
-/// Embeds the `Fixtures/` files that `folio demo` builds its database from into the target as
+/// Embeds the `Fixtures/` files that `folio demo` builds its database from, and the coin list
+/// every new database starts its coin directory with, into the target as
 /// generated Swift source, so a built `folio` binary runs the demo from any folder, offline,
 /// wherever it is copied.
 @main
 struct EmbedFixtures: BuildToolPlugin {
-  /// The files the demo reads, relative to Fixtures/.
+  /// The files the demo and the coin directory read, relative to Fixtures/.
   static let files = [
     "coingecko/markets_usd.json", "coingecko/global_usd.json", "coingecko/coin_bitcoin.json",
-    "coingecko/coin_ethereum.json", "locations.json",
+    "coingecko/coin_ethereum.json", "locations.json", "coingecko/coins_list.json",
   ]
 
   func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {

@@ -118,6 +118,9 @@ final class Context {
 
   /// Writes a warning line to stderr.
   func warn(_ message: String) { err.write("folio: warning: \(FolioCLI.oneLine(message))\n") }
+
+  /// Writes a note line to stderr: something the user should know that is not a problem.
+  func note(_ message: String) { err.write("folio: note: \(FolioCLI.oneLine(message))\n") }
 }
 
 extension Context {
@@ -125,5 +128,15 @@ extension Context {
   func portfolio() throws -> Portfolio {
     let name = globals.portfolio ?? environment["FOLIO_PORTFOLIO"]
     return try PortfolioService(store()).resolve(name)
+  }
+}
+
+extension Context {
+  /// The id of the coin `text` names for a command that may name a coin the directory does
+  /// not know yet; a note on stderr says which coin an ambiguous symbol chose.
+  func resolve(_ text: String, in store: Store) throws -> String {
+    let coin = try CoinDirectory(store).resolve(text, unknown: .accept)
+    if let text = coin.note { note(text) }
+    return coin.id
   }
 }

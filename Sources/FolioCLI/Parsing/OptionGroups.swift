@@ -18,6 +18,12 @@ struct OutputOption: ParsableArguments {
   }
 }
 
+/// `--new-coin`: accept a coin id the coin directory does not know, and add it there.
+struct NewCoinOption: ParsableArguments {
+  @Flag(help: "Accept a coin id the coin directory does not know, and add it there.")
+  var newCoin: Bool
+}
+
 /// `--limit N`: a whole number of at least 1.
 struct Limit: ExpressibleByArgument {
   let value: Int

@@ -1,3 +1,5 @@
+import FolioService
+
 /// The result of parsing a command line: a command ready to run, or a request for help or
 /// the version, plus the global options.
 struct Invocation {
@@ -211,32 +213,14 @@ enum Parser {
     func bare(_ text: String) -> String { String(text.drop { $0 == "-" }) }
     let typed = bare(word)
     guard !typed.isEmpty else { return message }
-    let ranked = candidates.map { ($0, editDistance(bare($0), typed)) }.min { $0.1 < $1.1 }
+    let ranked = candidates.map { ($0, EditDistance.between(bare($0), typed)) }.min { $0.1 < $1.1 }
     let prefixed = candidates.filter { bare($0).hasPrefix(typed) }
-    if let ranked, ranked.1 <= max(1, typed.count / 3) {
+    if let ranked, EditDistance.isTypo(ranked.1, length: typed.count) {
       return message + "; did you mean '\(ranked.0)'?"
     }
     if typed.count >= 2, prefixed.count == 1, let only = prefixed.first {
       return message + "; did you mean '\(only)'?"
     }
     return message
-  }
-
-  /// The Levenshtein distance between two words, for "did you mean" suggestions.
-  static func editDistance(_ a: String, _ b: String) -> Int {
-    let a = Array(a)
-    let b = Array(b)
-    guard !a.isEmpty else { return b.count }
-    guard !b.isEmpty else { return a.count }
-    var previous = Array(0...b.count)
-    for i in 1...a.count {
-      var current = [i] + Array(repeating: 0, count: b.count)
-      for j in 1...b.count {
-        let cost = a[i - 1] == b[j - 1] ? 0 : 1
-        current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
-      }
-      previous = current
-    }
-    return previous[b.count]
   }
 }

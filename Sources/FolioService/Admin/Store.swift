@@ -82,6 +82,7 @@ public final class Store {
     if exists { _ = try migrator.status(of: database) }
     try database.enableWriteAheadLog()
     migration = try migrator.migrate(database, now: now)
+    try CoinDirectory.addBuiltInList(database)
   }
 
   /// Opens an existing database read-only: SQLite itself refuses every write on it.

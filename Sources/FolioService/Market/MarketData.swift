@@ -179,7 +179,7 @@ public struct MarketData {
     for quote in quotes {
       try MarketRecords.upsertCoin(
         database, id: quote.id, symbol: quote.symbol, name: quote.name,
-        imageURL: quote.imageURL, at: fetchedAt)
+        imageURL: quote.imageURL, rank: quote.marketCapRank, at: fetchedAt)
       if try MarketRecords.insertQuote(database, snapshotID: snapshot.id, quote) {
         added += 1
       } else {
@@ -291,27 +291,6 @@ public struct MarketData {
   }
 
   // MARK: Reading
-
-  /// Resolves what a user typed for a coin to a CoinGecko id: an id in the cached coins is
-  /// returned as is; a symbol (any case) of exactly one cached coin gives that coin's id; a
-  /// symbol of several throws `ambiguousSymbol` listing them (65); anything else is returned
-  /// lower-cased if it looks like an id (`[a-z0-9][a-z0-9-]*`), else throws `invalidCoin` (65).
-  public func resolveCoin(_ text: String) throws -> String {
-    let trimmed = text.trimmingCharacters(in: .whitespaces)
-    guard !trimmed.isEmpty else { throw MarketError.invalidCoin(text) }
-    if try MarketRecords.coin(database, id: trimmed) != nil { return trimmed }
-    let ids = try MarketRecords.coinIDs(database, symbol: trimmed)
-    if ids.count == 1, let id = ids.first { return id }
-    if ids.count > 1 { throw MarketError.ambiguousSymbol(trimmed, candidates: ids) }
-    let lower = trimmed.lowercased()
-    let shaped =
-      lower.count <= 100 && lower.utf8.first?.isASCIIAlphanumeric == true
-      && lower.unicodeScalars.allSatisfy {
-        ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-"
-      }
-    guard shaped else { throw MarketError.invalidCoin(text) }
-    return lower
-  }
 
   /// The latest snapshot of `vsCurrency`, if any.
   public func latestSnapshot(vsCurrency: String = "usd") throws -> MarketSnapshotRef? {
@@ -435,7 +414,10 @@ public struct MarketData {
       let coin = try MarketRecords.coin(database, id: coinID)
       let quote = try MarketRecords.latestQuote(database, coinID: coinID, vsCurrency: vsCurrency)
       let detail = try MarketRecords.latestDetail(database, coinID: coinID)
-      guard coin != nil else { throw MarketError.unknownCoin(coinID) }
+      // The coin directory knows many coins the cache holds nothing about.
+      guard coin != nil, quote != nil || detail != nil else {
+        throw MarketError.unknownCoin(coinID)
+      }
       return CoinOverview(coinID: coinID, coin: coin, quote: quote, detail: detail)
     }
   }
@@ -446,12 +428,15 @@ public struct MarketData {
     return MarketTime.parseDuration(since).map { now.addingTimeInterval(-$0) }
   }
 
-  /// The cached prices of `coinID` in `vsCurrency` since `since`, oldest first.
+  /// The cached prices of `coinID` in `vsCurrency` since `since`, oldest first. Throws
+  /// `unknownCoin` (65) when the cache holds no price of it in `vsCurrency` at all.
   public func history(of coinID: String, vsCurrency: String = "usd", since: Date? = nil) throws
     -> CoinHistory
   {
     try database.read {
-      guard let coin = try MarketRecords.coin(database, id: coinID) else {
+      guard let coin = try MarketRecords.coin(database, id: coinID),
+        try MarketRecords.latestQuote(database, coinID: coinID, vsCurrency: vsCurrency) != nil
+      else {
         throw MarketError.unknownCoin(coinID)
       }
       let points = try MarketRecords.history(

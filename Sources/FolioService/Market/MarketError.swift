@@ -19,10 +19,6 @@ public enum MarketError: LocalizedError, ClassifiedError, Equatable {
   case noMarketData(vsCurrency: String)
   /// A coin that the cache knows nothing about (65).
   case unknownCoin(String)
-  /// A symbol shared by several cached coins (65).
-  case ambiguousSymbol(String, candidates: [String])
-  /// Text that is neither a known id or symbol nor shaped like a CoinGecko id (65).
-  case invalidCoin(String)
   /// The latest snapshot is older than `--max-age` and `--strict` was given (65).
   case staleData(snapshotAt: String, age: String, maxAge: String)
   /// A refresh failed; nothing was stored (the kind of the underlying failure).
@@ -71,12 +67,6 @@ public enum MarketError: LocalizedError, ClassifiedError, Equatable {
     case .unknownCoin(let coin):
       return "no cached market data or details for '\(coin)'; check the id with "
         + "'folio coins list --search \(coin)' or fetch it with 'folio coins show \(coin) --refresh'"
-    case .ambiguousSymbol(let symbol, let candidates):
-      return "the symbol '\(symbol)' belongs to \(candidates.count) coins: "
-        + candidates.joined(separator: ", ") + "; give the CoinGecko id instead"
-    case .invalidCoin(let text):
-      return "'\(text)' is not a known coin symbol or a CoinGecko id (ids are lowercase letters, "
-        + "digits and '-', such as 'bitcoin')"
     case .staleData(let snapshotAt, let age, let maxAge):
       return "the latest market snapshot (\(snapshotAt)) is \(age) old, older than --max-age "
         + "\(maxAge); run 'folio market refresh' or raise --max-age"

@@ -314,7 +314,10 @@ public struct ReportService {
     for book in held {
       let coin = book.coinID
       let quote = quotes[coin]
-      let record = quote == nil ? try MarketRecords.coin(database, id: coin) : nil
+      // A coin added with --new-coin has no symbol, and its name is its id: show neither.
+      let record =
+        quote == nil
+        ? try MarketRecords.coin(database, id: coin).flatMap { $0.symbol.isEmpty ? nil : $0 } : nil
       let value = try quote.map { try book.quantity * $0.price }
       holdings.append(
         ReportHolding(

@@ -10,6 +10,9 @@ public struct ImportReport: Sendable, Equatable {
   /// Rows skipped because a trade with the same id already exists in the portfolio.
   public let skipped: Int
   public let dryRun: Bool
+  /// What the user should know about the rows, each as `FILE:LINE: note`: the coin chosen for
+  /// a symbol of several coins (the first row with that symbol).
+  public var notes: [String] = []
 }
 
 /// An import that was refused: every problem found, each as `FILE:LINE: reason`.
@@ -53,7 +56,8 @@ public struct TradeImporter {
         latest: TradeInput.latestDate(now: now, allowFuture: allowFuture), progress: progress)
       return (
         ImportReport(
-          rows: report.rows, imported: report.imported, skipped: report.skipped, dryRun: dryRun),
+          rows: report.rows, imported: report.imported, skipped: report.skipped, dryRun: dryRun,
+          notes: report.notes),
         dryRun ? .rollback : .commit
       )
     }
@@ -78,6 +82,7 @@ public struct TradeImporter {
       if problems.count < ImportError.listed { problems.append("\(source):\(line): \(reason)") }
     }
     var portfolios: [String: Portfolio] = [portfolio.name: portfolio]
+    var notes: [String] = []
     let ledger = try Ledger(db)
     // Rows that follow everything booked for their position are booked as they are read;
     // a position whose rows arrive out of order is recomputed at the end from its earliest row.
@@ -96,8 +101,9 @@ public struct TradeImporter {
       try db.ignoringCheckConstraints {
         let restore = try Trade.suspendInsertWork(db)
         let insert = try Trade.prepareInsert(db)
-        let market = MarketData(store)
-        var coins: [String: String] = [:]
+        let directory = CoinDirectory(store)
+        // Each coin as typed is resolved once: the id, or why it was refused.
+        var coins: [String: Result<String, CoinError>] = [:]
         // Each location reference resolved once (an id or "NAME, CITY", as `buy --location`).
         let locations = LocationBook(store)
         var places: [String: Int64] = [:]
@@ -136,10 +142,17 @@ public struct TradeImporter {
               date: fields[columns.date], note: field(columns.note), externalID: field(columns.id))
             let coinID: String
             if let known = coins[draft.coin] {
-              coinID = known
+              coinID = try known.get()
             } else {
-              coinID = try TradeInput.coinID(market.resolveCoin(draft.coin))
-              coins[draft.coin] = coinID
+              do {
+                let coin = try directory.resolve(draft.coin)
+                if let note = coin.note { notes.append("\(source):\(record.line): \(note)") }
+                coins[draft.coin] = .success(coin.id)
+                coinID = coin.id
+              } catch let error as CoinError {
+                coins[draft.coin] = .failure(error.withoutNewCoinHint)
+                throw error.withoutNewCoinHint
+              }
             }
             var trade = try TradeService.trade(
               from: draft, portfolio: target, coinID: coinID, stamp: stamp, latest: latest)
@@ -210,7 +223,8 @@ public struct TradeImporter {
         throw ImportError(problems: [line + message], total: 1)
       }
     }
-    return ImportReport(rows: rows, imported: lines.count, skipped: skipped, dryRun: false)
+    return ImportReport(
+      rows: rows, imported: lines.count, skipped: skipped, dryRun: false, notes: notes)
   }
 
   /// Where each column is in a record.

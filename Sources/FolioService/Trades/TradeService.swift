@@ -129,16 +129,26 @@ public struct TradeService {
       createdAt: stamp)
   }
 
-  /// Records a new trade of `draft.coin` (an id or a known symbol) made at `location` (an id
-  /// or `"name, city"`), and returns it with its id.
+  /// Records a new trade of `draft.coin` (an id or a symbol of the coin directory; with
+  /// `newCoin`, an id the directory does not know, which is added to it) made at `location`
+  /// (an id or `"name, city"`), and returns it with its id. `note` receives what the user
+  /// should know about the coin chosen (a symbol of several coins).
   public func record(
     _ draft: TradeDraft, location: String? = nil, in portfolio: Portfolio, now: Date,
-    allowFuture: Bool = false
+    allowFuture: Bool = false, newCoin: Bool = false, note: (String) -> Void = { _ in }
   ) throws -> Trade {
     var draft = draft
-    let coinID = try TradeInput.coinID(MarketData(store).resolveCoin(draft.coin))
     if let location { draft.locationID = try LocationBook(store).locationID(for: location) }
-    return try record(draft, in: portfolio, coinID: coinID, now: now, allowFuture: allowFuture)
+    let directory = CoinDirectory(store)
+    // Checked before the write, so a refused coin takes no lock; added inside it.
+    var coin = try directory.resolve(draft.coin, unknown: newCoin ? .accept : .refuse)
+    return try db.write {
+      if newCoin { coin = try directory.resolve(draft.coin, unknown: .add) }
+      let trade = try record(
+        draft, in: portfolio, coinID: coin.id, now: now, allowFuture: allowFuture)
+      if let text = coin.note { note(text) }
+      return trade
+    }
   }
 
   /// Records a new trade of `coinID` and returns it with its id.
@@ -234,7 +244,7 @@ public struct TradeService {
   /// coin or location, or a date that is not one, is refused (65).
   public func filter(_ query: TradeQuery) throws -> Trade.Filter {
     var filter = Trade.Filter(side: query.side, limit: query.limit)
-    filter.coinID = try query.coin.map { try TradeInput.coinID(MarketData(store).resolveCoin($0)) }
+    filter.coinID = try query.coin.map { try CoinDirectory(store).resolve($0, unknown: .accept).id }
     filter.since = try query.since.map { try TradeInput.date($0, field: "--since") }
     if let until = query.until {
       let time = try TradeInput.date(until, field: "--until")

@@ -187,16 +187,21 @@ public enum MarketRecords {
 
   /// Inserts or updates a coin; an update only happens when `at` is not older than the fetch
   /// that last wrote the row, so importing an old file does not undo a newer name.
+  /// A `rank` of nil keeps the rank the coin has.
   public static func upsertCoin(
-    _ database: Database, id: String, symbol: String, name: String, imageURL: String?, at: String
+    _ database: Database, id: String, symbol: String, name: String, imageURL: String?,
+    rank: Int? = nil, at: String
   ) throws {
     try database.execute(
       """
-      INSERT INTO coins (id, symbol, name, image_url, updated_at) VALUES (?, ?, ?, ?, ?)
+      INSERT INTO coins (id, symbol, name, image_url, market_cap_rank, updated_at)
+      VALUES (?, ?, ?, ?, ?, ?)
       ON CONFLICT (id) DO UPDATE SET symbol = excluded.symbol, name = excluded.name,
-        image_url = coalesce(excluded.image_url, coins.image_url), updated_at = excluded.updated_at
+        image_url = coalesce(excluded.image_url, coins.image_url),
+        market_cap_rank = coalesce(excluded.market_cap_rank, coins.market_cap_rank),
+        updated_at = excluded.updated_at
       WHERE excluded.updated_at >= coins.updated_at
-      """, [id, symbol, name, imageURL, at])
+      """, [id, symbol, name, imageURL, rank.flatMap { $0 >= 1 ? $0 : nil }, at])
   }
 
   /// Adds a coin known only from a detail without symbol or name, unless it exists.
@@ -214,13 +219,6 @@ public enum MarketRecords {
     try database.row("SELECT \(CoinRecord.columns) FROM coins WHERE id = ?", [id]) {
       try CoinRecord(row: $0)
     }
-  }
-
-  /// The ids of the coins whose symbol is `symbol`, ignoring case.
-  public static func coinIDs(_ database: Database, symbol: String) throws -> [String] {
-    try database.rows(
-      "SELECT id FROM coins WHERE symbol = ? COLLATE NOCASE ORDER BY id", [symbol]
-    ) { try $0["id"] }
   }
 
   // MARK: Market snapshots

@@ -72,7 +72,7 @@ extension Sandbox {
           "sell", "ethereum", "1", "--price", "3000", "--fee", "3", "--date",
           "2024-11-15T16:00:00Z",
         ],
-        ["buy", "obscure-coin", "100", "--price", "0.5", "--date", "2024-11-20"],
+        ["buy", "obscure-coin", "100", "--price", "0.5", "--date", "2024-11-20", "--new-coin"],
         [
           "buy", "solana", "10", "--price", "235", "--fee", "1", "--date", "2024-11-30T09:30:00Z",
           "--location", "Eiffel Tower, Paris",

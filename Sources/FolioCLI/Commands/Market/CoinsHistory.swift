@@ -33,8 +33,9 @@ struct CoinsHistory: FolioCommand {
   var vsCurrency: String { currency.vsCurrency }
 
   func run(_ context: Context) throws {
-    let service = MarketData(try context.existingStore())
-    let id = try service.resolveCoin(coin)
+    let store = try context.existingStore()
+    let service = MarketData(store)
+    let id = try context.resolve(coin, in: store)
     let start = since.flatMap { MarketData.start($0.text, now: context.now) }
     let history = try service.history(of: id, vsCurrency: vsCurrency, since: start)
     if let latest = try service.latestSnapshot(vsCurrency: vsCurrency) {

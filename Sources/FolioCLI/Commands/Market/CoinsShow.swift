@@ -25,8 +25,9 @@ struct CoinsShow: FolioCommand {
   var createsDatabase: Bool { refresh }
 
   func run(_ context: Context) throws {
-    let service = MarketData(try context.store())
-    let id = try service.resolveCoin(coin)
+    let store = try context.store()
+    let service = MarketData(store)
+    let id = try context.resolve(coin, in: store)
     if refresh {
       let outcome = try MarketRefresh.refresh(
         context, vsCurrency: vsCurrency, pages: 1, coins: [], detailFor: id)

@@ -60,11 +60,12 @@ struct MarketRefresh: FolioCommand {
     portfolio: String? = nil
   ) throws -> RefreshOutcome {
     let configuration = try CoinGeckoConfiguration.fromEnvironment(context.environment)
-    let service = MarketData(try context.store())
+    let store = try context.store()
+    let service = MarketData(store)
     var request = RefreshRequest()
     request.vsCurrency = vsCurrency
     request.pages = pages
-    request.coins = try coins.map(service.resolveCoin)
+    request.coins = try coins.map { try context.resolve($0, in: store) }
     request.portfolio = try portfolio ?? context.portfolio().name
     request.detailFor = detailFor
     let client = CoinGeckoClient(configuration: configuration)

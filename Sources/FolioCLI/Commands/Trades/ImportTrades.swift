@@ -12,6 +12,8 @@ struct ImportTrades: FolioCommand {
       RFC 4180 quoting, a UTF-8 BOM and CRLF line ends are accepted.
       Any bad row and nothing is imported; the problems are listed as FILE:LINE: reason.
       Rows whose id already exists in the portfolio are skipped, so re-importing is safe.
+      A coin is a CoinGecko id or symbol, resolved as 'folio buy' does; unknown coins are
+      listed with their lines and the closest coins of the directory.
       A date more than a day in the future is refused unless --allow-future is given.
       """, createsDatabase: true)
 
@@ -49,6 +51,7 @@ struct ImportTrades: FolioCommand {
       into: context.portfolio(), dryRun: dryRun, allowFuture: allowFuture, now: context.now,
       progress: progress.update)
     progress.finish()
+    report.notes.forEach(context.note)
     switch format {
     case .json:
       context.print(

@@ -29,7 +29,10 @@ struct TradeCommand<Kind: TradeKind>: FolioCommand {
       name: Kind.side.rawValue,
       abstract: "Record a \(Kind.side.rawValue).",
       discussion: """
-        COIN is a CoinGecko id such as 'bitcoin'. Prices and fees are in the portfolio's currency;
+        COIN is a CoinGecko id such as 'bitcoin' or a symbol such as 'btc' (the coin of the best
+        market-cap rank with it; a note says which when several coins share it). A coin the
+        coin directory does not know is refused with the closest ones, unless --new-coin is given.
+        Prices and fees are in the portfolio's currency;
         a buy's fee adds to its cost basis, a sell's fee reduces its proceeds. Prints the new trade's id.
         A --date more than a day in the future is refused unless --allow-future is given.
         """, createsDatabase: true)
@@ -37,7 +40,7 @@ struct TradeCommand<Kind: TradeKind>: FolioCommand {
 
   enum Format: String, OutputFormat { case text, json }
 
-  @Argument(help: "The CoinGecko coin id.") var coin: String
+  @Argument(help: "The CoinGecko coin id or symbol.") var coin: String
   @Argument(help: "How many units were \(Kind.verb) (a plain decimal).") var quantity: String
   @Option(help: "Price per unit (required).") var price: String
   @Option(help: "Fee paid (default: 0).") var fee: String?
@@ -50,6 +53,7 @@ struct TradeCommand<Kind: TradeKind>: FolioCommand {
   var externalID: String?
   @Option(valueName: "id|\"name, city\"", help: "Where the trade happened (a location record).")
   var location: String?
+  @OptionGroup var newCoin: NewCoinOption
   @Option var format = Format.text
 
   func run(_ context: Context) throws {
@@ -58,7 +62,7 @@ struct TradeCommand<Kind: TradeKind>: FolioCommand {
       note: note, externalID: externalID)
     let trade = try TradeService(context.store()).record(
       draft, location: location, in: context.portfolio(), now: context.now,
-      allowFuture: allowFuture)
+      allowFuture: allowFuture, newCoin: newCoin.newCoin, note: context.note)
     switch format {
     case .json: context.print(try TradeRendering.json(trade, context).rendered())
     case .text: context.print(String(trade.id))

@@ -68,7 +68,7 @@ import Testing
     #expect((details["description"] as? String)?.contains("<") == false)
   }
 
-  @Test func unknownAndAmbiguousCoinsExit65() throws {
+  @Test func unknownCoinsExit65AndAnAmbiguousSymbolTakesTheBestRank() throws {
     sandbox.importUSDFixtures()
     let unknown = sandbox.run("coins", "show", "nocoin")
     #expect(unknown.code == 65)
@@ -77,15 +77,16 @@ import Testing
     #expect(invalid.code == 65)
     let twins = sandbox.write(
       "twins.json",
-      #"[{"id":"alpha-one","symbol":"alp","name":"A","current_price":1},{"id":"alpha-two","symbol":"alp","name":"B","current_price":2}]"#
+      #"[{"id":"alpha-one","symbol":"alp","name":"A","current_price":1,"market_cap_rank":7},{"id":"alpha-two","symbol":"alp","name":"B","current_price":2,"market_cap_rank":3}]"#
     )
     #expect(sandbox.run("market", "import", twins).code == 0)
     let ambiguous = sandbox.run("coins", "show", "ALP")
-    #expect(ambiguous.code == 65)
+    #expect(ambiguous.code == 0)
     #expect(
       ambiguous.err
-        == "folio: error: the symbol 'ALP' belongs to 2 coins: alpha-one, alpha-two; give the CoinGecko id instead\n"
-    )
+        == "folio: note: 'ALP' is the symbol of 2 coins; chose 'alpha-two' (B, ALP, rank 3) over "
+        + "'alpha-one' (A, ALP, rank 7); give the id to choose another\n")
+    #expect(ambiguous.out.contains("alpha-two"))
   }
 
   @Test func staleStrictRefusesBeforePrinting() {

@@ -1,0 +1,205 @@
+import FolioStorage
+import Foundation
+
+/// What a coin typed by the user resolved to.
+public struct CoinResolution: Equatable, Sendable {
+  /// What the user typed.
+  public let typed: String
+  /// The CoinGecko id the trade is recorded with.
+  public let id: String
+  /// When `typed` is the symbol of several coins: the coin chosen (the best rank) and the
+  /// others, best rank first; empty otherwise.
+  public let chosen: DirectoryCoin?
+  public let others: [DirectoryCoin]
+  /// True when the coin was not in the directory and was added to it (`--new-coin`).
+  public let added: Bool
+
+  /// "'btc' is the symbol of 2 coins; chose bitcoin (Bitcoin, rank 1) over …", when the
+  /// symbol was ambiguous.
+  public var note: String? {
+    guard let chosen, !others.isEmpty else { return nil }
+    return "'\(typed)' is the symbol of \(others.count + 1) coins; chose "
+      + CoinDirectory.describe(chosen) + " over "
+      + others.prefix(3).map(CoinDirectory.describe).joined(separator: ", ")
+      + (others.count > 3 ? " and \(others.count - 3) more" : "")
+      + "; give the id to choose another"
+  }
+}
+
+/// A coin that cannot be resolved.
+public enum CoinError: LocalizedError, ClassifiedError, Equatable {
+  /// Text that is neither a coin of the directory, nor its symbol, with the closest coins of
+  /// the directory; `canAdd` when `--new-coin` would record it anyway (65).
+  case unknown(String, suggestions: [DirectoryCoin], canAdd: Bool)
+  /// Text that cannot be a CoinGecko id (65).
+  case invalid(String)
+
+  public var kind: FailureKind { .badData }
+
+  /// The same error without the advice to give `--new-coin` (where there is no such option).
+  public var withoutNewCoinHint: CoinError {
+    guard case .unknown(let text, let suggestions, _) = self else { return self }
+    return .unknown(text, suggestions: suggestions, canAdd: false)
+  }
+
+  public var errorDescription: String? {
+    switch self {
+    case .unknown(let text, let suggestions, let canAdd):
+      var message = "unknown coin '\(text)'"
+      if !suggestions.isEmpty {
+        message +=
+          "; did you mean " + suggestions.map(CoinDirectory.describe).joined(separator: " or ")
+          + "?"
+      } else {
+        message += " (not an id or symbol of the coin directory)"
+      }
+      if canAdd { message += "; give --new-coin to add it as a new coin" }
+      return message
+    case .invalid(let text):
+      return "'\(text)' is not a known coin symbol or a CoinGecko id (ids are lowercase "
+        + "letters, digits, '-', '_' or '.', such as 'bitcoin')"
+    }
+  }
+}
+
+/// The coins trades may name (the `coins` table): CoinGecko id, symbol, name and market-cap
+/// rank. A new database gets the list built into folio; `market refresh` adds CoinGecko's
+/// /coins/list. Coins typed by the user resolve here: an id, else the symbol of the coin with
+/// the best rank.
+public struct CoinDirectory {
+  /// What to do with text that is not in the directory.
+  public enum Unknown: Sendable {
+    /// Refuse it with a did-you-mean (`buy`, `sell`, `import trades`, `tx edit --coin`).
+    case refuse
+    /// Add it to the directory if it is shaped like an id (`--new-coin`).
+    case add
+    /// Take it as an id without adding it (filters and market commands, which may name a
+    /// coin the directory has not heard of yet).
+    case accept
+  }
+
+  /// The built-in list: the fixture and the time it was captured.
+  static let builtInFile = "coingecko/coins_list.json"
+  static let builtInTime = "2024-01-24T00:00:00Z"
+
+  let database: Database
+
+  public init(_ store: Store) { database = store.database }
+  init(_ database: Database) { self.database = database }
+
+  /// Resolves what the user typed for a coin (see `Unknown`). Surrounding spaces are ignored;
+  /// an id matches in any case, then a symbol (any case) picks the coin of the best rank.
+  public func resolve(_ text: String, unknown: Unknown = .refuse) throws -> CoinResolution {
+    let typed = text.trimmingCharacters(in: .whitespaces)
+    guard !typed.isEmpty else { throw CoinError.invalid(text) }
+    let lower = typed.lowercased()
+    if try CoinDirectoryRecords.coin(database, id: lower) != nil {
+      return CoinResolution(typed: typed, id: lower, chosen: nil, others: [], added: false)
+    }
+    let bySymbol = try CoinDirectoryRecords.coins(database, symbol: typed)
+    if let best = bySymbol.first {
+      let others = Array(bySymbol.dropFirst())
+      return CoinResolution(
+        typed: typed, id: best.id, chosen: others.isEmpty ? nil : best, others: others,
+        added: false)
+    }
+    switch unknown {
+    case .refuse:
+      guard TradeInput.isCoinID(lower) else { throw CoinError.invalid(text) }
+      throw CoinError.unknown(typed, suggestions: try suggestions(for: lower), canAdd: true)
+    case .accept:
+      guard TradeInput.isCoinID(lower) else { throw CoinError.invalid(text) }
+      return CoinResolution(typed: typed, id: lower, chosen: nil, others: [], added: false)
+    case .add:
+      guard TradeInput.isCoinID(lower) else { throw CoinError.invalid(text) }
+      try database.write {
+        try CoinDirectoryRecords.addIfMissing(
+          database, DirectoryCoin(id: lower, symbol: "", name: lower, rank: nil))
+      }
+      return CoinResolution(typed: typed, id: lower, chosen: nil, others: [], added: true)
+    }
+  }
+
+  /// The coins closest to `text` by id, symbol or name (a typo away: see
+  /// `EditDistance.isTypo`), closest first, then by rank; at most three.
+  public func suggestions(for text: String) throws -> [DirectoryCoin] {
+    let typed = text.lowercased()
+    var found: [(distance: Int, order: Int, coin: DirectoryCoin)] = []
+    var order = 0
+    try CoinDirectoryRecords.each(database) { coin in
+      order += 1
+      let distance = [coin.id, coin.symbol.lowercased(), coin.name.lowercased()]
+        .filter { !$0.isEmpty && abs($0.count - typed.count) <= max(1, typed.count / 3) }
+        .map { EditDistance.between($0, typed) }.min()
+      if let distance, EditDistance.isTypo(distance, length: typed.count) {
+        found.append((distance, order, coin))
+      }
+    }
+    return found.sorted { ($0.distance, $0.order) < ($1.distance, $1.order) }.prefix(3).map(
+      \.coin)
+  }
+
+  /// "'bitcoin' (Bitcoin, BTC)".
+  static func describe(_ coin: DirectoryCoin) -> String {
+    var parts: [String] = []
+    if !coin.name.isEmpty && coin.name != coin.id { parts.append(coin.name) }
+    if !coin.symbol.isEmpty { parts.append(coin.symbol.uppercased()) }
+    if let rank = coin.rank { parts.append("rank \(rank)") }
+    return "'\(coin.id)'" + (parts.isEmpty ? "" : " (" + parts.joined(separator: ", ") + ")")
+  }
+
+  // MARK: Filling the directory
+
+  /// Stores the built-in coin list unless this database already has it.
+  static func addBuiltInList(_ database: Database) throws {
+    guard try !CoinDirectoryRecords.hasBuiltInList(database) else { return }
+    let coins = try builtInList()
+    try database.write {
+      guard try !CoinDirectoryRecords.hasBuiltInList(database) else { return }
+      for coin in coins { try CoinDirectoryRecords.addIfMissing(database, coin) }
+      try CoinDirectoryRecords.recordListFetch(
+        database, fetchedAt: builtInTime, source: CoinDirectoryRecords.builtInSource,
+        coinCount: coins.count)
+    }
+  }
+
+  /// The list built into folio (Fixtures/coingecko/coins_list.json).
+  static func builtInList() throws -> [DirectoryCoin] {
+    let bytes = try DemoBuilder.fixture(builtInFile)
+    do {
+      return try CoinListPayload.read(JSONValue.parse(bytes))
+    } catch {
+      throw DemoError.brokenFixture(builtInFile, reason: String(describing: error))
+    }
+  }
+}
+
+/// A `/coins/list` response: `[{"id": …, "symbol": …, "name": …}, …]`. An element may carry a
+/// `market_cap_rank` (the built-in list does); other keys (`platforms`) are ignored.
+enum CoinListPayload {
+  static func read(_ value: JSONValue) throws(PayloadError) -> [DirectoryCoin] {
+    guard case .array(let items) = value.kind else {
+      throw PayloadError("expected a /coins/list array, found \(value.kindName)")
+    }
+    if items.isEmpty { throw PayloadError("the /coins/list array is empty") }
+    var coins: [DirectoryCoin] = []
+    var seen: Set<String> = []
+    for (index, item) in items.enumerated() {
+      guard case .object(let object) = item.kind else {
+        throw PayloadError("element \(index) is \(item.kindName), expected a coin object")
+      }
+      let reader = FieldReader(object: object, context: "element \(index)")
+      let id = try reader.requiredString("id")
+      guard TradeInput.isCoinID(id) else {
+        throw PayloadError("element \(index): \(CoinGeckoDocument.badID)", line: item.line)
+      }
+      guard seen.insert(id).inserted else { continue }
+      coins.append(
+        DirectoryCoin(
+          id: id, symbol: try reader.requiredString("symbol", allowEmpty: true),
+          name: try reader.requiredString("name", allowEmpty: true),
+          rank: try reader.integer("market_cap_rank").flatMap { $0 >= 1 ? $0 : nil }))
+    }
+    return coins
+  }
+}
