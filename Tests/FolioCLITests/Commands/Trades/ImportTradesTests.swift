@@ -187,7 +187,7 @@ import Testing
       try sandbox.sqlite(
         "SELECT executed_at, coin_id, quantity, price, fee FROM trades ORDER BY id")
         == "2024-01-01T00:00:00Z|bitcoin|1.5|61000|0\n"
-        + "2024-01-02T08:00:00Z|eth|0.00000066|1000|0.1\n"
+        + "2024-01-02T08:00:00Z|ethereum|0.00000066|1000|0.1\n"  // the symbol ETH
         + "2024-01-03T00:00:00Z|bitcoin|0.5|62000|0\n")
     #expect(try sandbox.sqlite("PRAGMA integrity_check") == "ok\n")
     let typed = try Binary.runTool(
