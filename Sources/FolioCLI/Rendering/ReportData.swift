@@ -43,6 +43,7 @@ enum ReportData {
               ("unrealized_pnl", .decimal(holding.unrealized)),
               ("realized_pnl", .decimal(holding.realized)),
               ("sparkline_7d", .array(holding.sparkline.map { .decimal($0) })),
+              ("unavailable", .string(holding.unavailable)),
             ])
           })
       ),
@@ -52,6 +53,7 @@ enum ReportData {
           ("value", .decimal(report.statistics.portfolioValue.value)),
           ("cost_basis", .decimal(report.totalCostBasis)),
           ("unrealized_pnl", .decimal(report.totalUnrealized)),
+          ("unavailable", .string(report.figures.unavailable)),
         ])
       ),
       (
@@ -99,7 +101,7 @@ enum ReportData {
   static let csvHeader = [
     "day", "portfolio", "currency", "coin", "symbol", "name", "quantity", "price", "price_at",
     "value", "change_24h_percent", "share_percent", "cost_basis", "unrealized_pnl",
-    "realized_pnl",
+    "realized_pnl", "unavailable",
   ]
 
   static func csv(_ report: DailyReport) -> String {
@@ -111,7 +113,7 @@ enum ReportData {
         holding.price?.description ?? "", holding.priceAt ?? "", holding.value?.description ?? "",
         holding.change24h?.description ?? "", holding.share?.description ?? "",
         holding.costBasis.description, holding.unrealized?.description ?? "",
-        holding.realized.description,
+        holding.realized.description, holding.unavailable ?? "",
       ])
     }
     return output

@@ -72,7 +72,10 @@ enum ReportFormat {
         Cell(
           Formatting.sparkline(holding.sparkline),
           direction: sparklineDirection(holding.sparkline)),
-        Cell(Formatting.percent(holding.share, .share, missing: "")),
+        Cell(
+          Formatting.percent(
+            holding.share, .share,
+            missing: holding.unavailable ?? report.figures.unavailable == nil ? "" : "n/a")),
         Cell(money(holding.costBasis)),
         Cell(money(holding.unrealized, sign: .nonZero), signOf: holding.unrealized),
       ]
@@ -155,31 +158,37 @@ enum ReportFormat {
 
   /// One sentence per statistic that reads n/a, and one about unpriced coins.
   static func notes(_ statistics: PortfolioStatistics) -> [String] {
-    var notes: [String] = []
-    let labelled: [(String, Measure)] = [
+    var notes = unavailable([
       ("Market Cap", statistics.marketCap),
       ("Market Cap 24h change", statistics.marketCapChange24h),
       ("24h Volume", statistics.volume24h), ("BTC Dominance", statistics.btcDominance),
       ("Portfolio Value", statistics.portfolioValue),
       ("Portfolio Value 24h change", statistics.portfolioChange24h),
-    ]
-    // A reason shared by several figures (no /global snapshot) is said once.
-    var reasons: [String] = []
-    var labels: [String: [String]] = [:]
-    for (label, measure) in labelled {
-      guard let reason = measure.reason else { continue }
-      if labels[reason] == nil { reasons.append(reason) }
-      labels[reason, default: []].append(label)
-    }
-    for reason in reasons {
-      notes.append((labels[reason] ?? []).joined(separator: ", ") + " n/a: " + reason)
-    }
+    ])
     if !statistics.unpriced.isEmpty {
       notes.append(
         "unpriced (held, no market price cached, not counted in the value): "
           + statistics.unpriced.joined(separator: ", "))
     }
     return notes
+  }
+
+  /// One sentence per reason that some of the `labelled` figures read n/a, each naming them
+  /// (a reason shared by several figures is said once): `Market Cap, 24h Volume n/a: …`, or
+  /// with a `subject`, `bitcoin: value, unrealized n/a: …`. `stats`, `holdings` and `report`
+  /// explain every n/a figure with it.
+  static func unavailable(_ labelled: [(String, Measure?)], of subject: String? = nil) -> [String] {
+    var reasons: [String] = []
+    var labels: [String: [String]] = [:]
+    for (label, measure) in labelled {
+      guard let reason = measure?.reason else { continue }
+      if labels[reason] == nil { reasons.append(reason) }
+      labels[reason, default: []].append(label)
+    }
+    return reasons.map { reason in
+      (subject.map { $0 + ": " } ?? "") + (labels[reason] ?? []).joined(separator: ", ")
+        + " n/a: " + reason
+    }
   }
 
   // MARK: - Report header
@@ -205,6 +214,23 @@ enum ReportFormat {
     return "the market snapshot (\(snapshot.fetchedAt)) is "
       + "\(MarketTime.formatDuration(age, units: 2)) old, older than "
       + "\(MarketTime.formatDuration(report.maxAge)); run 'folio market refresh'"
+  }
+
+  /// One sentence per holding, and one for the total, whose figures read n/a although priced
+  /// (too large to compute exactly), with the reason.
+  static func holdingNotes(_ report: DailyReport) -> [String] {
+    var notes: [String] = []
+    for holding in report.holdings {
+      guard let reason = holding.unavailable else { continue }
+      let measure = Measure.unavailable(reason)
+      notes += unavailable(
+        [("value", measure), ("share", measure), ("unrealized", measure)], of: holding.label)
+    }
+    if let reason = report.figures.unavailable {
+      let measure = Measure.unavailable(reason)
+      notes += unavailable([("value", measure), ("unrealized", measure)], of: "Total")
+    }
+    return notes
   }
 
   /// Holdings whose price comes from an older snapshot than the report's.

@@ -76,6 +76,11 @@ enum ReportHTML {
       if let older = ReportFormat.olderPrices(report) {
         body.append("<p class=\"muted\">\(escape(older))</p>")
       }
+      let notes = ReportFormat.holdingNotes(report)
+      if !notes.isEmpty {
+        body.append(
+          "<ul class=\"notes\">" + notes.map { "<li>\(escape($0))</li>" }.joined() + "</ul>")
+      }
     }
     body.append("</section>")
 

@@ -35,6 +35,8 @@ enum ReportMarkdown {
       }
       lines += table(holdings.headers, holdings.figures, rows + [["**Total**"] + total])
       if let older = ReportFormat.olderPrices(report) { lines += ["", cell(older)] }
+      let notes = ReportFormat.holdingNotes(report)
+      if !notes.isEmpty { lines += [""] + notes.map { "- " + cell($0) } }
     }
 
     lines += ["", "## Realized profit", ""] + table(ReportFormat.realizedTable(report))

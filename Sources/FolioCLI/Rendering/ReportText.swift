@@ -16,6 +16,7 @@ enum ReportText {
     } else {
       output += table(ReportFormat.holdingsTable(report))
       if let older = ReportFormat.olderPrices(report) { output += older + "\n" }
+      output += ReportFormat.holdingNotes(report).map { $0 + "\n" }.joined()
     }
     output += "\nREALIZED PROFIT\n" + table(ReportFormat.realizedTable(report))
     output += "\nTRADES ON \(report.day)\n"

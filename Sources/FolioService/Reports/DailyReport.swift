@@ -26,6 +26,9 @@ public struct ReportHolding: Equatable, Sendable {
   public let unrealized: ExactDecimal?
   /// The realized profit of every sell of this coin up to the report.
   public let realized: ExactDecimal
+  /// Why value, share and unrealized are n/a although the coin has a price (they are too
+  /// large to compute exactly, `Measure.computing`); nil otherwise.
+  public let unavailable: String?
 
   /// The symbol in capitals, else the coin id.
   public var label: String { symbol.map { $0.uppercased() } ?? coinID }
@@ -76,6 +79,9 @@ public struct DailyFigures: Equatable, Sendable {
   public let realized: ExactDecimal
   /// The market snapshot the prices came from; nil when no price was used.
   public let snapshotAt: String?
+  /// Why `value` and `unrealized` are nil although coins have prices (too large to compute
+  /// exactly); nil otherwise.
+  public var unavailable: String? = nil
 }
 
 /// A portfolio's daily report, as of the end of one UTC day.

@@ -251,24 +251,24 @@ public struct ReportService {
     day: CalendarDay, held: [Standing.Held], realized: ExactDecimal,
     prices: [String: ExactDecimal], snapshot: MarketSnapshotRef?
   ) throws -> DailyFigures {
-    var value: ExactDecimal?
-    var unrealized: ExactDecimal?
+    var values: [Measure] = []
+    var profits: [Measure] = []
     var cost = ExactDecimal.zero
     for coin in held {
       cost = try cost + coin.costBasis
       guard let price = prices[coin.coinID] else { continue }
-      let coinValue = try coin.quantity * price
-      value = try (value ?? .zero) + coinValue
-      unrealized = try (unrealized ?? .zero) + (coinValue - coin.costBasis)
+      let value = Measure.computing { try coin.quantity * price }
+      values.append(value)
+      profits.append(value.then { try $0 - coin.costBasis })
     }
-    if held.isEmpty {
-      value = .zero
-      unrealized = .zero
-    }
+    // Nothing held is worth zero; holdings of which none is priced have no value.
+    let value = held.isEmpty ? .known(.zero) : values.isEmpty ? nil : Measure.sum(values)
+    let unrealized = held.isEmpty ? .known(.zero) : profits.isEmpty ? nil : Measure.sum(profits)
     return DailyFigures(
-      day: day.description, value: value, costBasis: cost, unrealized: unrealized,
+      day: day.description, value: value?.value, costBasis: cost, unrealized: unrealized?.value,
       realized: realized,
-      snapshotAt: prices.isEmpty ? nil : snapshot?.fetchedAt)
+      snapshotAt: prices.isEmpty ? nil : snapshot?.fetchedAt,
+      unavailable: value?.reason ?? unrealized?.reason)
   }
 
   /// Builds the report from the stored positions, or, with `replay` or another method than
@@ -318,7 +318,9 @@ public struct ReportService {
       let record =
         quote == nil
         ? try MarketRecords.coin(database, id: coin).flatMap { $0.symbol.isEmpty ? nil : $0 } : nil
-      let value = try quote.map { try book.quantity * $0.price }
+      let measure = quote.map { quote in Measure.computing { try book.quantity * quote.price } }
+      let value = measure?.value
+      let profit = measure?.then { try $0 - book.costBasis }
       holdings.append(
         ReportHolding(
           coinID: coin, symbol: quote?.quote.symbol ?? record?.symbol,
@@ -328,8 +330,8 @@ public struct ReportService {
           share: try value.flatMap {
             total.isPositive ? try ExactDecimal.scaled($0, by: .hundred, dividedBy: total) : nil
           },
-          unrealized: try value.map { try $0 - book.costBasis },
-          realized: standing.realizedByCoin[coin] ?? .zero))
+          unrealized: profit?.value, realized: standing.realizedByCoin[coin] ?? .zero,
+          unavailable: measure?.reason ?? profit?.reason))
     }
     holdings.sort { a, b in
       switch (a.value, b.value) {

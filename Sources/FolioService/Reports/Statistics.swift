@@ -18,6 +18,38 @@ public enum Measure: Equatable, Sendable {
     if case .unavailable(let reason) = self { return reason }
     return nil
   }
+
+  /// Why a figure is unavailable when working it out would leave the exact decimal range.
+  public static let tooLarge = "the amounts are too large to compute exactly"
+
+  /// The figure `compute` works out; unavailable (`tooLarge`) when the arithmetic overflows.
+  /// Every n/a figure of `stats`, `holdings` and `report` that is too large comes from here.
+  public static func computing(_ compute: () throws -> ExactDecimal) -> Measure {
+    do {
+      return .known(try compute())
+    } catch DecimalError.overflow {
+      return .unavailable(tooLarge)
+    } catch {
+      return .unavailable(error.localizedDescription)
+    }
+  }
+
+  /// `compute` applied to a known figure; an unavailable one stays unavailable for its reason.
+  public func then(_ compute: (ExactDecimal) throws -> ExactDecimal) -> Measure {
+    switch self {
+    case .known(let value): return .computing { try compute(value) }
+    case .unavailable: return self
+    }
+  }
+
+  /// The sum of `figures`; unavailable for the first unavailable figure's reason, or when the
+  /// sum is too large.
+  public static func sum(_ figures: [Measure]) -> Measure {
+    figures.reduce(.known(.zero)) { total, figure in
+      guard case .known(let value) = figure else { return total.reason == nil ? figure : total }
+      return total.then { try $0 + value }
+    }
+  }
 }
 
 /// One held coin as the statistics see it: the quantity and, when a market quote exists,
@@ -79,7 +111,7 @@ public enum Statistics {
       let reason = "no market price is cached for " + list(unpriced)
       return (.unavailable(reason), .unavailable(reason), unpriced)
     }
-    let tooLarge = "the amounts are too large to compute exactly"
+    let tooLarge = Measure.tooLarge
     var total = ExactDecimal.zero
     var previousTotal = ExactDecimal.zero
     var changeProblem: String?

@@ -16,32 +16,34 @@ public struct PriceQuote: Sendable, Equatable {
   }
 }
 
-/// One coin's line in the holdings.
+/// One coin's line in the holdings. A figure too large to compute exactly is unavailable
+/// (n/a) with the reason, as in `folio stats` (`Measure.computing`); the others still show.
 public struct Holding: Sendable, Equatable {
   public let coinID: String
   public let quantity: ExactDecimal
   public let costBasis: ExactDecimal
   /// costBasis ÷ quantity; nil when nothing is held.
-  public let averageCost: ExactDecimal?
+  public let averageCost: Measure?
   public let quote: PriceQuote?
-  /// quantity × price; nil without a price.
-  public let value: ExactDecimal?
-  /// value − costBasis; nil without a price.
-  public let unrealized: ExactDecimal?
+  /// quantity × price; unavailable without a price.
+  public let value: Measure
+  /// value − costBasis; unavailable without a value.
+  public let unrealized: Measure
   public let realized: ExactDecimal
-  /// value ÷ total value × 100; nil without a price or when the total is zero.
-  public let share: ExactDecimal?
+  /// value ÷ total value × 100; nil when the total is zero.
+  public let share: Measure?
 }
 
-/// The holdings of a portfolio with totals.
+/// The holdings of a portfolio with totals; a total is unavailable when one of its terms is,
+/// or when the sum is too large.
 public struct Holdings: Sendable, Equatable {
   public let portfolio: Portfolio
   public let method: CostMethod
   public let rows: [Holding]
-  public let totalValue: ExactDecimal
-  public let totalCostBasis: ExactDecimal
-  public let totalUnrealized: ExactDecimal
-  public let totalRealized: ExactDecimal
+  public let totalValue: Measure
+  public let totalCostBasis: Measure
+  public let totalUnrealized: Measure
+  public let totalRealized: Measure
   /// Held coins without any price: not counted in the value totals.
   public let unpriced: [String]
 }
@@ -67,42 +69,41 @@ public struct HoldingsService {
         method == portfolio.method
         ? try DerivedTables(db).positions(portfolioID: portfolio.id)
         : try recomputed(portfolio, method: method)
-      var rows: [Holding] = []
-      var totalValue = ExactDecimal.zero
-      var totalCost = ExactDecimal.zero
-      var totalUnrealized = ExactDecimal.zero
-      var totalRealized = ExactDecimal.zero
       let unpriced: [String] = []
-      var partial: [(Position, PriceQuote?, ExactDecimal?)] = []
-      for position in positions {
+      let priced = positions.map { position in
         let quote =
           price(position.coinID)
           ?? PriceQuote(
             price: position.lastPrice, asOf: position.lastTrade.executedAt, source: "last trade")
-        let value: ExactDecimal? = try position.quantity * quote.price
-        if let value { totalValue = try totalValue + value }
-        totalCost = try totalCost + position.costBasis
-        totalRealized = try totalRealized + position.realized
-        partial.append((position, quote, value))
+        return (position, quote, Measure.computing { try position.quantity * quote.price })
       }
-      for (position, quote, value) in partial {
-        let unrealized = try value.map { try $0 - position.costBasis }
-        if let unrealized { totalUnrealized = try totalUnrealized + unrealized }
-        rows.append(
-          Holding(
-            coinID: position.coinID, quantity: position.quantity, costBasis: position.costBasis,
-            averageCost: position.quantity.isZero
-              ? nil : try position.costBasis / position.quantity,
-            quote: quote, value: value, unrealized: unrealized, realized: position.realized,
-            share: try value.flatMap { value in
-              totalValue.isZero
-                ? nil : try ExactDecimal.scaled(value, by: .hundred, dividedBy: totalValue)
-            }))
+      let totalValue = Measure.sum(priced.map(\.2))
+      let rows = priced.map { position, quote, value in
+        Holding(
+          coinID: position.coinID, quantity: position.quantity, costBasis: position.costBasis,
+          averageCost: position.quantity.isZero
+            ? nil : Measure.computing { try position.costBasis / position.quantity },
+          quote: quote, value: value, unrealized: value.then { try $0 - position.costBasis },
+          realized: position.realized,
+          share: share(of: value, in: totalValue))
       }
       return Holdings(
         portfolio: portfolio, method: method, rows: rows, totalValue: totalValue,
-        totalCostBasis: totalCost, totalUnrealized: totalUnrealized, totalRealized: totalRealized,
-        unpriced: unpriced)
+        totalCostBasis: Measure.sum(positions.map { .known($0.costBasis) }),
+        totalUnrealized: Measure.sum(rows.map(\.unrealized)),
+        totalRealized: Measure.sum(positions.map { .known($0.realized) }), unpriced: unpriced)
+    }
+  }
+
+  /// value ÷ total × 100; nil when the total is zero, unavailable when either is.
+  func share(of value: Measure, in total: Measure) -> Measure? {
+    switch (value, total) {
+    case (.unavailable, _): return value
+    case (.known, .unavailable(let reason)):
+      return .unavailable("the total value is n/a (\(reason))")
+    case (.known(let value), .known(let total)):
+      return total.isZero
+        ? nil : .computing { try ExactDecimal.scaled(value, by: .hundred, dividedBy: total) }
     }
   }
 

@@ -26,6 +26,26 @@ struct HoldingsCommand: FolioCommand {
     }
   }
 
+  /// A row's figures that may be n/a, by label, for the notes and the `unavailable` field.
+  static func measures(_ row: Holding) -> [(String, Measure?)] {
+    [
+      ("average cost", row.averageCost), ("value", row.value), ("unrealized", row.unrealized),
+      ("share", row.share),
+    ]
+  }
+
+  static func measures(totalsOf holdings: Holdings) -> [(String, Measure?)] {
+    [
+      ("cost basis", holdings.totalCostBasis), ("value", holdings.totalValue),
+      ("unrealized", holdings.totalUnrealized), ("realized", holdings.totalRealized),
+    ]
+  }
+
+  /// Why some figures of a row or the totals are n/a (the first reason), or nil.
+  static func reason(_ measures: [(String, Measure?)]) -> String? {
+    measures.lazy.compactMap { $0.1?.reason }.first
+  }
+
   func json(_ holdings: Holdings) -> JSONValue {
     .object([
       ("portfolio", .string(holdings.portfolio.name)),
@@ -37,22 +57,25 @@ struct HoldingsCommand: FolioCommand {
           holdings.rows.map { row in
             .object([
               ("coin", .string(row.coinID)), ("quantity", .decimal(row.quantity)),
-              ("average_cost", .decimal(row.averageCost)), ("cost_basis", .decimal(row.costBasis)),
+              ("average_cost", .decimal(row.averageCost?.value)),
+              ("cost_basis", .decimal(row.costBasis)),
               ("price", .decimal(row.quote?.price)), ("price_source", .string(row.quote?.source)),
-              ("price_time", .string(row.quote?.asOf)), ("value", .decimal(row.value)),
-              ("unrealized_pnl", .decimal(row.unrealized)),
+              ("price_time", .string(row.quote?.asOf)), ("value", .decimal(row.value.value)),
+              ("unrealized_pnl", .decimal(row.unrealized.value)),
               ("realized_pnl", .decimal(row.realized)),
-              ("share", .decimal(row.share)),
+              ("share", .decimal(row.share?.value)),
+              ("unavailable", .string(Self.reason(Self.measures(row)))),
             ])
           })
       ),
       (
         "totals",
         .object([
-          ("value", .decimal(holdings.totalValue)),
-          ("cost_basis", .decimal(holdings.totalCostBasis)),
-          ("unrealized_pnl", .decimal(holdings.totalUnrealized)),
-          ("realized_pnl", .decimal(holdings.totalRealized)),
+          ("value", .decimal(holdings.totalValue.value)),
+          ("cost_basis", .decimal(holdings.totalCostBasis.value)),
+          ("unrealized_pnl", .decimal(holdings.totalUnrealized.value)),
+          ("realized_pnl", .decimal(holdings.totalRealized.value)),
+          ("unavailable", .string(Self.reason(Self.measures(totalsOf: holdings)))),
         ])
       ),
       ("unpriced", .array(holdings.unpriced.map { .string($0) })),
@@ -63,15 +86,16 @@ struct HoldingsCommand: FolioCommand {
     context.out.write(
       CSVWriter.line([
         "coin", "quantity", "average_cost", "cost_basis", "price", "price_time", "value",
-        "unrealized_pnl", "realized_pnl", "share",
+        "unrealized_pnl", "realized_pnl", "share", "unavailable",
       ]))
     for row in holdings.rows {
       context.out.write(
         CSVWriter.line([
-          row.coinID, row.quantity.description, row.averageCost?.description ?? "",
+          row.coinID, row.quantity.description, row.averageCost?.value?.description ?? "",
           row.costBasis.description, row.quote?.price.description ?? "", row.quote?.asOf ?? "",
-          row.value?.description ?? "", row.unrealized?.description ?? "",
-          row.realized.description, row.share?.description ?? "",
+          row.value.value?.description ?? "", row.unrealized.value?.description ?? "",
+          row.realized.description, row.share?.value?.description ?? "",
+          Self.reason(Self.measures(row)) ?? "",
         ]))
     }
   }
@@ -86,25 +110,29 @@ struct HoldingsCommand: FolioCommand {
         "SHARE",
       ],
       rightAligned: Set(1...8))
+    var notes: [String] = []
     for row in holdings.rows {
       table.rows.append([
         row.coinID, Formatting.quantity(row.quantity),
-        Formatting.money(row.averageCost, .ledger, missing: "-"),
+        row.averageCost.map { Formatting.money($0.value, .ledger) } ?? "-",
         Formatting.money(row.costBasis, .ledger),
         Formatting.money(row.quote?.price, .ledger),
-        Formatting.money(row.value, .ledger),
-        Formatting.money(row.unrealized, .ledger, sign: .always),
+        Formatting.money(row.value.value, .ledger),
+        Formatting.money(row.unrealized.value, .ledger, sign: .always),
         Formatting.money(row.realized, .ledger, sign: .always),
-        Formatting.percent(row.share, .share, missing: ""),
+        row.share.map { Formatting.percent($0.value, .share) } ?? "",
       ])
+      notes += ReportFormat.unavailable(Self.measures(row), of: row.coinID)
     }
     table.rows.append([
-      "TOTAL", "", "", Formatting.money(holdings.totalCostBasis, .ledger), "",
-      Formatting.money(holdings.totalValue, .ledger),
-      Formatting.money(holdings.totalUnrealized, .ledger, sign: .always),
-      Formatting.money(holdings.totalRealized, .ledger, sign: .always), "",
+      "TOTAL", "", "", Formatting.money(holdings.totalCostBasis.value, .ledger), "",
+      Formatting.money(holdings.totalValue.value, .ledger),
+      Formatting.money(holdings.totalUnrealized.value, .ledger, sign: .always),
+      Formatting.money(holdings.totalRealized.value, .ledger, sign: .always), "",
     ])
+    notes += ReportFormat.unavailable(Self.measures(totalsOf: holdings), of: "TOTAL")
     context.out.write(table.rendered())
+    for note in notes { context.print(note) }
     let sources = Set(holdings.rows.compactMap { $0.quote?.source })
     if sources.contains("last trade") {
       context.print("prices: last trade price per coin (no market snapshot cached)")
