@@ -11,6 +11,9 @@ public struct CheckFinding: Sendable, Equatable {
     case foreignKey = "foreign_key"
     /// A trade breaks a rule folio checks before writing one (typed in by hand).
     case trade
+    /// Trades name a coin that is not in the coin directory (recorded before it existed, or
+    /// typed in by hand).
+    case unknownCoin = "unknown_coin"
     /// A sell takes a position below zero: the trades themselves are inconsistent.
     case negativePosition = "negative_position"
     /// The derived tables differ from a recomputation from the trades.
@@ -122,7 +125,7 @@ public struct LedgerAudit {
   /// Every problem with the trades and the derived tables, in one read snapshot.
   func findings() throws -> (findings: [CheckFinding], trades: Int, positions: Int) {
     try db.read {
-      var findings = try tradeFindings()
+      var findings = try tradeFindings() + unknownCoinFindings()
       let portfolios = try Portfolio.all(db)
       let byID = Dictionary(uniqueKeysWithValues: portfolios.map { ($0.id, $0) })
       let derived = try DerivedTables(db)
@@ -182,6 +185,50 @@ public struct LedgerAudit {
           kind: .trade,
           message:
             "and \(broken.count - Self.listedTradeFindings) more trade(s) break the same rules"))
+    }
+    return findings
+  }
+
+  /// One finding per portfolio and coin whose trades name a coin the coin directory does not
+  /// hold, with their ids (the first ten) and the coin the text means or is closest to.
+  private func unknownCoinFindings() throws -> [CheckFinding] {
+    let (trades, total) = try CoinDirectoryRecords.tradesWithUnknownCoins(db, limit: 10_000)
+    var groups: [(portfolio: String, coin: String, ids: [Int64])] = []
+    for trade in trades {
+      if let last = groups.indices.last(where: {
+        groups[$0].portfolio == trade.portfolio && groups[$0].coin == trade.coinID
+      }) {
+        groups[last].ids.append(trade.tradeID)
+      } else {
+        groups.append((trade.portfolio, trade.coinID, [trade.tradeID]))
+      }
+    }
+    let directory = CoinDirectory(db)
+    var findings: [CheckFinding] = []
+    for group in groups.sorted(by: { ($0.portfolio, $0.coin) < ($1.portfolio, $1.coin) }) {
+      let ids = group.ids.prefix(10).map { "#\($0)" }.joined(separator: ", ")
+      let more = group.ids.count > 10 ? " and \(group.ids.count - 10) more" : ""
+      var target = "a listed coin"
+      if let coin = try? directory.resolve(group.coin) {
+        target = "'\(coin.id)'"
+      } else if let closest = try directory.suggestions(for: group.coin).first {
+        target = "'\(closest.id)'"
+      }
+      let into = target.hasPrefix("'") ? String(target.dropFirst().dropLast()) : "COIN"
+      findings.append(
+        CheckFinding(
+          kind: .unknownCoin, portfolio: group.portfolio, coinID: group.coin,
+          tradeID: group.ids.first,
+          message:
+            "portfolio '\(group.portfolio)': \(group.ids.count) trade(s) of '\(group.coin)', "
+            + "a coin not in the coin directory (\(ids)\(more)); move them to \(target) with "
+            + "'folio coins merge \(group.coin) \(into) --portfolio \(group.portfolio)'"))
+    }
+    if total > trades.count {
+      findings.append(
+        CheckFinding(
+          kind: .unknownCoin,
+          message: "and \(total - trades.count) more trade(s) of coins not in the coin directory"))
     }
     return findings
   }

@@ -6,6 +6,10 @@ public enum TradeError: LocalizedError, ClassifiedError, Equatable {
   case notFound(Int64, portfolio: String)
   case duplicateExternalID(String)
   case nothingToChange
+  /// `coins merge` of a coin into itself.
+  case sameCoin(String)
+  /// `coins merge` of a coin no trade names (in the portfolio, when one is given).
+  case noTradesOfCoin(String, portfolio: String?)
 
   public var kind: FailureKind { .badData }
 
@@ -15,9 +19,15 @@ public enum TradeError: LocalizedError, ClassifiedError, Equatable {
       return "no trade #\(id) in portfolio '\(portfolio)'; 'folio tx list' shows the trades"
     case .duplicateExternalID(let id):
       return "a trade with id '\(id)' already exists in this portfolio"
+    case .sameCoin(let coin):
+      return "'\(coin)' is the coin to merge it into; nothing to merge"
+    case .noTradesOfCoin(let coin, let portfolio):
+      let scope = portfolio.map { "portfolio '\($0)'" } ?? "any portfolio"
+      return "no trade of \(scope) names the coin '\(coin)' (give the coin as the trades "
+        + "store it: 'folio tx list' shows them)"
     case .nothingToChange:
       return "nothing to change: give at least one of --quantity, --price, --fee, --date, --note, "
-        + "--location, --no-location"
+        + "--location, --no-location, --coin"
     }
   }
 }
@@ -33,6 +43,10 @@ public struct TradeChanges: Sendable {
   public var location: String?
   /// Clears the trade's location (`--no-location`).
   public var removeLocation = false
+  /// A new coin: an id or symbol of the coin directory (see `CoinDirectory.resolve`).
+  public var coin: String?
+  /// The new `coin` may be an id the directory does not know; it is added to it.
+  public var newCoin = false
   /// A new `date` may be more than a day in the future.
   public var allowFuture = false
 
@@ -53,7 +67,7 @@ public struct TradeChanges: Sendable {
 
   var isEmpty: Bool {
     quantity == nil && price == nil && fee == nil && date == nil && note == nil && location == nil
-      && !removeLocation
+      && !removeLocation && coin == nil
   }
 }
 
@@ -75,6 +89,22 @@ public struct TradeQuery: Sendable {
     (self.coin, self.side, self.since, self.until) = (coin, side, since, until)
     (self.limit, self.location) = (limit, location)
   }
+}
+
+/// What `coins merge` did.
+public struct CoinMerge: Sendable, Equatable {
+  /// The trades moved in one portfolio.
+  public struct Moved: Sendable, Equatable {
+    public let portfolio: String
+    public let trades: Int
+  }
+
+  public let from: String
+  public let into: String
+  /// The portfolios whose trades moved, by id.
+  public let moved: [Moved]
+  /// True when `into` was added to the coin directory (`--new-coin`).
+  public let added: Bool
 }
 
 /// A trade with what its sell realized, for `tx show`.
@@ -178,11 +208,21 @@ public struct TradeService {
   }
 
   /// Changes fields of trade `id`; returns the trade as stored afterwards.
-  public func edit(id: Int64, _ changes: TradeChanges, in portfolio: Portfolio, now: Date)
-    throws -> Trade
-  {
+  ///
+  /// A new coin moves the trade from one position to another: both are recomputed, and the
+  /// change is refused (nothing written) if either would oversell. `note` receives what the
+  /// user should know about the coin chosen (a symbol of several coins).
+  public func edit(
+    id: Int64, _ changes: TradeChanges, in portfolio: Portfolio, now: Date,
+    note: (String) -> Void = { _ in }
+  ) throws -> Trade {
     guard !changes.isEmpty else { throw TradeError.nothingToChange }
     let locationID = try changes.location.map { try LocationBook(store).locationID(for: $0) }
+    let directory = CoinDirectory(store)
+    // Checked before the write, so a refused coin takes no lock; added inside it.
+    let coin = try changes.coin.map {
+      try directory.resolve($0, unknown: changes.newCoin ? .accept : .refuse)
+    }
     return try db.write {
       let portfolio = try Portfolio.current(portfolio, db)
       let old = try find(id, in: portfolio)
@@ -197,12 +237,64 @@ public struct TradeService {
       if let note = changes.note { trade.note = try TradeInput.note(note) }
       if let locationID { trade.locationID = locationID }
       if changes.removeLocation { trade.locationID = nil }
-      try Ledger(db).change(
-        portfolio: portfolio, coinID: trade.coinID, from: min(old.key, trade.key)
-      ) {
+      if let text = changes.coin, changes.newCoin {
+        trade.coinID = try directory.resolve(text, unknown: .add).id
+      } else if let coin {
+        trade.coinID = coin.id
+      }
+      let ledger = try Ledger(db)
+      try ledger.change(portfolio: portfolio, coinID: old.coinID, from: min(old.key, trade.key)) {
         try trade.update(db)
       }
+      if trade.coinID != old.coinID {
+        try ledger.recompute(
+          portfolio: portfolio, coinID: trade.coinID,
+          from: TradeKey(executedAt: trade.executedAt, id: 0))
+      }
+      if let text = coin?.note { note(text) }
       return trade
+    }
+  }
+
+  /// Moves every trade of coin `from` (as stored, such as `btc` recorded before the coin
+  /// directory) to the coin `into` names (an id or symbol of the directory; with `newCoin`, an
+  /// id it does not know, which is added), in `portfolio` or, when nil, in every portfolio,
+  /// and recomputes both positions of each, in one transaction: if any position would
+  /// oversell, nothing is written.
+  public func mergeCoin(
+    from: String, into: String, portfolio: Portfolio?, newCoin: Bool = false,
+    note: (String) -> Void = { _ in }
+  ) throws -> CoinMerge {
+    let source = from.trimmingCharacters(in: .whitespaces).lowercased()
+    guard TradeInput.isCoinID(source) else { throw CoinError.invalid(from) }
+    let directory = CoinDirectory(store)
+    var target = try directory.resolve(into, unknown: newCoin ? .accept : .refuse)
+    guard target.id != source else { throw TradeError.sameCoin(source) }
+    return try db.write {
+      if newCoin { target = try directory.resolve(into, unknown: .add) }
+      let ledger = try Ledger(db)
+      let holders = try Trade.portfolioIDs(coinID: source, db)
+      let portfolios =
+        try portfolio.map { [try Portfolio.current($0, db)] }
+        ?? Portfolio.all(db).filter { holders.contains($0.id) }
+      var moved: [CoinMerge.Moved] = []
+      for portfolio in portfolios {
+        guard let first = try Trade.earliest(portfolioID: portfolio.id, coinID: source, db)
+        else { continue }
+        var count = 0
+        try ledger.change(portfolio: portfolio, coinID: source, from: nil) {
+          count = try Trade.moveCoin(portfolioID: portfolio.id, from: source, to: target.id, db)
+        }
+        try ledger.recompute(
+          portfolio: portfolio, coinID: target.id,
+          from: TradeKey(executedAt: first.executedAt, id: 0))
+        moved.append(CoinMerge.Moved(portfolio: portfolio.name, trades: count))
+      }
+      guard !moved.isEmpty else {
+        throw TradeError.noTradesOfCoin(source, portfolio: portfolio?.name)
+      }
+      if let text = target.note { note(text) }
+      return CoinMerge(from: source, into: target.id, moved: moved, added: target.added)
     }
   }
 

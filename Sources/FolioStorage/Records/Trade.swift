@@ -286,6 +286,36 @@ public struct Trade: Equatable, Sendable {
     return { for object in objects { try db.execute(object.sql) } }
   }
 
+  /// The oldest trade of one position, if any.
+  public static func earliest(portfolioID: Int64, coinID: String, _ db: Database) throws
+    -> Trade?
+  {
+    try db.row(
+      """
+      SELECT \(columns) FROM trades WHERE portfolio_id = ? AND coin_id = ?
+      ORDER BY executed_at, id LIMIT 1
+      """, [portfolioID, coinID], Trade.init(row:))
+  }
+
+  /// Gives every trade of `coinID` in the portfolio the coin `newCoinID`; returns how many.
+  /// The caller recomputes both positions.
+  public static func moveCoin(
+    portfolioID: Int64, from coinID: String, to newCoinID: String, _ db: Database
+  ) throws -> Int {
+    try db.execute(
+      "UPDATE trades SET coin_id = ? WHERE portfolio_id = ? AND coin_id = ?",
+      [newCoinID, portfolioID, coinID])
+    return db.changes
+  }
+
+  /// The ids of the portfolios that have trades of `coinID`.
+  public static func portfolioIDs(coinID: String, _ db: Database) throws -> [Int64] {
+    try db.rows(
+      "SELECT DISTINCT portfolio_id FROM trades WHERE coin_id = ? ORDER BY portfolio_id",
+      [coinID]
+    ) { try $0["portfolio_id"] }
+  }
+
   /// The coins that have trades in the portfolio.
   public static func coins(portfolioID: Int64, _ db: Database) throws -> [String] {
     try db.rows(

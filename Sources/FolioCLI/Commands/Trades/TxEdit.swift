@@ -17,20 +17,30 @@ struct TxEdit: FolioCommand {
   @Option(valueName: "id|\"name, city\"", help: "Where the trade happened (a location record).")
   var location: String?
   @Flag(help: "Remove the trade's location.") var noLocation: Bool
+  @Option(
+    valueName: "coin",
+    help: "Another coin (id or symbol): moves the trade, both positions are recomputed.")
+  var coin: String?
+  @OptionGroup var newCoin: NewCoinOption
   @Option var format = Format.text
 
   func validate() throws {
     if location != nil && noLocation {
       throw ValidationError("give either --location or --no-location, not both")
     }
+    if newCoin.newCoin && coin == nil {
+      throw ValidationError("--new-coin goes with --coin")
+    }
   }
 
   func run(_ context: Context) throws {
-    let changes = TradeChanges(
+    var changes = TradeChanges(
       quantity: quantity, price: price, fee: fee, date: date, note: note, location: location,
       removeLocation: noLocation, allowFuture: allowFuture)
+    changes.coin = coin
+    changes.newCoin = newCoin.newCoin
     let trade = try TradeService(context.store()).edit(
-      id: id.value, changes, in: context.portfolio(), now: context.now)
+      id: id.value, changes, in: context.portfolio(), now: context.now, note: context.note)
     switch format {
     case .json: context.print(try TradeRendering.json(trade, context).rendered())
     case .text: context.print("updated trade #\(trade.id)")
