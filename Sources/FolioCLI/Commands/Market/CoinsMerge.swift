@@ -6,7 +6,7 @@ struct CoinsMerge: FolioCommand {
     name: "merge",
     abstract: "Move every trade of one coin to another coin and recompute the lots.",
     discussion: """
-      FROM is the coin as the trades store it (such as 'btc', recorded before the coin
+      The coin FROM is taken as the trades store it (such as 'btc', recorded before the coin
       directory; 'folio db check' lists such trades). INTO is an id or symbol of the coin
       directory (--new-coin: an id it does not know, which is added). The trades of every
       portfolio move, or only those of --portfolio P when it is given. Both positions of each
