@@ -108,8 +108,15 @@ public enum FolioCLI {
 
   /// The message and exit code for any error a command can throw; `database` is the path of
   /// the database in use, named in messages about the file itself.
+  /// An import refused for several problems is the one message of several lines: how many,
+  /// then one problem a line (`FILE:LINE: reason`), then how many more were found; each line is
+  /// made safe on its own.
   static func describe(_ error: any Error, database: String? = nil) -> (String, Int32) {
     let (message, code) = describeUnformatted(error, database: database)
+    if let error = error as? ImportError {
+      let lines = [error.summary] + error.listed + [error.remainder].compactMap { $0 }
+      return (lines.map(oneLine).joined(separator: "\n"), code)
+    }
     return (oneLine(message), code)
   }
 

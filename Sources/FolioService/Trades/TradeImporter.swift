@@ -17,18 +17,33 @@ public struct ImportReport: Sendable, Equatable {
 
 /// An import that was refused: every problem found, each as `FILE:LINE: reason`.
 public struct ImportError: LocalizedError, ClassifiedError, Equatable {
-  /// The problems, in file order; at most `listed` are kept.
+  /// The problems, in file order; at most `limit` are kept.
   public let problems: [String]
   /// How many problems were found in all.
   public let total: Int
-  public static let listed = 20
+  /// How many problems are kept and shown at most.
+  public static let limit = 20
 
   public var kind: FailureKind { .badData }
 
+  /// The first line of the message: the problem itself when it is the only one, else how
+  /// many were found (the problems follow, one a line).
+  public var summary: String {
+    total == 1 && problems.count == 1
+      ? "nothing was imported: \(problems[0])" : "nothing was imported: \(total) problems found"
+  }
+
+  /// The problems listed after the summary, one a line.
+  public var listed: [String] { total == 1 && problems.count == 1 ? [] : problems }
+
+  /// What is said after the listed problems when more were found, or nil.
+  public var remainder: String? {
+    let more = total - problems.count
+    return more > 0 ? "… and \(more) more problem\(more == 1 ? "" : "s")" : nil
+  }
+
   public var errorDescription: String? {
-    var text = "nothing was imported: " + problems.joined(separator: "; ")
-    if total > problems.count { text += "; and \(total - problems.count) more problem(s)" }
-    return text
+    ([summary] + listed + [remainder].compactMap { $0 }).joined(separator: "\n")
   }
 }
 
@@ -79,7 +94,7 @@ public struct TradeImporter {
     var problemCount = 0
     func problem(_ line: Int, _ reason: String) {
       problemCount += 1
-      if problems.count < ImportError.listed { problems.append("\(source):\(line): \(reason)") }
+      if problems.count < ImportError.limit { problems.append("\(source):\(line): \(reason)") }
     }
     var portfolios: [String: Portfolio] = [portfolio.name: portfolio]
     var notes: [String] = []
@@ -183,20 +198,32 @@ public struct TradeImporter {
             let key = TradeKey(executedAt: trade.executedAt, id: 0)
             if let known = earliest[position] {
               if key < known { earliest[position] = key }
-            } else if let box = streams[position] {
-              if let last = box.stream.last, trade.executedAt < last.key.executedAt {
-                try ledger.finish(&box.stream)
-                streams[position] = nil
-                earliest[position] = key
-              } else {
-                try box.stream.apply(trade, ledger.derived)
-              }
+              continue
+            }
+            let box: StreamBox
+            if let open = streams[position] {
+              box = open
             } else if try ledger.canAppend(portfolio: target, coinID: trade.coinID, at: key) {
-              let box = StreamBox(
+              box = StreamBox(
                 try ledger.begin(portfolio: target, coinID: trade.coinID, from: key).0)
-              try box.stream.apply(trade, ledger.derived)
               streams[position] = box
             } else {
+              earliest[position] = key
+              continue
+            }
+            // A row older than the last one booked, or a sell that the rows booked so far
+            // cannot cover (its buys may come later in the file), stops the stream: the
+            // position is booked again in time order at the end, from its earliest row.
+            var booked = false
+            if box.stream.last.map({ trade.executedAt >= $0.key.executedAt }) ?? true {
+              do {
+                try box.stream.apply(trade, ledger.derived)
+                booked = true
+              } catch is OversellError {}
+            }
+            if !booked {
+              if box.stream.last != nil { try ledger.finish(&box.stream) }
+              streams[position] = nil
               earliest[position] = key
             }
           } catch let error as LocalizedError {
@@ -211,20 +238,90 @@ public struct TradeImporter {
         return ((), .commit)
       }
     }
+    // Each position that was not booked as it was read is booked now, in time order; rows
+    // with the same time keep their file order, as their ids do. Every oversell found is
+    // reported, one per position.
     let byID = Dictionary(uniqueKeysWithValues: portfolios.values.map { ($0.id, $0) })
+    let rowLines = ImportedLines(firstID: firstID, lines: lines)
+    var oversells: [(line: Int, text: String)] = []
+    var oversellCount = 0
     for (position, key) in earliest.sorted(by: { $0.key < $1.key }) {
       guard let owner = byID[position.portfolioID] else { continue }
       do {
         try ledger.recompute(portfolio: owner, coinID: position.coinID, from: key)
       } catch let error as OversellError {
-        let index = error.tradeID - firstID
-        let line = index >= 0 && index < lines.count ? "\(source):\(lines[Int(index)]): " : ""
-        let message = error.errorDescription ?? "oversell"
-        throw ImportError(problems: [line + message], total: 1)
+        oversellCount += 1
+        if oversells.count < ImportError.limit {
+          oversells.append(
+            try Self.describe(error, portfolioID: owner.id, source: source, lines: rowLines, db))
+        }
       }
+    }
+    if oversellCount > 0 {
+      throw ImportError(
+        problems: oversells.sorted { $0.line < $1.line }.map(\.text), total: oversellCount)
     }
     return ImportReport(
       rows: rows, imported: lines.count, skipped: skipped, dryRun: false, notes: notes)
+  }
+
+  /// An oversell met while booking the import, as `FILE:LINE: reason`: the line of the sell
+  /// that falls short and what it conflicts with — the sell before it that left too little, or
+  /// else the first buy after it — named by line for rows of the file and by trade id for
+  /// trades already stored. When the sell that falls short was already stored, the line named
+  /// is the file's sell before it that took what it needed.
+  private static func describe(
+    _ error: OversellError, portfolioID: Int64, source: String, lines: ImportedLines,
+    _ db: Database
+  ) throws -> (line: Int, text: String) {
+    let short = TradeKey(executedAt: error.executedAt, id: error.tradeID)
+    var sellBefore: Trade?
+    var fileSellBefore: Trade?
+    var buyAfter: Trade?
+    try Trade.each(portfolioID: portfolioID, coinID: error.coinID, from: nil, db) { trade in
+      if trade.key < short, trade.side == .sell {
+        sellBefore = trade
+        if lines[trade.id] != nil { fileSellBefore = trade }
+      } else if short < trade.key, trade.side == .buy, buyAfter == nil {
+        buyAfter = trade
+      }
+    }
+    func name(_ trade: Trade) -> String {
+      lines[trade.id].map { "line \($0)" } ?? "trade #\(trade.id)"
+    }
+    let sell = "sell of \(error.quantity) \(error.coinID) on \(error.executedAt)"
+    let exceeds = "exceeds the \(error.held) held at that time (short by \(error.shortfall))"
+    if let line = lines[error.tradeID] {
+      var text = "\(source):\(line): this \(sell) \(exceeds)"
+      if let sellBefore {
+        let when = sellBefore.executedAt
+        text +=
+          lines[sellBefore.id].map {
+            "; the sell of \(sellBefore.quantity) on line \($0) (\(when)) came first"
+          }
+          ?? "; trade #\(sellBefore.id), a sell of \(sellBefore.quantity) on \(when) already in "
+          + "the database, came first"
+      } else if let buyAfter {
+        let when =
+          buyAfter.executedAt == error.executedAt
+          ? "at the same time but after it in the file (rows with the same time are booked "
+            + "in file order)"
+          : "on \(buyAfter.executedAt), after it"
+        text += "; the first buy that could cover it is on \(name(buyAfter)), \(when)"
+      }
+      return (line, text)
+    }
+    // The sell that falls short was already stored: a sell of the file before it took what it
+    // needed.
+    let stored = "trade #\(error.tradeID), a \(sell) already in the database, which then \(exceeds)"
+    guard let culprit = fileSellBefore, let line = lines[culprit.id] else {
+      return (0, "\(source): \(stored)")
+    }
+    return (
+      line,
+      "\(source):\(line): this sell of \(culprit.quantity) \(culprit.coinID) on "
+        + "\(culprit.executedAt) leaves too little for \(stored)"
+    )
   }
 
   /// Where each column is in a record.
@@ -253,7 +350,9 @@ public struct TradeImporter {
     }
     guard problems.isEmpty, let date = index["date"], let side = index["side"],
       let coin = index["coin"], let quantity = index["quantity"], let price = index["price"]
-    else { throw ImportError(problems: problems, total: problems.count) }
+    else {
+      throw ImportError(problems: Array(problems.prefix(ImportError.limit)), total: problems.count)
+    }
     return Columns(
       count: header.fields.count, date: date, side: side, coin: coin, quantity: quantity,
       price: price, fee: index["fee"], note: index["note"], id: index["id"],
@@ -271,6 +370,20 @@ enum ImportRowError: LocalizedError {
       return "id '\(id)' is also on line \(line); an id may appear only once per portfolio "
         + "in a file"
     }
+  }
+}
+
+/// The file line of each trade written by an import; ids are given in the order rows are
+/// written, so the line of trade `id` is `lines[id - firstID]`.
+private struct ImportedLines {
+  let firstID: Int64
+  let lines: [Int32]
+
+  /// The line of trade `id`, or nil when the trade was not written by this import.
+  subscript(id: Int64) -> Int? {
+    let index = id - firstID
+    guard index >= 0, index < lines.count else { return nil }
+    return Int(lines[Int(index)])
   }
 }
 

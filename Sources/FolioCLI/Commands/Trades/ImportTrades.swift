@@ -10,7 +10,9 @@ struct ImportTrades: FolioCommand {
       Columns (header row, any order): date, side, coin, quantity, price, and optionally fee,
       note, id, portfolio, location (a location id or "NAME, CITY", as buy --location takes).
       RFC 4180 quoting, a UTF-8 BOM and CRLF line ends are accepted.
-      Any bad row and nothing is imported; the problems are listed as FILE:LINE: reason.
+      Rows may be in any date order: they are booked sorted by time, rows with the same time
+      in file order. Any bad row and nothing is imported (exit 65); the problems are listed one
+      a line as FILE:LINE: reason, the first 20, then how many more.
       Rows whose id already exists in the portfolio are skipped, so re-importing is safe.
       A coin is a CoinGecko id or symbol, resolved as 'folio buy' does; unknown coins are
       listed with their lines and the closest coins of the directory.
