@@ -11,6 +11,17 @@ public struct DailyBusy: LocalizedError, ClassifiedError, Equatable {
   }
 }
 
+/// A portfolio whose name folio would not give (a database edited outside folio) cannot name
+/// a report file: refused (65) before anything is written.
+public struct DailyUnsafeName: LocalizedError, ClassifiedError, Equatable {
+  public let name: String
+  public var kind: FailureKind { .badData }
+  public var errorDescription: String? {
+    "portfolio '\(name)' has a name folio does not allow, so it cannot name a report file "
+      + "(the database was edited outside folio); rename it with 'folio portfolio rename'"
+  }
+}
+
 /// One portfolio on one day of the daily index.
 public struct DailyIndexEntry: Equatable, Sendable {
   public let portfolio: Portfolio
@@ -59,10 +70,21 @@ public struct DailyArchive {
     return home + "/.local/state/folio/reports"
   }
 
-  /// The portfolios a run files: every one for nil or `all`, else the one named.
+  /// The portfolios a run files: every one for nil or `all`, else the one named. A name
+  /// outside folio's rule for names (letters, digits, '.', '_', '-'), which only a database
+  /// edited outside folio holds, is refused: it could name a path outside the folder.
   public static func portfolios(_ store: Store, named name: String?) throws -> [Portfolio] {
-    guard let name, name != "all" else { return try Portfolio.all(store.database) }
-    return [try PortfolioService(store).resolve(name)]
+    let portfolios =
+      if let name, name != "all" {
+        [try PortfolioService(store).resolve(name)]
+      } else {
+        try Portfolio.all(store.database)
+      }
+    for portfolio in portfolios where (try? PortfolioService.validate(name: portfolio.name)) == nil
+    {
+      throw DailyUnsafeName(name: portfolio.name)
+    }
+    return portfolios
   }
 
   /// The folder of `day`.
@@ -124,6 +146,18 @@ public struct DailyArchive {
     -> [CalendarDay]
   {
     days.filter { $0 <= today.adding(days: -max(1, keep)) }
+  }
+
+  /// `--keep-days keep`: removes what Folio wrote in the dated folders before the last `keep`
+  /// days (see `remove`), the files of every portfolio of `store`. Returns the days whose
+  /// folder was kept because it holds something else.
+  public func removeExpired(keep: Int, today: CalendarDay, _ store: Store) throws
+    -> [CalendarDay]
+  {
+    let names = try Portfolio.all(store.database).map(\.name)
+    return try Self.expired(days().map(\.day), keep: keep, today: today).filter {
+      try !remove($0, portfolios: names)
+    }
   }
 
   /// Removes what Folio wrote in the folder of `day`: the regular files named

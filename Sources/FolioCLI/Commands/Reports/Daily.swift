@@ -80,9 +80,7 @@ struct Daily: FolioCommand {
     // All portfolios' rows in one transaction: a run killed here leaves all or none of them.
     try service.save(reports, now: context.now)
     if let keep = keepDays?.value {
-      let names = try DailyArchive.portfolios(store, named: nil).map(\.name)
-      for day in DailyArchive.expired(try archive.days().map(\.day), keep: keep, today: today)
-      where try !archive.remove(day, portfolios: names) {
+      for day in try archive.removeExpired(keep: keep, today: today, store) {
         context.warn("kept \(archive.folder(day)): it holds files folio did not write")
       }
     }

@@ -1,9 +1,10 @@
-import FolioService
+import FolioStorage
 import FolioTestSupport
 import Foundation
 import Testing
 
 @testable import FolioCLI
+@testable import FolioService
 
 /// `folio daily`: refresh, save and file the day's reports (issue 19).
 @Suite struct DailyCommandTests {
@@ -210,6 +211,80 @@ import Testing
 
         """)
     #expect(!page.contains("<script") && !page.contains("src=") && !page.contains("url("))
+  }
+
+  /// A name no folio command gives (the database's CHECK forbids it; only a file edited with
+  /// that check switched off holds one), for the tests of hostile names.
+  static let hostileName = "<script>alert(\"x\")</script>'&\u{1}\u{1b}[2J"
+
+  /// Renames the portfolio `cold` to `name` behind folio's back, its CHECK switched off.
+  func renameColdBehindFoliosBack(_ name: String) throws {
+    let quoted = name.replacingOccurrences(of: "'", with: "''")
+    let edit = DatabaseProbe.run(
+      sandbox.database,
+      "PRAGMA ignore_check_constraints = 1; UPDATE portfolios SET name = '\(quoted)' WHERE name = 'cold'"
+    )
+    try #require(edit.error == nil, "\(edit.error ?? "")")
+  }
+
+  @Test func aPortfolioNameFolioWouldNotGiveIsRefusedBeforeAnythingIsWritten() throws {
+    for name in ["../../escaped", Self.hostileName, "a/b"] {
+      try renameColdBehindFoliosBack(name)
+      let before = try sandbox.dump()
+      let result = daily("--offline")
+      #expect(result.code == 65, "\(name)")
+      #expect(
+        result.err.hasPrefix("folio: error: portfolio '")
+          && result.err.hasSuffix(
+            "' has a name folio does not allow, so it cannot name a report file (the database "
+              + "was edited outside folio); rename it with 'folio portfolio rename'\n"),
+        "\(name)")
+      #expect(!result.err.contains("\u{1b}"))
+      #expect(try sandbox.dump() == before)
+      #expect(!exists(reports))
+      #expect(listing(sandbox.path).allSatisfy { !$0.contains("escaped") })
+      // Renamed with folio, the portfolio is filed again.
+      let renamed = sandbox.run("portfolio", "rename", name, "cold")
+      #expect(renamed.code == 0, "\(renamed.err)")
+    }
+    // The other portfolio alone is filed: only the portfolios of the run are checked.
+    try renameColdBehindFoliosBack("a/b")
+    let main = sandbox.run(["--portfolio", "main", "daily", "--out-dir", reports, "--offline"])
+    #expect(main.code == 0, "\(main.err)")
+  }
+
+  @Test(.requires(.python3)) func theIndexEscapesMarkupQuotesAndControlCharactersInNames()
+    throws
+  {
+    // The page renders whatever names the database holds, escaped.
+    try renameColdBehindFoliosBack(Self.hostileName)
+    let store = try Store(StoreLocation(path: sandbox.database))
+    let portfolio = try #require(
+      try Portfolio.all(store.database).first { $0.name == Self.hostileName })
+    let row = DailyRecord(
+      portfolioID: portfolio.id, day: "2024-11-30", value: try ExactDecimal(parsing: "97000.5"),
+      costBasis: nil, unrealized: nil, realized: nil, snapshotAt: nil,
+      savedAt: "2024-11-30T12:00:00Z")
+    let entry = DailyIndexEntry(
+      portfolio: portfolio, value: row.value, change: nil, changePercent: nil,
+      files: [Self.hostileName + ".html"])
+    let page = ReportHTML.index(
+      DailyIndex(days: [("2024-11-30", [entry])], history: [(portfolio, [row, row])]),
+      generatedAt: "2024-11-30T12:00:00Z")
+    #expect(!page.contains("<script") && !page.contains("\u{1}") && !page.contains("\u{1b}"))
+    #expect(page.contains("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&#39;&amp;"))
+    let path = sandbox.write("index.html", page)
+    let check = try ExternalTool.python(
+      """
+      import sys, xml.etree.ElementTree as ET
+      ns = {"h": "http://www.w3.org/1999/xhtml"}
+      root = ET.parse(sys.argv[1]).getroot()
+      print(len(root.findall(".//h:script", ns)))
+      print(root.find(".//h:section/h:h2", ns).text.startswith('<script>alert("x")</script>'))
+      print(root.find(".//h:a", ns).get("href").startswith('2024-11-30/<script>'))
+      """, [path])
+    #expect(check.code == 0, "\(check.err)")
+    #expect(check.out == "0\nTrue\nTrue\n")
   }
 
   // MARK: Keeping days

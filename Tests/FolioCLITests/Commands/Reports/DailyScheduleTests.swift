@@ -37,11 +37,15 @@ import Testing
       environment: ["HOME": home], executable: home + "/.local/bin/folio")
     try #require(bought.code == 0, "\(bought.err)")
 
-    // As cron runs it: no TERM, a bare PATH, HOME, LOGNAME and SHELL. folio-fetch is not
-    // installed beside the copy, so the refresh fails and the job goes on with the cache.
+    // As cron runs it: `env -i` empties the environment (no TERM, no XDG_*, no FOLIO_*),
+    // then only HOME, LOGNAME, SHELL and a bare PATH, and /bin/sh runs the command. folio-fetch
+    // is not installed beside the copy, so the refresh fails and the job goes on with the cache.
     let ran = try Binary.runTool(
-      "/bin/sh", ["-c", command],
-      environment: ["HOME": home, "LOGNAME": "folio", "SHELL": "/bin/sh", "PATH": "/usr/bin:/bin"])
+      "/usr/bin/env",
+      [
+        "-i", "HOME=" + home, "LOGNAME=folio", "SHELL=/bin/sh", "PATH=/usr/bin:/bin", "/bin/sh",
+        "-c", command,
+      ], environment: [:])
     #expect(ran.code == 0, "\(ran.err)")
     #expect(ran.out.isEmpty && ran.err.isEmpty)
     let state = home + "/.local/state/folio"
