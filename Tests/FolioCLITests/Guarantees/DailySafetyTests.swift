@@ -29,6 +29,15 @@ import Testing
 
   // MARK: - Helpers
 
+  /// Today (UTC), having first waited out the last 30 seconds before midnight, so that the
+  /// runs of one step of a test (a few seconds) fall on one day: the binary runs on the real
+  /// clock, and the day names the folder and heads each report.
+  static func settledDay() -> String {
+    let left = 86_400 - Date().timeIntervalSince1970.truncatingRemainder(dividingBy: 86_400)
+    if left < 30 { usleep(UInt32((left + 1) * 1_000_000)) }
+    return String(Timestamp.format(Date()).prefix(10))
+  }
+
   func folio(_ arguments: [String], db: String) throws -> RunResult {
     try Binary.run(arguments, environment: ["FOLIO_DB": db])
   }
@@ -100,11 +109,12 @@ import Testing
   /// What a complete first run and a complete second run (same day, rows replaced) write,
   /// each run on a copy of `template`, and how long the quicker run took.
   func references(_ template: String) throws -> (files: [[String: String]], duration: Double) {
-    let db = try copy(template, to: "reference.sqlite3")
+    let run = UUID().uuidString
+    let db = try copy(template, to: "reference-\(run).sqlite3")
     defer { Database.removeFiles(of: db) }
     var duration = Double.infinity
     let files = try (0..<2).map { index in
-      let reports = sandbox.file("reference-\(index)")
+      let reports = sandbox.file("reference-\(run)-\(index)")
       let start = Date()
       let result = try folio(daily(reports), db: db)
       duration = min(duration, Date().timeIntervalSince(start))
@@ -147,20 +157,25 @@ import Testing
     ).out
   }
 
-  /// The one day's folder in `reports`, or "" when there is none.
+  /// The newest day's folder in `reports`, or "" when there is none.
   func day(_ reports: String) -> String {
-    listing(reports).filter(Self.isDay).first ?? ""
+    listing(reports).filter(Self.isDay).last ?? ""
   }
 
   // MARK: - Tests
 
   @Test func twoRunsAtOnceNeverBothWriteNorLeaveHalfAFolder() throws {
     let db = try template(trades: 300)
-    let references = try references(db).files
+    var today = Self.settledDay()
+    var references = try references(db).files
     let rounds = ReliabilityScale.pick(3, full: 10, variable: "FOLIO_DAILY_ROUNDS")
     var busy = 0
     for round in 0..<rounds {
       let reports = sandbox.file("reports-\(round)")
+      if Self.settledDay() != today {
+        today = Self.settledDay()
+        references = try self.references(db).files
+      }
       let started = try (0..<3).map {
         try Binary.spawn(
           daily(reports), environment: ["FOLIO_DB": db], folder: sandbox.path,
@@ -195,10 +210,15 @@ import Testing
 
   @Test func killedAtAnyMomentLeavesASoundDatabaseAndWholeFiles() throws {
     let template = try template(trades: 3_000)
-    let (references, duration) = try references(template)
+    var today = Self.settledDay()
+    var (references, duration) = try references(template)
 
     var endings: [String] = []
     for index in 0..<Self.kills {
+      if Self.settledDay() != today {
+        today = Self.settledDay()
+        (references, duration) = try self.references(template)
+      }
       let db = try copy(template, to: "kill-\(index).sqlite3")
       let reports = sandbox.file("reports-\(index)")
       // Every other run replaces a complete earlier run of the same day.
@@ -229,7 +249,7 @@ import Testing
       if !replacing {
         #expect(rows == "0|0\n" || rows == "2|1\n", "\(label): \(rows)")
       }
-      endings.append(rows == "0|0\n" ? "none" : "all")
+      endings.append(replacing ? "replaced" : rows == "0|0\n" ? "none" : "all")
       expectComplete(reports, references, label)
       // The next run works without any repair and files the whole day.
       let next = try folio(daily(reports), db: db)
@@ -243,6 +263,7 @@ import Testing
     print(
       "DailySafetyTests: daily (\(Int(duration * 1000)) ms) killed \(endings.count) times: "
         + "\(endings.filter { $0 == "none" }.count) left no row of the day, "
-        + "\(endings.filter { $0 == "all" }.count) left all")
+        + "\(endings.filter { $0 == "all" }.count) left all, "
+        + "\(endings.filter { $0 == "replaced" }.count) replacing an earlier run left one run's")
   }
 }
