@@ -12,14 +12,18 @@ public struct TradeExporter {
 
   public init(_ store: Store) { self.store = store }
 
-  /// Calls `row` with the fields of each trade; the `id` column holds the trade's own id
-  /// (from `--id` or an imported file) and is empty for trades without one; the `location`
+  /// Calls `row` with the fields of each trade, in one read snapshot. Every row has an `id`:
+  /// the trade's own (from `--id` or an imported file), or for a trade without one `folio-N`
+  /// made from its row id N (`folio-N-2`, `-3`, … when the portfolio already holds that id),
+  /// so importing the file again adds nothing and a copy keeps the same ids. The `location`
   /// column holds the location's `"NAME, CITY"` (its id when that text would name two
   /// locations), empty for trades without one, so an import of the file restores it.
   public func forEachRow(of portfolio: Portfolio, _ row: ([String]) throws -> Void) throws {
     let book = LocationBook(store)
-    try store.database.read {
+    let db = store.database
+    try db.read {
       let references = try book.references()
+      let taken = try Trade.exportedStyleIDs(portfolioID: portfolio.id, db)
       var portable: [Int64: String] = [:]
       try TradeService(store).eachTrade(in: portfolio, filter: Trade.Filter()) { trade in
         var location = ""
@@ -34,9 +38,18 @@ public struct TradeExporter {
         try row([
           trade.executedAt, trade.side.rawValue, trade.coinID, trade.quantity.description,
           trade.price.description, trade.fee.description, trade.note ?? "",
-          trade.externalID ?? "", location,
+          trade.externalID ?? Self.madeUpID(for: trade.id, avoiding: taken), location,
         ])
       }
     }
+  }
+
+  /// `folio-N`, or `folio-N-K` with the smallest K ≥ 2 that is not in `taken`.
+  static func madeUpID(for id: Int64, avoiding taken: Set<String>) -> String {
+    let base = Trade.exportedIDPrefix + String(id)
+    guard taken.contains(base) else { return base }
+    var suffix = 2
+    while taken.contains(base + "-" + String(suffix)) { suffix += 1 }
+    return base + "-" + String(suffix)
   }
 }

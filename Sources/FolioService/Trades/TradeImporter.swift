@@ -7,7 +7,9 @@ public struct ImportReport: Sendable, Equatable {
   public let rows: Int
   /// Trades written (or that would be written).
   public let imported: Int
-  /// Rows skipped because a trade with the same id already exists in the portfolio.
+  /// Rows skipped as already present: a trade with the same id is in the portfolio, or (rows
+  /// without an id) as many trades with the same content as the file has up to the row (see
+  /// `StoredTradeMatcher`).
   public let skipped: Int
   public let dryRun: Bool
   /// What the user should know about the rows, each as `FILE:LINE: note`: the coin chosen for
@@ -119,6 +121,7 @@ public struct TradeImporter {
         let directory = CoinDirectory(store)
         // Each coin as typed is resolved once: the id, or why it was refused.
         var coins: [String: Result<String, CoinError>] = [:]
+        let stored = StoredTradeMatcher(db)
         // Each location reference resolved once (an id or "NAME, CITY", as `buy --location`).
         let locations = LocationBook(store)
         var places: [String: Int64] = [:]
@@ -187,6 +190,10 @@ public struct TradeImporter {
               idLines[target.id, default: [:]][externalID] = record.line
             }
             guard problemCount == 0 else { continue }
+            if try stored.isStored(trade) {
+              skipped += 1
+              continue
+            }
             guard let id = try trade.insert(using: insert, db) else {
               skipped += 1
               continue

@@ -13,7 +13,10 @@ struct ImportTrades: FolioCommand {
       Rows may be in any date order: they are booked sorted by time, rows with the same time
       in file order. Any bad row and nothing is imported (exit 65); the problems are listed one
       a line as FILE:LINE: reason, the first 20, then how many more.
-      Rows whose id already exists in the portfolio are skipped, so re-importing is safe.
+      Importing again adds nothing: a row whose id the portfolio holds is skipped, and a row
+      without an id (or with an id folio-N made up by export) is skipped when the portfolio
+      already held as many trades with the same date, side, coin, quantity, price, fee and
+      note as the file has so far.
       A coin is a CoinGecko id or symbol, resolved as 'folio buy' does; unknown coins are
       listed with their lines and the closest coins of the directory.
       A date more than a day in the future is refused unless --allow-future is given.
@@ -62,10 +65,10 @@ struct ImportTrades: FolioCommand {
           ("skipped", .int(report.skipped)), ("dry_run", .bool(report.dryRun)),
         ]).rendered())
     case .text:
-      let verb = report.dryRun ? "would import" : "imported"
+      let (verb, skip) = report.dryRun ? ("would import", "would skip") : ("imported", "skipped")
       context.print(
         "\(verb) \(report.imported) trade(s) from \(report.rows) row(s); "
-          + "skipped \(report.skipped) already present")
+          + "\(skip) \(report.skipped) already present")
     }
   }
 }

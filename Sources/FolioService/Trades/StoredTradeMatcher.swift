@@ -1,0 +1,58 @@
+import FolioStorage
+
+/// Decides which rows of an import are trades the portfolio already holds, so importing the
+/// same file again, or folio's own export, adds nothing:
+/// - a row whose `id` the portfolio already holds is present (the id rule; `Trade.insert`
+///   skips it);
+/// - a row without an `id`, or with an id `export trades` made up (`folio-N`) that the portfolio
+///   does not hold, is matched on its content — time, side, coin, quantity, price, fee and
+///   note, in canonical form — and counted: the file's k-th row with some content is present
+///   when the portfolio held at least k trades with that content before the import began.
+///
+/// Not `Sendable`: it reads through its import's connection.
+final class StoredTradeMatcher {
+  private let db: Database
+  /// What each portfolio held before the import (nil: no trades), read when first needed.
+  private var extents: [Int64: Trade.StoredExtent?] = [:]
+  /// How many stored trades of each content earlier rows of the file were matched with.
+  private var matched: [Content: Int] = [:]
+
+  private struct Content: Hashable {
+    let portfolioID: Int64
+    let executedAt: String
+    let side: TradeSide
+    let coinID: String
+    let quantity, price, fee: ExactDecimal
+    let note: String
+  }
+
+  init(_ db: Database) { self.db = db }
+
+  /// True when `trade`, validated from a row, is one the portfolio already holds by content
+  /// (rows with one of the user's own ids are left to the id rule and return false). Call it
+  /// for every row before inserting it: the first call for a portfolio records what it held.
+  func isStored(_ trade: Trade) throws -> Bool {
+    let extent: Trade.StoredExtent?
+    if let known = extents[trade.portfolioID] {
+      extent = known
+    } else {
+      extent = try Trade.storedExtent(portfolioID: trade.portfolioID, db)
+      extents[trade.portfolioID] = extent
+    }
+    if let id = trade.externalID {
+      guard id.hasPrefix(Trade.exportedIDPrefix) else { return false }
+      if try Trade.exists(externalID: id, portfolioID: trade.portfolioID, db) { return true }
+    }
+    // Only a trade at or before the latest stored one can match: appending new trades costs
+    // no query.
+    guard let extent, trade.executedAt <= extent.latestExecutedAt else { return false }
+    let content = Content(
+      portfolioID: trade.portfolioID, executedAt: trade.executedAt, side: trade.side,
+      coinID: trade.coinID, quantity: trade.quantity, price: trade.price, fee: trade.fee,
+      note: trade.note ?? "")
+    let used = matched[content, default: 0]
+    guard try used < trade.sameContentCount(upTo: extent.lastID, db) else { return false }
+    matched[content] = used + 1
+    return true
+  }
+}
