@@ -146,7 +146,7 @@ import Testing
     let exported = try String(contentsOfFile: first, encoding: .utf8)
     #expect(exported.hasPrefix("date,side,coin,quantity,price,fee,note,id,location\n"))
     #expect(exported.contains(",ext-7,\"Colosseum, Rome\"\n"), "\(exported)")
-    #expect(exported.contains(",sell,bitcoin,0.5,120,0,,,4\n"), "\(exported)")
+    #expect(exported.contains(",sell,bitcoin,0.5,120,0,,folio-3,4\n"), "\(exported)")
 
     let other = Sandbox()
     #expect(other.run("locations", "import", places).code == 0)
