@@ -8,6 +8,8 @@ public struct CoinList: Equatable, Sendable {
     public let quote: StoredQuote
     public let holding: ExactDecimal?
     public let value: ExactDecimal?
+    /// Why `value` is nil although the coin is held (too large to compute exactly).
+    public let unavailable: String?
     /// True for a held coin missing from the latest snapshot, priced from an older one.
     public var isFromOlderSnapshot: Bool
   }

@@ -348,10 +348,10 @@ public struct MarketData {
       var rows: [CoinList.Row] = []
       for quote in quotes {
         let holding = held[quote.coinID]
-        let value = try holding.map { quantity throws in try quantity * quote.price }
+        let value = holding.map { quantity in Measure.computing { try quantity * quote.price } }
         rows.append(
           CoinList.Row(
-            quote: quote, holding: holding, value: value,
+            quote: quote, holding: holding, value: value?.value, unavailable: value?.reason,
             isFromOlderSnapshot: older.contains(quote.coinID)))
       }
       if let search = query.search?.trimmingCharacters(in: .whitespaces), !search.isEmpty {

@@ -217,7 +217,6 @@ public struct TradeService {
     note: (String) -> Void = { _ in }
   ) throws -> Trade {
     guard !changes.isEmpty else { throw TradeError.nothingToChange }
-    let locationID = try changes.location.map { try LocationBook(store).locationID(for: $0) }
     let directory = CoinDirectory(store)
     // Checked before the write, so a refused coin takes no lock; added inside it.
     let coin = try changes.coin.map {
@@ -225,6 +224,8 @@ public struct TradeService {
     }
     return try db.write {
       let portfolio = try Portfolio.current(portfolio, db)
+      // Resolved inside the transaction: a location deleted meanwhile is not found (66).
+      let locationID = try changes.location.map { try LocationBook(store).locationID(for: $0) }
       let old = try find(id, in: portfolio)
       var trade = old
       if let quantity = changes.quantity { trade.quantity = try TradeInput.quantity(quantity) }

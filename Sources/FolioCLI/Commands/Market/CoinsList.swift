@@ -61,7 +61,8 @@ struct CoinsList: FolioCommand {
       ]
       if list.hasHoldings {
         cells.append(row.holding.map(Formatting.quantity) ?? "")
-        cells.append(Formatting.money(row.value, in: currency, missing: ""))
+        cells.append(
+          Formatting.money(row.value, in: currency, missing: row.unavailable == nil ? "" : "n/a"))
       }
       table.append(cells, directions: [nil, nil, nil, nil, MarketFormat.direction(change)])
     }
@@ -70,6 +71,11 @@ struct CoinsList: FolioCommand {
       output += "no coins\(filter)\n"
     } else {
       output += table.rendered(useColor: useColor)
+    }
+    for row in list.rows {
+      guard let reason = row.unavailable else { continue }
+      output += ReportFormat.unavailable([("value", .unavailable(reason))], of: row.quote.coinID)
+        .map { $0 + "\n" }.joined()
     }
     let older = list.rows.filter(\.isFromOlderSnapshot)
     if !older.isEmpty {
@@ -108,6 +114,7 @@ struct CoinsList: FolioCommand {
               ("holding", .decimal(row.holding)),
               ("value", .decimal(row.value)),
               ("price_at", .string(row.quote.snapshotAt)),
+              ("unavailable", .string(row.unavailable)),
             ])
           })
       ),

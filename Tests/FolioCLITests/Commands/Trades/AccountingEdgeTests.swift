@@ -112,6 +112,9 @@ import Testing
     let reportCSV = sandbox.run("report", "--format", "csv")
     #expect(reportCSV.code == 0)
     #expect(reportCSV.out.contains(",9999999999,,99999999999,\(reason)\n"), "\(reportCSV.out)")
+    let coins = sandbox.run("coins", "list")
+    #expect(coins.code == 0, "\(coins.err)")
+    #expect(coins.out.contains("\nbitcoin: value n/a: \(reason)\n"), "\(coins.out)")
     // Saving stores no value for the day rather than failing.
     ok("report", "--save")
     #expect(try sandbox.sqlite("SELECT ifnull(value, 'NULL') FROM portfolio_daily") == "NULL\n")
