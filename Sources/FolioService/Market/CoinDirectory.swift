@@ -78,6 +78,30 @@ public struct CoinDirectory {
     case accept
   }
 
+  /// How old the newest /coins/list may be before `market refresh` fetches it again.
+  public static let listMaxAge: TimeInterval = 86_400
+
+  /// True when the newest /coins/list fetch is `listMaxAge` old or older (or there is none).
+  func listIsDue(now: Date) throws -> Bool {
+    guard let latest = try CoinDirectoryRecords.latestListFetch(database),
+      let time = try? Timestamp(parsing: latest, .lenient).date
+    else { return true }
+    return now.timeIntervalSince(time) >= Self.listMaxAge
+  }
+
+  /// Stores a fetched coin list at `fetchedAt` (inside the caller's transaction): new coins are
+  /// added, known ones get CoinGecko's symbol and name (ranks stay, they come from
+  /// /coins/markets).
+  func store(list coins: [DirectoryCoin], fetchedAt: String, source: String) throws {
+    for coin in coins {
+      try MarketRecords.upsertCoin(
+        database, id: coin.id, symbol: coin.symbol, name: coin.name, imageURL: nil,
+        rank: coin.rank, at: fetchedAt)
+    }
+    try CoinDirectoryRecords.recordListFetch(
+      database, fetchedAt: fetchedAt, source: source, coinCount: coins.count)
+  }
+
   /// The built-in list: the fixture and the time it was captured.
   static let builtInFile = "coingecko/coins_list.json"
   static let builtInTime = "2024-01-24T00:00:00Z"
@@ -167,7 +191,8 @@ public struct CoinDirectory {
   static func builtInList() throws -> [DirectoryCoin] {
     let bytes = try DemoBuilder.fixture(builtInFile)
     do {
-      return try CoinListPayload.read(JSONValue.parse(bytes))
+      var notes = PayloadNotes()
+      return try CoinListPayload.read(JSONValue.parse(bytes), notes: &notes)
     } catch {
       throw DemoError.brokenFixture(builtInFile, reason: String(describing: error))
     }
@@ -175,9 +200,12 @@ public struct CoinDirectory {
 }
 
 /// A `/coins/list` response: `[{"id": …, "symbol": …, "name": …}, …]`. An element may carry a
-/// `market_cap_rank` (the built-in list does); other keys (`platforms`) are ignored.
+/// `market_cap_rank` (the built-in list does); other keys (`platforms`) are ignored. A repeated
+/// id, or a symbol or name too long for the coins table, is skipped with a warning.
 enum CoinListPayload {
-  static func read(_ value: JSONValue) throws(PayloadError) -> [DirectoryCoin] {
+  static func read(_ value: JSONValue, notes: inout PayloadNotes) throws(PayloadError)
+    -> [DirectoryCoin]
+  {
     guard case .array(let items) = value.kind else {
       throw PayloadError("expected a /coins/list array, found \(value.kindName)")
     }
@@ -193,11 +221,21 @@ enum CoinListPayload {
       guard TradeInput.isCoinID(id) else {
         throw PayloadError("element \(index): \(CoinGeckoDocument.badID)", line: item.line)
       }
-      guard seen.insert(id).inserted else { continue }
+      guard seen.insert(id).inserted else {
+        notes.warnings.append("coin '\(id)' (element \(index)) appears twice; skipped")
+        continue
+      }
+      let symbol = try reader.requiredString("symbol", allowEmpty: true)
+      let name = try reader.requiredString("name", allowEmpty: true)
+      guard symbol.count <= 100, name.count <= 200 else {
+        notes.warnings.append(
+          "coin '\(id)' (element \(index)) has a symbol over 100 or a name over 200 "
+            + "characters; skipped")
+        continue
+      }
       coins.append(
         DirectoryCoin(
-          id: id, symbol: try reader.requiredString("symbol", allowEmpty: true),
-          name: try reader.requiredString("name", allowEmpty: true),
+          id: id, symbol: symbol, name: name,
           rank: try reader.integer("market_cap_rank").flatMap { $0 >= 1 ? $0 : nil }))
     }
     return coins

@@ -67,6 +67,14 @@ public final class CoinGeckoClient {
     }
   }
 
+  /// `/coins/list`: every coin CoinGecko knows (id, symbol, name).
+  public func coinList() throws(CoinGeckoError) -> ([DirectoryCoin], PayloadNotes) {
+    let value = try getJSON("/coins/list", query: [], label: "/coins/list")
+    return try read("/coins/list") { notes throws(PayloadError) in
+      try CoinListPayload.read(value, notes: &notes)
+    }
+  }
+
   /// `/global`.
   public func global() throws(CoinGeckoError) -> (GlobalData, PayloadNotes) {
     let value = try getJSON("/global", query: [], label: "/global")

@@ -222,7 +222,10 @@ public struct MarketData {
     var fetchedByID: [String] = []
     var global: GlobalData?
     var detail: CoinDetail?
+    var coinList: [DirectoryCoin]?
+    let directory = CoinDirectory(database)
     // Where each part came from: the base URL, or the origin a redirect led to.
+    var listSource = ""
     var marketSource = ""
     var globalSource = ""
     var detailSource = ""
@@ -233,7 +236,15 @@ public struct MarketData {
       }
       warnings += notes.allWarnings
     }
+    let listIsDue = try request.coinList && directory.listIsDue(now: now)
     do {
+      if listIsDue {
+        progress("fetching /coins/list")
+        let (list, listNotes) = try client.coinList()
+        coinList = list
+        listSource = client.takeSource()
+        warnings += listNotes.allWarnings
+      }
       for number in stride(from: 1, through: request.pages, by: 1) {
         progress("fetching /coins/markets page \(number) of \(request.pages)")
         let (page, notes) = try client.marketsPage(vsCurrency: request.vsCurrency, page: number)
@@ -274,6 +285,9 @@ public struct MarketData {
     }
     let fetchedAt = Timestamp.format(now)
     try database.write {
+      if let coinList {
+        try directory.store(list: coinList, fetchedAt: fetchedAt, source: listSource)
+      }
       _ = try writeMarkets(
         quotes, vsCurrency: request.vsCurrency, fetchedAt: fetchedAt, source: marketSource)
       if let global {
@@ -284,10 +298,12 @@ public struct MarketData {
         _ = try writeDetail(detail, fetchedAt: fetchedAt, source: detailSource)
       }
     }
-    return RefreshOutcome(
+    var outcome = RefreshOutcome(
       fetchedAt: fetchedAt, source: marketSource, vsCurrency: request.vsCurrency,
       coinCount: quotes.count, pagesFetched: pagesFetched, fetchedByID: fetchedByID,
       globalStored: global != nil, detailStored: detail?.id, warnings: warnings)
+    outcome.coinListStored = coinList?.count
+    return outcome
   }
 
   // MARK: Reading

@@ -34,6 +34,9 @@ public struct RefreshRequest: Equatable, Sendable {
   public var portfolio = "main"
   /// A coin whose /coins/{id} detail is fetched too.
   public var detailFor: String?
+  /// Fetch /coins/list into the coin directory too, when the last fetch of it is a day old
+  /// (`CoinDirectory.listMaxAge`) or there is none.
+  public var coinList = false
 
   public init() {}
 }
@@ -51,6 +54,9 @@ public struct RefreshOutcome: Equatable, Sendable {
   public let globalStored: Bool
   public let detailStored: String?
   public let warnings: [String]
+  /// How many coins a /coins/list fetch stored in the coin directory; nil when it was not
+  /// fetched (not asked for, or fetched less than a day ago).
+  public var coinListStored: Int? = nil
 }
 
 /// What `market prune` removed.

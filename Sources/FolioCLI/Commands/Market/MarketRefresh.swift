@@ -8,7 +8,8 @@ struct MarketRefresh: FolioCommand {
     abstract: "Fetch current prices from CoinGecko and store them as a new snapshot.",
     discussion: """
       Fetches /coins/markets pages of 250 coins (with the 7-day sparkline), every coin of the
-      portfolio, or named with --coins, that is not on those pages, and /global. Nothing is
+      portfolio, or named with --coins, that is not on those pages, and /global; and
+      /coins/list into the coin directory when it was last fetched a day ago or more. Nothing is
       stored unless every request succeeds, so a failed refresh leaves the previous snapshot
       the latest. HTTP 429 and 5xx are retried with backoff (honouring Retry-After); after that
       the command exits 69.
@@ -40,7 +41,7 @@ struct MarketRefresh: FolioCommand {
     let named = coins.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
     let outcome = try Self.refresh(
       context, vsCurrency: currency.vsCurrency, pages: pages.value,
-      coins: named.filter { !$0.isEmpty }, detailFor: nil)
+      coins: named.filter { !$0.isEmpty }, detailFor: nil, coinList: true)
     context.warn(all: outcome.warnings)
     var parts = ["\(outcome.coinCount) coin(s) in \(outcome.vsCurrency.uppercased())"]
     parts.append("\(outcome.pagesFetched) page(s)")
@@ -48,6 +49,7 @@ struct MarketRefresh: FolioCommand {
       parts.append("\(outcome.fetchedByID.count) fetched by id")
     }
     if outcome.globalStored { parts.append("/global") }
+    if let listed = outcome.coinListStored { parts.append("/coins/list (\(listed) coin(s))") }
     context.print(
       "stored snapshot \(outcome.fetchedAt) "
         + "(\(MarketFormat.source(outcome.source))): " + parts.joined(separator: ", "))
@@ -57,7 +59,7 @@ struct MarketRefresh: FolioCommand {
   /// `portfolio` (default: the one in use); shared with `coins show --refresh` and `daily`.
   static func refresh(
     _ context: Context, vsCurrency: String, pages: Int, coins: [String], detailFor: String?,
-    portfolio: String? = nil
+    portfolio: String? = nil, coinList: Bool = false
   ) throws -> RefreshOutcome {
     let configuration = try CoinGeckoConfiguration.fromEnvironment(context.environment)
     let store = try context.store()
@@ -68,6 +70,7 @@ struct MarketRefresh: FolioCommand {
     request.coins = try coins.map { try context.resolve($0, in: store) }
     request.portfolio = try portfolio ?? context.portfolio().name
     request.detailFor = detailFor
+    request.coinList = coinList
     let client = CoinGeckoClient(configuration: configuration)
     let progress: (String) -> Void = { message in
       if context.stderrIsTerminal { context.err.write("folio: \(message)…\n") }

@@ -9,7 +9,14 @@ import Testing
   let sandbox = Sandbox()
   let server: LoopbackServer
 
-  init() throws { server = try LoopbackServer() }
+  init() throws {
+    server = try LoopbackServer()
+    server.route("/coins/list", .json(Self.coinList))
+  }
+
+  /// A /coins/list response: a coin the built-in list lacks and one that renames bitcoin.
+  static let coinList =
+    #"[{"id":"bitcoin","symbol":"btc","name":"Bitcoin (listed)"},{"id":"new-listed-coin","symbol":"nlc","name":"New Listed Coin"}]"#
 
   /// Points folio at the loopback server with short retry waits.
   var environment: [String: String] {
@@ -55,7 +62,7 @@ import Testing
     #expect(
       result.out
         == "stored snapshot 2024-11-30T12:00:00Z (fetched from 127.0.0.1): 21 coin(s) in USD, "
-        + "1 page(s), 1 fetched by id, /global\n")
+        + "1 page(s), 1 fetched by id, /global, /coins/list (2 coin(s))\n")
     #expect(
       server.requests(to: "/coins/markets").map { $0.query["page"] ?? "ids" } == ["1", "ids"])
     #expect(server.requests(to: "/coins/markets").last?.query["sparkline"] == "true")
@@ -254,7 +261,9 @@ import Testing
     #expect(result.code == 0, "\(result.err)")
     #expect(result.out.hasPrefix("stored snapshot "))
     #expect(
-      result.out.hasSuffix("(fetched from 127.0.0.1): 20 coin(s) in USD, 1 page(s), /global\n"))
+      result.out.hasSuffix(
+        "(fetched from 127.0.0.1): 20 coin(s) in USD, 1 page(s), /global, /coins/list (2 coin(s))\n"
+      ))
     server.route("/global", .json("{}", status: 503))
     let failed = try Binary.run(
       ["market", "refresh"], environment: environment.merging(["FOLIO_DB": sandbox.database]) { $1 }
@@ -307,7 +316,7 @@ import Testing
     server.route("/global-moved", .redirect(to: other.baseURL + "/global"))
     let result = refresh(environment: ["COINGECKO_API_KEY": "demo-secret"])
     #expect(result.code == 0, "\(result.err)")
-    #expect(server.requests.count == 3)
+    #expect(server.requests.count == 4)  // /coins/list, /coins/markets, /global, /global-moved
     #expect(server.requests.allSatisfy { $0.headers["x-cg-demo-api-key"] == "demo-secret" })
     #expect(other.requests.count == 2)
     #expect(other.requests.allSatisfy { $0.headers["x-cg-demo-api-key"] == nil })
@@ -408,5 +417,48 @@ import Testing
     // folio and folio-fetch together peak well under the 256 MiB the body inflates to (the
     // cap itself is 64 MiB; a Swift process starts at about 30 MiB).
     #expect(run.peakKiB < 160 * 1024, "peak RSS \(run.peakKiB) KiB")
+  }
+
+  // MARK: The coin directory
+
+  @Test func theCoinListIsFetchedAtMostOnceADayIntoTheDirectory() throws {
+    try serveFixtures()
+    let first = refresh()
+    #expect(first.code == 0, "\(first.err)")
+    #expect(first.out.hasSuffix(", /global, /coins/list (2 coin(s))\n"))
+    #expect(server.requests(to: "/coins/list").count == 1)
+    #expect(
+      try sandbox.sqlite("SELECT name, market_cap_rank FROM coins WHERE id = 'bitcoin'")
+        == "Bitcoin|1\n")  // the markets page, stored after the list, names and ranks it
+    #expect(
+      try sandbox.sqlite("SELECT symbol, name FROM coins WHERE id = 'new-listed-coin'")
+        == "nlc|New Listed Coin\n")
+    #expect(
+      try sandbox.sqlite("SELECT fetched_at, source, coin_count FROM coin_list_fetches ORDER BY id")
+        == "2024-01-24T00:00:00Z|built-in|100\n2024-11-30T12:00:00Z|\(server.baseURL)|2\n")
+    // A coin only the list knows can be bought by its symbol now.
+    #expect(sandbox.run("buy", "nlc", "1", "--price", "1", "--date", "2024-11-01").code == 0)
+    // Within a day: not fetched again.
+    sandbox.now = Date(timeIntervalSince1970: 1_732_968_000 + 86_399)
+    let later = refresh()
+    #expect(later.code == 0, "\(later.err)")
+    #expect(!later.out.contains("/coins/list"))
+    #expect(server.requests(to: "/coins/list").count == 1)
+    // A day later: fetched again.
+    sandbox.now = Date(timeIntervalSince1970: 1_732_968_000 + 86_400)
+    let next = refresh()
+    #expect(next.code == 0, "\(next.err)")
+    #expect(next.out.contains("/coins/list (2 coin(s))"))
+    #expect(server.requests(to: "/coins/list").count == 2)
+  }
+
+  @Test func aFailedCoinListStoresNothing() throws {
+    try serveFixtures()
+    _ = sandbox.run("db", "migrate")
+    server.route("/coins/list", .json(#"{"error":"boom"}"#, status: 500))
+    let before = try sandbox.dump()
+    let result = refresh()
+    #expect(result.code == 69, "\(result.err)")
+    #expect(try sandbox.dump() == before)
   }
 }
