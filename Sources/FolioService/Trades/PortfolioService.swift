@@ -21,7 +21,7 @@ public enum PortfolioError: LocalizedError, ClassifiedError, Equatable {
     case .exists(let name): return "a portfolio named '\(name)' already exists"
     case .invalidName(let name):
       return
-        "'\(name)' is not a valid portfolio name: use 1 to 64 letters, digits, '.', '_' or '-'"
+        "'\(name)' is not a valid portfolio name: use 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit"
     case .invalidCurrency(let currency):
       return "'\(currency)' is not a currency code: use 2 to 10 lowercase letters such as 'usd'"
     case .invalidMethod(let method):
@@ -92,7 +92,11 @@ public struct PortfolioService {
     let allowed = name.unicodeScalars.allSatisfy {
       $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "._-".unicodeScalars.contains($0))
     }
-    guard (1...64).contains(name.count), allowed else { throw PortfolioError.invalidName(name) }
+    // A leading '.' would hide the daily job's report files ('..html'); a leading '-' reads as an option.
+    let first = name.unicodeScalars.first.map { CharacterSet.alphanumerics.contains($0) } ?? false
+    guard (1...64).contains(name.count), allowed, first else {
+      throw PortfolioError.invalidName(name)
+    }
   }
 
   /// Every portfolio with its trade and coin counts.

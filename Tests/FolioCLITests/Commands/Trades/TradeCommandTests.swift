@@ -165,6 +165,10 @@ import Testing
     #expect(sandbox.run("portfolio", "add", "savings", "--method", "hifo").code == 0)
     try refused(["portfolio", "add", "savings"], code: 65, "already exists")
     try refused(["portfolio", "add", "bad name"], code: 65, "not a valid portfolio name")
+    // A leading '.' would hide the daily job's files ('..html'); '.' and '..' name folders.
+    for hidden in [".", "..", ".savings", "-x"] {
+      try refused(["portfolio", "add", "--", hidden], code: 65, "starting with a letter or digit")
+    }
     #expect(
       sandbox.run("--portfolio", "savings", "buy", "solana", "3", "--price", "100").code == 0)
     #expect(
