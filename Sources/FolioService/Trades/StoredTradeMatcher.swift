@@ -4,8 +4,12 @@ import FolioStorage
 /// same file again, or folio's own export, adds nothing:
 /// - a row whose `id` the portfolio already holds is present (the id rule; `Trade.insert`
 ///   skips it);
-/// - a row without an `id`, or with an id `export trades` made up (`folio-N`) that the portfolio
-///   does not hold, is matched on its content — time, side, coin, quantity, price, fee and
+/// - a row with an id `export trades` made up (`folio-N`) is present when the portfolio holds
+///   that id on a trade with the row's content. Such an id is only the exporting database's row
+///   number: when the portfolio holds it on another trade (a merge of two databases' exports, or
+///   a row number reused after a delete), the row loses the id and is matched on its content;
+/// - a row without an `id`, or with a made-up id the portfolio does not hold, is matched on its
+///   content — time, side, coin, quantity, price, fee and
 ///   note, in canonical form — and counted: the file's k-th row with some content is present
 ///   when the portfolio held at least k trades with that content before the import began.
 ///
@@ -29,9 +33,10 @@ final class StoredTradeMatcher {
   init(_ db: Database) { self.db = db }
 
   /// True when `trade`, validated from a row, is one the portfolio already holds by content
-  /// (rows with one of the user's own ids are left to the id rule and return false). Call it
-  /// for every row before inserting it: the first call for a portfolio records what it held.
-  func isStored(_ trade: Trade) throws -> Bool {
+  /// (rows with one of the user's own ids are left to the id rule and return false). A made-up
+  /// id the portfolio holds on another trade is removed from `trade`. Call it for every row
+  /// before inserting it: the first call for a portfolio records what it held.
+  func isStored(_ trade: inout Trade) throws -> Bool {
     let extent: Trade.StoredExtent?
     if let known = extents[trade.portfolioID] {
       extent = known
@@ -39,17 +44,24 @@ final class StoredTradeMatcher {
       extent = try Trade.storedExtent(portfolioID: trade.portfolioID, db)
       extents[trade.portfolioID] = extent
     }
-    if let id = trade.externalID {
-      guard id.hasPrefix(Trade.exportedIDPrefix) else { return false }
-      if try Trade.exists(externalID: id, portfolioID: trade.portfolioID, db) { return true }
-    }
-    // Only a trade at or before the latest stored one can match: appending new trades costs
-    // no query.
-    guard let extent, trade.executedAt <= extent.latestExecutedAt else { return false }
     let content = Content(
       portfolioID: trade.portfolioID, executedAt: trade.executedAt, side: trade.side,
       coinID: trade.coinID, quantity: trade.quantity, price: trade.price, fee: trade.fee,
       note: trade.note ?? "")
+    if let id = trade.externalID {
+      guard id.hasPrefix(Trade.exportedIDPrefix) else { return false }
+      switch try trade.externalIDHolder(db) {
+      case .sameContent:
+        // That stored trade is used up: an id-less row with the same content is another one.
+        matched[content, default: 0] += 1
+        return true
+      case .otherContent: trade.externalID = nil
+      case .none: break
+      }
+    }
+    // Only a trade at or before the latest stored one can match: appending new trades costs
+    // no query.
+    guard let extent, trade.executedAt <= extent.latestExecutedAt else { return false }
     let used = matched[content, default: 0]
     guard try used < trade.sameContentCount(upTo: extent.lastID, db) else { return false }
     matched[content] = used + 1

@@ -190,7 +190,7 @@ public struct TradeImporter {
               idLines[target.id, default: [:]][externalID] = record.line
             }
             guard problemCount == 0 else { continue }
-            if try stored.isStored(trade) {
+            if try stored.isStored(&trade) {
               skipped += 1
               continue
             }

@@ -24,12 +24,32 @@ extension Trade {
     } ?? nil
   }
 
-  /// True when the portfolio holds a trade with external id `id`.
-  public static func exists(externalID id: String, portfolioID: Int64, _ db: Database) throws
-    -> Bool
-  {
-    try db.scalarInt(
-      "SELECT 1 FROM trades WHERE portfolio_id = ? AND external_id = ?", [portfolioID, id]) != nil
+  /// What the portfolio holds under this trade's external id.
+  public enum ExternalIDHolder: Sendable, Equatable {
+    /// No trade has the id.
+    case none
+    /// A trade with the id has this trade's content (time, side, coin, quantity, price, fee,
+    /// note).
+    case sameContent
+    /// A trade with the id differs from this one in some of those.
+    case otherContent
+  }
+
+  /// Which trade, if any, of the portfolio holds this trade's external id (nil: `.none`).
+  public func externalIDHolder(_ db: Database) throws -> ExternalIDHolder {
+    guard let externalID else { return .none }
+    let same = try db.scalarInt(
+      """
+      SELECT coin_id = ? AND executed_at = ? AND side = ? AND quantity = ? AND price = ?
+        AND fee = ? AND coalesce(note, '') = coalesce(?, '')
+      FROM trades WHERE portfolio_id = ? AND external_id = ?
+      """,
+      [coinID, executedAt, side.rawValue, quantity, price, fee, note, portfolioID, externalID])
+    switch same {
+    case nil: return .none
+    case 0: return .otherContent
+    default: return .sameContent
+    }
   }
 
   static let sameContentSQL = """

@@ -167,4 +167,43 @@ import Testing
     #expect(real.out == "imported 2 trade(s) from 3 row(s); skipped 1 already present\n")
     #expect(try sandbox.sqlite("SELECT count(*) FROM trades") == "3\n")
   }
+
+  /// A made-up `folio-N` id is only the exporting database's row number: two databases'
+  /// exports merged into a third both carry folio-1, and a row number is reused after a
+  /// delete. A held folio id on a trade with other content is not a match: the row is
+  /// matched on its content, imported without the id when new, and skipped when imported again.
+  @Test func aMadeUpIDHeldByAnotherTradeIsMatchedOnContent() throws {
+    let a = sandbox.file("a.sqlite3")
+    let b = sandbox.file("b.sqlite3")
+    for (db, coin, day) in [(a, "bitcoin", "01"), (a, "bitcoin", "02"), (b, "ethereum", "03")] {
+      let bought = sandbox.run(
+        "--db", db, "buy", coin, "1", "--price", "100", "--date", "2024-01-\(day)")
+      #expect(bought.code == 0, "\(bought.err)")
+    }
+    let fromA = sandbox.file("a.csv")
+    let fromB = sandbox.file("b.csv")
+    #expect(sandbox.run("--db", a, "export", "trades", "--out", fromA).code == 0)
+    #expect(sandbox.run("--db", b, "export", "trades", "--out", fromB).code == 0)
+    #expect(try String(contentsOfFile: fromB, encoding: .utf8).contains("folio-1"))
+    #expect(sandbox.run("import", "trades", fromA).out.hasPrefix("imported 2 trade(s)"))
+    let merged = sandbox.run("import", "trades", fromB)
+    #expect(merged.code == 0, "\(merged.err)")
+    #expect(merged.out == "imported 1 trade(s) from 1 row(s); skipped 0 already present\n")
+    #expect(
+      try sandbox.sqlite("SELECT coin_id, coalesce(external_id, '-') FROM trades ORDER BY id")
+        == "bitcoin|folio-1\nbitcoin|folio-2\nethereum|-\n")
+    // Importing either file again adds nothing.
+    for file in [fromA, fromB] {
+      #expect(sandbox.run("import", "trades", file).out.hasPrefix("imported 0 trade(s)"))
+    }
+    // A row number reused after a delete: a's trade 2 is gone and a new trade 2 takes its place.
+    #expect(sandbox.run("--db", a, "tx", "delete", "2").code == 0)
+    #expect(
+      sandbox.run("--db", a, "buy", "bitcoin", "5", "--price", "200", "--date", "2024-03-01").code
+        == 0)
+    #expect(sandbox.run("--db", a, "export", "trades", "--out", fromA).code == 0)
+    let reused = sandbox.run("import", "trades", fromA)
+    #expect(reused.out == "imported 1 trade(s) from 2 row(s); skipped 1 already present\n")
+    #expect(try sandbox.sqlite("SELECT count(*) FROM trades WHERE quantity = '5'") == "1\n")
+  }
 }
