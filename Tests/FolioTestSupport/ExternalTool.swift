@@ -1,6 +1,8 @@
-import FolioTestSupport
 import Foundation
-import Testing
+
+#if canImport(Testing)
+  import Testing
+#endif
 
 /// A program outside the Swift toolchain that some tests run: those tests are skipped, with
 /// the reason, where it is missing, and `.ci/run` installs it so CI always runs them.
@@ -49,9 +51,12 @@ public struct ExternalTool: Sendable {
   }
 }
 
-extension Trait where Self == ConditionTrait {
-  /// Runs the test or suite only where `tool` is installed; elsewhere it is skipped, saying why.
-  public static func requires(_ tool: ExternalTool) -> Self {
-    .enabled(if: tool.path != nil, Comment(rawValue: tool.missing))
+// folio-gen links this module in release builds, where the Testing module is not available.
+#if canImport(Testing)
+  extension Trait where Self == ConditionTrait {
+    /// Runs the test or suite only where `tool` is installed; elsewhere it is skipped, saying why.
+    public static func requires(_ tool: ExternalTool) -> Self {
+      .enabled(if: tool.path != nil, Comment(rawValue: tool.missing))
+    }
   }
-}
+#endif

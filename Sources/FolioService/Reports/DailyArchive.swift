@@ -121,7 +121,12 @@ public struct DailyArchive {
         atPath: folder(day), withIntermediateDirectories: false,
         attributes: [.posixPermissions: 0o700])
     } catch CocoaError.fileWriteFileExists {
-      // Kept as it is; OutputFile refuses it if it is not a folder.
+      // Kept as it is, and refused unless it is a folder (or a link to one).
+      var status = stat()
+      guard stat(folder(day), &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
+        throw FileError.cannotWrite(
+          path: folder(day), reason: "it is not a folder; move it away and run again")
+      }
     } catch {
       throw FileError.cannotWrite(path: folder(day), reason: Self.reason(error))
     }

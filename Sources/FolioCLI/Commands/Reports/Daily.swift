@@ -54,6 +54,9 @@ struct Daily: FolioCommand {
   }
 
   func run(_ context: Context) throws {
+    guard outDir?.isEmpty != true else {
+      throw UsageError("--out-dir is empty: name a folder", commandPath: ["folio", "daily"])
+    }
     guard let path = outDir ?? DailyArchive.defaultPath(environment: context.environment) else {
       throw UsageError(
         "HOME is not set: name the reports folder with --out-dir", commandPath: ["folio", "daily"])

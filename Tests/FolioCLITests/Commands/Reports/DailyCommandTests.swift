@@ -408,6 +408,23 @@ import Testing
     #expect(try sandbox.dump() == before)
     #expect(!exists(reports + "/index.html"))
 
+    // A day's folder that is a regular file is refused, named, and left as it is.
+    try FileManager.default.removeItem(atPath: reports + "/2024-11-30")
+    sandbox.write("reports/2024-11-30", "mine")
+    let notAFolder = daily("--offline")
+    #expect(notAFolder.code == 74)
+    #expect(
+      notAFolder.err
+        == "folio: error: \(reports)/2024-11-30: cannot be written (it is not a folder; move it "
+        + "away and run again); the file, if any, was left as it was\n")
+    #expect(read(reports + "/2024-11-30") == "mine")
+    #expect(try sandbox.dump() == before)
+
+    // An empty --out-dir is a usage error.
+    let empty = sandbox.run(["daily", "--out-dir", "", "--offline"])
+    #expect(empty.code == 64)
+    #expect(empty.err.hasPrefix("folio: error: --out-dir is empty: name a folder\n"))
+
     // A reports folder that is a regular file is refused and left as it is.
     let plain = sandbox.write("plain", "x")
     let refused = sandbox.run(["daily", "--out-dir", plain, "--offline"])
