@@ -107,12 +107,25 @@ extension Timestamp {
     /// replace `Z`, and an offset such as `+05:30`, `-0500` or `-00:00` (at most 14 hours) may
     /// replace it.
     public var storedFormOnly: Bool
+    /// The zone a time without `Z` or an offset, and a date alone (its midnight), are read in;
+    /// nil is UTC. A local time the zone's clocks skip or repeat (a daylight-saving change) is
+    /// refused: it names no single instant.
+    public var zone: TimeZone?
+    /// Whether Unix time is read too: 10 digits are seconds, 13 digits milliseconds (each may
+    /// carry a fraction after a point, dropped); any other count of digits is refused, so a
+    /// year (`2024`) or a compact date (`20240301`) is never taken for a time.
+    public var unixTime: Bool
 
-    public init(dateAlone: Bool, timeOfDay: Bool, zoneRequired: Bool, storedFormOnly: Bool) {
+    public init(
+      dateAlone: Bool, timeOfDay: Bool, zoneRequired: Bool, storedFormOnly: Bool,
+      zone: TimeZone? = nil, unixTime: Bool = false
+    ) {
       self.dateAlone = dateAlone
       self.timeOfDay = timeOfDay
       self.zoneRequired = zoneRequired
       self.storedFormOnly = storedFormOnly
+      self.zone = zone
+      self.unixTime = unixTime
     }
 
     /// Dates users type for trades and bounds: a date alone or a time with a zone.
@@ -127,11 +140,25 @@ extension Timestamp {
     /// Exactly the stored form `YYYY-MM-DDTHH:MM:SSZ`.
     public static let stored = Syntax(
       dateAlone: false, timeOfDay: true, zoneRequired: true, storedFormOnly: true)
+
+    /// Dates as exchanges write them in CSV files: what `.zoned` reads, a time without a zone
+    /// (`2024-03-01 12:00:00`) and a date alone read in `zone` (nil: UTC), and Unix time.
+    public static func exchange(zone: TimeZone?) -> Syntax {
+      Syntax(
+        dateAlone: true, timeOfDay: true, zoneRequired: false, storedFormOnly: false, zone: zone,
+        unixTime: true)
+    }
   }
 
   /// Why a text is not a time; `description` follows the quoted text in messages.
   public enum SyntaxError: Error, Equatable, Sendable, CustomStringConvertible {
     case shape, notACalendarDate, impossibleTimeOfDay, malformedOffset, needsZone, outOfRange
+    /// Digits that are not 10 (Unix seconds) or 13 (milliseconds).
+    case unixDigits
+    /// A local time that does not exist in the named zone (the clocks skip it).
+    case skippedInZone(String)
+    /// A local time that occurs twice in the named zone (the clocks go back over it).
+    case repeatedInZone(String)
 
     public var description: String {
       switch self {
@@ -141,6 +168,14 @@ extension Timestamp {
       case .malformedOffset: "has a malformed UTC offset"
       case .needsZone: "needs a time zone: end it with Z or an offset such as +02:00"
       case .outOfRange: "is outside the years 1970 to 9999"
+      case .unixDigits:
+        "is not a date: a Unix time has 10 digits (seconds) or 13 (milliseconds), "
+          + "a date is YYYY-MM-DD"
+      case .skippedInZone(let zone):
+        "does not exist in \(zone) (the clocks skip that hour); give a UTC offset such as +01:00"
+      case .repeatedInZone(let zone):
+        "occurs twice in \(zone) (the clocks go back over that hour); give a UTC offset "
+          + "such as +01:00 to say which"
       }
     }
   }
@@ -168,12 +203,22 @@ extension Timestamp {
       index += 1
       return true
     }
+    if syntax.unixTime, let first = bytes.first, first >= UInt8(ascii: "0"),
+      first <= UInt8(ascii: "9")
+    {
+      let digits = bytes.prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }.count
+      if digits == bytes.count || bytes[digits] == UInt8(ascii: ".") {
+        self = try Self(unixDigits: bytes, count: digits)
+        return
+      }
+    }
     guard let year = number(4), expect("-"), let month = number(2), expect("-"), let day = number(2)
     else { throw .shape }
     guard (1...12).contains(month), day >= 1, day <= Self.daysIn(month: month, year: year) else {
       throw .notACalendarDate
     }
     var seconds = Self.days(year: year, month: month, day: day) * 86_400
+    var local = true
     if index == bytes.count {
       guard syntax.dateAlone else { throw .shape }
     } else {
@@ -196,7 +241,7 @@ extension Timestamp {
       guard hour < 24, minute < 60, second < 60 else { throw .impossibleTimeOfDay }
       seconds += hour * 3600 + minute * 60 + second
       if expect("Z") || expect("z", strictly: false) {
-        // UTC
+        local = false
       } else if let sign: Int64 = expect("+", strictly: false)
         ? 1 : expect("-", strictly: false) ? -1 : nil
       {
@@ -204,12 +249,49 @@ extension Timestamp {
         _ = expect(":")
         guard let minutes = number(2), hours <= 14, minutes < 60 else { throw .malformedOffset }
         seconds -= sign * (hours * 3600 + minutes * 60)
+        local = false
       } else if syntax.zoneRequired {
         throw .needsZone
       }
       guard index == bytes.count else { throw .shape }
     }
+    if local, let zone = syntax.zone { seconds = try Self.instant(local: seconds, in: zone) }
     guard seconds >= 0, seconds <= Self.latest.seconds else { throw .outOfRange }
     self.init(seconds: seconds)
+  }
+
+  /// Unix time from `bytes`, whose first `count` bytes are digits and the rest, if any, a
+  /// point and a fraction (dropped).
+  private init(unixDigits bytes: [UInt8], count: Int) throws(SyntaxError) {
+    if count < bytes.count {
+      let fraction = bytes[(count + 1)...]
+      guard !fraction.isEmpty,
+        fraction.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+      else { throw .shape }
+    }
+    guard count == 10 || count == 13 else { throw .unixDigits }
+    // At most 13 digits: no overflow.
+    let value = bytes[..<count].reduce(Int64(0)) { $0 * 10 + Int64($1 - UInt8(ascii: "0")) }
+    let seconds = count == 13 ? value / 1000 : value
+    guard seconds <= Self.latest.seconds else { throw .outOfRange }
+    self.init(seconds: seconds)
+  }
+
+  /// The UTC instant at which `zone`'s clocks show `local` (seconds since 1970 of the
+  /// wall-clock time, as if it were UTC); a time the clocks skip or show twice is refused.
+  static func instant(local: Int64, in zone: TimeZone) throws(SyntaxError) -> Int64 {
+    func offset(at seconds: Int64) -> Int64 {
+      Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(seconds))))
+    }
+    // Every offset in force within a day either side; an instant fits when the zone's offset
+    // at that instant is the one it was worked out with.
+    var instants: Set<Int64> = []
+    for probe in [local - 86_400, local, local + 86_400] {
+      let candidate = local - offset(at: probe)
+      if offset(at: candidate) == local - candidate { instants.insert(candidate) }
+    }
+    guard let instant = instants.first else { throw .skippedInZone(zone.identifier) }
+    guard instants.count == 1 else { throw .repeatedInZone(zone.identifier) }
+    return instant
   }
 }

@@ -198,3 +198,68 @@ import Testing
     #expect(CalendarDay(containing: Date(timeIntervalSince1970: -1)).description == "1969-12-31")
   }
 }
+
+// MARK: - Dates as exchanges write them (`.exchange(zone:)`: CSV import)
+
+extension TimestampTests {
+  static let berlin = TimeZone(identifier: "Europe/Berlin")
+
+  @Test(
+    arguments: [
+      // A time without a zone, and a date alone, in UTC by default.
+      ("2024-03-01 12:00:00", nil, "2024-03-01T12:00:00Z"),
+      ("2024-03-01", nil, "2024-03-01T00:00:00Z"),
+      // In Europe/Berlin: +01:00 in winter, +02:00 in summer; a date alone is its midnight.
+      ("2024-03-01 12:00:00", "Europe/Berlin", "2024-03-01T11:00:00Z"),
+      ("2024-07-01 12:00:00", "Europe/Berlin", "2024-07-01T10:00:00Z"),
+      ("2024-03-01", "Europe/Berlin", "2024-02-29T23:00:00Z"),
+      // Around the changes: the last second before and the first after.
+      ("2024-03-31 01:59:59", "Europe/Berlin", "2024-03-31T00:59:59Z"),
+      ("2024-03-31 03:00:00", "Europe/Berlin", "2024-03-31T01:00:00Z"),
+      ("2024-10-27 01:59:59", "Europe/Berlin", "2024-10-26T23:59:59Z"),
+      ("2024-10-27 03:00:00", "Europe/Berlin", "2024-10-27T02:00:00Z"),
+      // A zone or offset given wins over the zone.
+      ("2024-03-01T12:00:00Z", "Europe/Berlin", "2024-03-01T12:00:00Z"),
+      ("2024-10-27 02:30:00+01:00", "Europe/Berlin", "2024-10-27T01:30:00Z"),
+      // Unix time: 10 digits are seconds, 13 milliseconds; a fraction is dropped; no zone.
+      ("1709294400", "Europe/Berlin", "2024-03-01T12:00:00Z"),
+      ("1709294400999", nil, "2024-03-01T12:00:00Z"),
+      ("1709294400.75", nil, "2024-03-01T12:00:00Z"),
+      ("1000000000", nil, "2001-09-09T01:46:40Z"),
+      ("9999999999999", nil, "2286-11-20T17:46:39Z"),
+    ] as [(String, String?, String)])
+  func exchangeForms(text: String, zone: String?, expected: String) throws {
+    let zone = try zone.map { try #require(TimeZone(identifier: $0)) }
+    #expect(try stored(text, .exchange(zone: zone)) == expected)
+  }
+
+  @Test(arguments: [
+    // The clocks skip 02:00–03:00 on 2024-03-31 and show 02:00–03:00 twice on 2024-10-27.
+    ("2024-03-31 02:30:00", Failure.skippedInZone("Europe/Berlin")),
+    ("2024-03-31 02:00", Failure.skippedInZone("Europe/Berlin")),
+    ("2024-10-27 02:30:00", Failure.repeatedInZone("Europe/Berlin")),
+    ("2024-10-27 02:00:00", Failure.repeatedInZone("Europe/Berlin")),
+    // Digits that are neither 10 (seconds) nor 13 (milliseconds): never guessed.
+    ("2024", .unixDigits), ("20240301", .unixDigits), ("170929440", .unixDigits),
+    ("17092944001", .unixDigits), ("170929440012", .unixDigits),
+    ("17092944001234", .unixDigits), ("0", .unixDigits),
+    ("1709294400.", .shape), ("1709294400.5x", .shape), ("-1709294400", .shape),
+    ("1709294400Z", .shape), (" 1709294400", .shape), ("yesterday", .shape), ("", .shape),
+    ("2024-03-01 25:00:00", .impossibleTimeOfDay),
+  ])
+  func exchangeRefusals(text: String, failure: Failure) throws {
+    let berlin = try #require(Self.berlin)
+    #expect(throws: failure) { try Timestamp(parsing: text, .exchange(zone: berlin)) }
+  }
+
+  /// Unix time and local times are read only where asked for: trade dates typed on the
+  /// command line still need a zone.
+  @Test func zonedSyntaxReadsNeitherUnixNorLocalTimes() {
+    #expect(throws: Failure.shape) { try Timestamp(parsing: "1709294400", .zoned) }
+    #expect(throws: Failure.needsZone) { try Timestamp(parsing: "2024-03-01 12:00:00", .zoned) }
+    #expect(
+      Failure.skippedInZone("Europe/Berlin").description
+        == "does not exist in Europe/Berlin (the clocks skip that hour); give a UTC offset "
+        + "such as +01:00")
+  }
+}

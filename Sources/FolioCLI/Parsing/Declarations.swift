@@ -114,6 +114,13 @@ extension TradeSide: ExpressibleByArgument {
 
 extension CoinSort: ExpressibleByArgument {}
 
+/// An IANA time zone name such as Europe/Berlin (or UTC).
+extension TimeZone: ExpressibleByArgument {
+  init?(argument: String) { self.init(identifier: argument) }
+  static var expected: String { "an IANA time zone name such as Europe/Berlin or UTC" }
+  static var placeholder: String? { "tz" }
+}
+
 // MARK: - Property wrappers
 
 /// How the parser turns the words given for one option or argument into its value.

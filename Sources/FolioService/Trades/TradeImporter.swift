@@ -62,15 +62,19 @@ public struct TradeImporter {
   public init(_ store: Store) { self.store = store }
 
   /// Reads every record of `reader` into `portfolio` (rows may name another portfolio in a
-  /// `portfolio` column). `progress` is called now and then with the bytes read so far.
+  /// `portfolio` column). Dates are read as exchanges write them
+  /// (`Timestamp.Syntax.exchange`), a time without a zone in `timeZone` (nil: UTC).
+  /// `progress` is called now and then with the bytes read so far.
   public func importTrades(
     from reader: CSVReader, source: String, into portfolio: Portfolio, dryRun: Bool = false,
-    allowFuture: Bool = false, now: Date, progress: (Int) -> Void = { _ in }
+    allowFuture: Bool = false, timeZone: TimeZone? = nil, now: Date,
+    progress: (Int) -> Void = { _ in }
   ) throws -> ImportReport {
     try db.transaction {
       let report = try run(
         reader, source: source, portfolio: portfolio, now: now,
-        latest: TradeInput.latestDate(now: now, allowFuture: allowFuture), progress: progress)
+        latest: TradeInput.latestDate(now: now, allowFuture: allowFuture),
+        dates: .exchange(zone: timeZone), progress: progress)
       return (
         ImportReport(
           rows: report.rows, imported: report.imported, skipped: report.skipped, dryRun: dryRun,
@@ -82,7 +86,7 @@ public struct TradeImporter {
 
   private func run(
     _ reader: CSVReader, source: String, portfolio: Portfolio, now: Date, latest: Timestamp?,
-    progress: (Int) -> Void
+    dates: Timestamp.Syntax, progress: (Int) -> Void
   ) throws -> ImportReport {
     var first = try reader.next()
     while let blank = first, blank.fields == [""] { first = try reader.next() }
@@ -173,7 +177,8 @@ public struct TradeImporter {
               }
             }
             var trade = try TradeService.trade(
-              from: draft, portfolio: target, coinID: coinID, stamp: stamp, latest: latest)
+              from: draft, portfolio: target, coinID: coinID, stamp: stamp, latest: latest,
+              dates: dates)
             if let place = field(columns.location), !place.isEmpty {
               if let known = places[place] {
                 trade.locationID = known

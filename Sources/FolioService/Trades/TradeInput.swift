@@ -99,14 +99,16 @@ public enum TradeInput {
   }
 
   /// A date or time as users type it: `YYYY-MM-DD` (midnight UTC) or ISO-8601 with `Z` or an
-  /// offset (`Timestamp.Syntax.zoned`), from 1970 to 9999; when `latest` is given, a later
-  /// time is refused (a trade date more than a day in the future, see `latestDate(now:)`).
-  public static func date(_ text: String, field: String = "date", latest: Timestamp? = nil)
-    throws -> Timestamp
-  {
+  /// offset (`Timestamp.Syntax.zoned`), or another form `syntax` allows (a CSV file's
+  /// `.exchange`), from 1970 to 9999; when `latest` is given, a later time is refused (a trade
+  /// date more than a day in the future, see `latestDate(now:)`).
+  public static func date(
+    _ text: String, field: String = "date", latest: Timestamp? = nil,
+    syntax: Timestamp.Syntax = .zoned
+  ) throws -> Timestamp {
     let time: Timestamp
     do {
-      time = try Timestamp(parsing: text, .zoned)
+      time = try Timestamp(parsing: text, syntax)
     } catch {
       throw TradeInputError(field: field, reason: "'\(text)' \(error)")
     }

@@ -142,15 +142,16 @@ public struct TradeService {
   }
 
   /// Validates a draft; `stamp` is the current time, already formatted (imports reuse it), and
-  /// `latest` the latest date accepted (nil: any).
+  /// `latest` the latest date accepted (nil: any), `dates` the forms its date may take.
   static func trade(
     from draft: TradeDraft, portfolio: Portfolio, coinID: String, stamp: String,
-    latest: Timestamp?
+    latest: Timestamp?, dates: Timestamp.Syntax = .zoned
   ) throws -> Trade {
     Trade(
       portfolioID: portfolio.id,
-      executedAt: try draft.date.map { try TradeInput.date($0, latest: latest).description }
-        ?? stamp,
+      executedAt: try draft.date.map {
+        try TradeInput.date($0, latest: latest, syntax: dates).description
+      } ?? stamp,
       side: draft.side, coinID: coinID, quantity: try TradeInput.quantity(draft.quantity),
       price: try TradeInput.amount(draft.price, field: "price"),
       fee: try TradeInput.amount(draft.fee ?? "0", field: "fee"),
