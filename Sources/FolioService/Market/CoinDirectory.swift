@@ -113,7 +113,10 @@ public struct CoinDirectory {
 
   /// Resolves what the user typed for a coin (see `Unknown`). Surrounding spaces are ignored;
   /// an id matches in any case, then a symbol (any case) picks the coin of the best rank.
-  public func resolve(_ text: String, unknown: Unknown = .refuse) throws -> CoinResolution {
+  /// Without `suggest`, an unknown coin is refused without looking for the closest ones.
+  public func resolve(_ text: String, unknown: Unknown = .refuse, suggest: Bool = true) throws
+    -> CoinResolution
+  {
     let typed = text.trimmingCharacters(in: .whitespaces)
     guard !typed.isEmpty else { throw CoinError.invalid(text) }
     let lower = typed.lowercased()
@@ -130,7 +133,8 @@ public struct CoinDirectory {
     switch unknown {
     case .refuse:
       guard TradeInput.isCoinID(lower) else { throw CoinError.invalid(text) }
-      throw CoinError.unknown(typed, suggestions: try suggestions(for: lower), canAdd: true)
+      throw CoinError.unknown(
+        typed, suggestions: suggest ? try suggestions(for: lower) : [], canAdd: true)
     case .accept:
       guard TradeInput.isCoinID(lower) else { throw CoinError.invalid(text) }
       return CoinResolution(typed: typed, id: lower, chosen: nil, others: [], added: false)

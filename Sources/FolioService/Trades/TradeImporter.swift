@@ -167,7 +167,9 @@ public struct TradeImporter {
               coinID = try known.get()
             } else {
               do {
-                let coin = try directory.resolve(draft.coin)
+                // Suggestions search the whole directory: only for problems that are listed.
+                let coin = try directory.resolve(
+                  draft.coin, suggest: problemCount < ImportError.limit)
                 if let note = coin.note { notes.append("\(source):\(record.line): \(note)") }
                 coins[draft.coin] = .success(coin.id)
                 coinID = coin.id
