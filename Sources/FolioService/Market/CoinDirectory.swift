@@ -204,9 +204,20 @@ public struct CoinDirectory {
 }
 
 /// A `/coins/list` response: `[{"id": …, "symbol": …, "name": …}, …]`. An element may carry a
-/// `market_cap_rank` (the built-in list does); other keys (`platforms`) are ignored. A repeated
-/// id, or a symbol or name too long for the coins table, is skipped with a warning.
+/// `market_cap_rank` (the built-in list does); other keys (`platforms`) are ignored. An element
+/// folio cannot use (not an object, an id that is not a CoinGecko id, a missing symbol or name,
+/// a repeated id, a symbol or name too long for the coins table) is skipped with a warning, as a
+/// markets row without a price is: one odd coin among thousands must not stop a refresh.
 enum CoinListPayload {
+  /// True when `items` look like /coins/list rather than a /coins/markets page: the first
+  /// object has an id, a symbol and a name but none of the markets fields.
+  static func isCoinList(_ items: [JSONValue]) -> Bool {
+    guard let first = items.lazy.compactMap(\.objectValue).first else { return false }
+    let marketKeys = ["current_price", "market_cap", "total_volume", "last_updated"]
+    return ["id", "symbol", "name"].allSatisfy { first[$0] != nil }
+      && !marketKeys.contains { first[$0] != nil }
+  }
+
   static func read(_ value: JSONValue, notes: inout PayloadNotes) throws(PayloadError)
     -> [DirectoryCoin]
   {
@@ -217,30 +228,36 @@ enum CoinListPayload {
     var coins: [DirectoryCoin] = []
     var seen: Set<String> = []
     for (index, item) in items.enumerated() {
-      guard case .object(let object) = item.kind else {
-        throw PayloadError("element \(index) is \(item.kindName), expected a coin object")
+      do throws(PayloadError) {
+        guard case .object(let object) = item.kind else {
+          throw PayloadError("element \(index) is \(item.kindName), expected a coin object")
+        }
+        let reader = FieldReader(object: object, context: "element \(index)")
+        let id = try reader.requiredString("id")
+        guard TradeInput.isCoinID(id) else {
+          throw PayloadError("element \(index): \(CoinGeckoDocument.badID)")
+        }
+        guard seen.insert(id).inserted else {
+          throw PayloadError("coin '\(id)' (element \(index)) appears twice")
+        }
+        let symbol = try reader.requiredString("symbol", allowEmpty: true)
+        let name = try reader.requiredString("name", allowEmpty: true)
+        guard symbol.count <= 100, name.count <= 200 else {
+          throw PayloadError(
+            "coin '\(id)' (element \(index)) has a symbol over 100 or a name over 200 characters")
+        }
+        coins.append(
+          DirectoryCoin(
+            id: id, symbol: symbol, name: name,
+            rank: try reader.integer("market_cap_rank").flatMap { $0 >= 1 ? $0 : nil }))
+      } catch {
+        notes.warnings.append(error.reason + "; skipped")
       }
-      let reader = FieldReader(object: object, context: "element \(index)")
-      let id = try reader.requiredString("id")
-      guard TradeInput.isCoinID(id) else {
-        throw PayloadError("element \(index): \(CoinGeckoDocument.badID)", line: item.line)
-      }
-      guard seen.insert(id).inserted else {
-        notes.warnings.append("coin '\(id)' (element \(index)) appears twice; skipped")
-        continue
-      }
-      let symbol = try reader.requiredString("symbol", allowEmpty: true)
-      let name = try reader.requiredString("name", allowEmpty: true)
-      guard symbol.count <= 100, name.count <= 200 else {
-        notes.warnings.append(
-          "coin '\(id)' (element \(index)) has a symbol over 100 or a name over 200 "
-            + "characters; skipped")
-        continue
-      }
-      coins.append(
-        DirectoryCoin(
-          id: id, symbol: symbol, name: name,
-          rank: try reader.integer("market_cap_rank").flatMap { $0 >= 1 ? $0 : nil }))
+    }
+    if coins.isEmpty {
+      throw PayloadError(
+        "no element of the /coins/list array is a coin folio can use"
+          + (notes.warnings.first.map { " (\($0))" } ?? ""))
     }
     return coins
   }

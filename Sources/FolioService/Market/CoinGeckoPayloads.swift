@@ -19,6 +19,8 @@ public enum CoinGeckoDocument: Equatable, Sendable {
   case markets(MarketPage)
   case global(GlobalData)
   case coinDetail(CoinDetail)
+  /// `/coins/list`: coins for the coin directory.
+  case coinList([DirectoryCoin])
 
   /// A short name for messages: "markets page", "global", "coin detail".
   public var kindName: String {
@@ -26,6 +28,7 @@ public enum CoinGeckoDocument: Equatable, Sendable {
     case .markets: return "/coins/markets page"
     case .global: return "/global"
     case .coinDetail: return "/coins/{id} detail"
+    case .coinList: return "/coins/list"
     }
   }
 
@@ -36,6 +39,7 @@ public enum CoinGeckoDocument: Equatable, Sendable {
     case .markets(let page): return page.latestUpdate
     case .global(let data): return data.updatedAt
     case .coinDetail(let detail): return detail.lastUpdated
+    case .coinList: return nil
     }
   }
 }
@@ -74,7 +78,8 @@ public struct PayloadNotes: Equatable, Sendable {
 }
 
 extension CoinGeckoDocument {
-  /// Recognises a parsed response by its shape: an array is a /coins/markets page, an object
+  /// Recognises a parsed response by its shape: an array is /coins/list when its first coin has
+  /// an id, a symbol and a name but no market fields, else a /coins/markets page; an object
   /// with `data.total_market_cap` is /global, an object with an `id` and detail keys
   /// (`description`, `links`, `hashing_algorithm`, `block_time_in_minutes`) is /coins/{id}.
   public static func read(_ value: JSONValue, notes: inout PayloadNotes) throws(PayloadError)
@@ -82,6 +87,9 @@ extension CoinGeckoDocument {
   {
     switch value.kind {
     case .array(let items):
+      if CoinListPayload.isCoinList(items) {
+        return .coinList(try CoinListPayload.read(value, notes: &notes))
+      }
       return .markets(try readMarkets(items, notes: &notes))
     case .object(let object):
       if let data = object["data"]?.objectValue, data["total_market_cap"] != nil {

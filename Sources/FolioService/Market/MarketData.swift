@@ -85,7 +85,7 @@ public struct MarketData {
         skipped = page.skipped
         vs = vsCurrency
       case .coinDetail(let detail): coinID = detail.id
-      case .global: break
+      case .global, .coinList: break
       }
       outcomes.append(
         ImportOutcome(
@@ -165,6 +165,9 @@ public struct MarketData {
     case .coinDetail(let detail):
       let added = try writeDetail(detail, fetchedAt: fetchedAt, source: source)
       return added ? (1, 0) : (0, 1)
+    case .coinList(let coins):
+      try CoinDirectory(database).store(list: coins, fetchedAt: fetchedAt, source: source)
+      return (coins.count, 0)
     }
   }
 

@@ -180,8 +180,13 @@ import Testing
       shapeError(#"{"foo": 1, "bar": 2}"#)?.contains("found an object with keys foo, bar") == true)
     #expect(shapeError("[1]") == "element 0 is a number, expected a coin object")
     #expect(shapeError(#"[{"symbol":"a","name":"A"}]"#) == "element 0 has no id")
+    // No market fields: a /coins/list, none of whose elements folio can use.
     #expect(
       shapeError(#"[{"id":5,"symbol":"a","name":"A"}]"#)
+        == "no element of the /coins/list array is a coin folio can use "
+        + "(element 0: id is a number, expected a string; skipped)")
+    #expect(
+      shapeError(#"[{"id":5,"symbol":"a","name":"A","current_price":1}]"#)
         == "element 0: id is a number, expected a string")
     #expect(
       shapeError(#"[{"id":"a","symbol":"a","name":"A","current_price":"12"}]"#)

@@ -6,10 +6,12 @@ import Foundation
 struct MarketImport: FolioCommand {
   static let configuration = CommandConfiguration(
     name: "import",
-    abstract: "Import saved CoinGecko responses (/coins/markets, /global, /coins/{id}).",
+    abstract:
+      "Import saved CoinGecko responses (/coins/markets, /global, /coins/{id}, /coins/list).",
     discussion: """
-      Each file is recognised by its shape: a /coins/markets array, a /global object or a
-      /coins/{id} object. A coin with a null price is skipped with a warning. A file that is not
+      Each file is recognised by its shape: a /coins/markets array, a /global object, a
+      /coins/{id} object, or a /coins/list array (id, symbol and name only), whose coins join the
+      coin directory. A coin with a null price is skipped with a warning. A file that is not
       valid JSON or not one of those shapes stops the command (exit 65) before anything is
       stored; a missing file exits 66. Each file is stored in one transaction.
       The snapshot time is --at, else the data's own last_updated / updated_at, else now.
@@ -50,6 +52,8 @@ struct MarketImport: FolioCommand {
       return text
     case (nil, let coin?):
       return "\(outcome.file): details of \(coin) stored (\(target))"
+    case (nil, nil) where outcome.kind == "/coins/list":
+      return "\(outcome.file): \(outcome.added) coin(s) stored in the coin directory"
     case (nil, nil):
       return "\(outcome.file): /global stored (\(target))"
     }

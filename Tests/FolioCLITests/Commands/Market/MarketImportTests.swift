@@ -32,6 +32,20 @@ import Testing
     #expect(try sandbox.sqlite("SELECT count(*) FROM market_quotes") == "20\n")
   }
 
+  /// The README's offline command imports every bundled file: a /coins/list file joins the
+  /// coin directory instead of being taken for a markets page without prices.
+  @Test func theReadmeGlobImportsEveryFixtureIncludingTheCoinList() throws {
+    let folder = Fixtures.path("coingecko")
+    let files = try FileManager.default.contentsOfDirectory(atPath: folder)
+      .filter { $0.hasSuffix(".json") }.sorted().map { folder + "/" + $0 }
+    #expect(files.contains(folder + "/coins_list.json"))
+    let result = sandbox.run(["market", "import"] + files)
+    #expect(result.code == 0, "\(result.err)")
+    #expect(result.out.contains("coins_list.json: 100 coin(s) stored in the coin directory\n"))
+    #expect(result.out.contains("markets_usd.json: 20 coin(s) in USD stored"))
+    #expect(try sandbox.sqlite("SELECT count(*) FROM market_quotes") == "20\n")
+  }
+
   // MARK: - The page's currency
 
   static let eurPage = "coingecko/captured/coins_markets_eur_100_nosparkline_2024-01-24.json"

@@ -461,4 +461,25 @@ import Testing
     #expect(result.code == 69, "\(result.err)")
     #expect(try sandbox.dump() == before)
   }
+
+  /// One coin folio cannot use among the list's thousands (an id that is not a CoinGecko id, a
+  /// null symbol, a repeated id, not an object) is skipped with a warning naming its element;
+  /// the prices and the rest of the list are stored.
+  @Test func aCoinListElementFolioCannotUseIsSkippedWithAWarning() throws {
+    try serveFixtures()
+    server.route(
+      "/coins/list",
+      .json(
+        #"[{"id":"Bad Id","symbol":"b","name":"B"},{"id":"nosym","symbol":null,"name":"N"},"#
+          + #"{"id":"good-coin","symbol":"gc","name":"Good"},7,"#
+          + #"{"id":"good-coin","symbol":"gc","name":"Again"}]"#))
+    let result = refresh()
+    #expect(result.code == 0, "\(result.err)")
+    #expect(result.out.hasSuffix(", /global, /coins/list (1 coin(s))\n"))
+    for element in ["element 0", "element 1", "element 3", "element 4"] {
+      #expect(result.err.contains(element), "\(element): \(result.err)")
+    }
+    #expect(try sandbox.sqlite("SELECT name FROM coins WHERE id = 'good-coin'") == "Good\n")
+    #expect(try sandbox.sqlite("SELECT count(*) FROM market_quotes") == "20\n")
+  }
 }
