@@ -105,12 +105,20 @@ public struct TradeImporter {
     var portfolios: [String: Portfolio] = [portfolio.name: portfolio]
     var notes: [String] = []
     let ledger = try Ledger(db)
-    // Rows that follow everything booked for their position are booked as they are read;
-    // a position whose rows arrive out of order is recomputed at the end from its earliest row.
+    // Trades are booked in time order, rows with the same time in file order. While the file
+    // is in time order, each row is written and booked as it is read, and peak memory does not
+    // grow with the file; the rows after the first that is older than the one before it are
+    // kept, sorted by time (stably) and written at the end, so their ids follow that order. A
+    // position whose trades still arrive out of order (its stored trades, or the rows written
+    // before the file left time order, are later than a row) is booked again at the end from
+    // its earliest row.
     var streams: [PositionID: StreamBox] = [:]
     var earliest: [PositionID: TradeKey] = [:]
     var lines: [Int32] = []
     var firstID: Int64 = 0
+    var lastTime = ""
+    var sorting = false
+    var later: [LaterRow] = []
     var rows = 0
     var skipped = 0
     let stamp = Timestamp.format(now)
@@ -131,6 +139,51 @@ public struct TradeImporter {
         var places: [String: Int64] = [:]
         // The line of each id read so far, by portfolio: an id may appear once in a file.
         var idLines: [Int64: [String: Int]] = [:]
+        // Writes one row's trade (unless its id is stored already) and books it: at once when
+        // it follows everything booked for its coin, else its coin is booked again in time
+        // order at the end, from its earliest row.
+        func book(_ trade: Trade, in portfolio: Portfolio, line: Int) throws {
+          var trade = trade
+          guard let id = try trade.insert(using: insert, db) else {
+            skipped += 1
+            return
+          }
+          trade.id = id
+          if lines.isEmpty { firstID = id }
+          lines.append(Int32(truncatingIfNeeded: line))
+          let position = PositionID(portfolioID: portfolio.id, coinID: trade.coinID)
+          let key = TradeKey(executedAt: trade.executedAt, id: 0)
+          if let known = earliest[position] {
+            if key < known { earliest[position] = key }
+            return
+          }
+          let box: StreamBox
+          if let open = streams[position] {
+            box = open
+          } else if try ledger.canAppend(portfolio: portfolio, coinID: trade.coinID, at: key) {
+            box = StreamBox(
+              try ledger.begin(portfolio: portfolio, coinID: trade.coinID, from: key).0)
+            streams[position] = box
+          } else {
+            earliest[position] = key
+            return
+          }
+          // A row older than the last one booked, or a sell that the rows booked so far
+          // cannot cover (its buys may come later in the file), stops the stream: the
+          // position is booked again in time order at the end, from its earliest row.
+          var booked = false
+          if box.stream.last.map({ trade.executedAt >= $0.key.executedAt }) ?? true {
+            do {
+              try box.stream.apply(trade, ledger.derived)
+              booked = true
+            } catch is OversellError {}
+          }
+          if !booked {
+            if box.stream.last != nil { try ledger.finish(&box.stream) }
+            streams[position] = nil
+            earliest[position] = key
+          }
+        }
         while let record = try reader.next() {
           if record.fields.count == 1 && record.fields[0].isEmpty { continue }
           rows += 1
@@ -201,50 +254,32 @@ public struct TradeImporter {
               skipped += 1
               continue
             }
-            guard let id = try trade.insert(using: insert, db) else {
-              skipped += 1
+            // Rows are written and booked as they are read while the file is in time order;
+            // from the first row older than the one before it, the rest are kept and written
+            // sorted by time at the end.
+            if !sorting && trade.executedAt < lastTime { sorting = true }
+            if sorting {
+              later.append(LaterRow(trade: trade, portfolio: target, line: record.line))
               continue
             }
-            trade.id = id
-            if lines.isEmpty { firstID = id }
-            lines.append(Int32(truncatingIfNeeded: record.line))
-            let position = PositionID(portfolioID: target.id, coinID: trade.coinID)
-            let key = TradeKey(executedAt: trade.executedAt, id: 0)
-            if let known = earliest[position] {
-              if key < known { earliest[position] = key }
-              continue
-            }
-            let box: StreamBox
-            if let open = streams[position] {
-              box = open
-            } else if try ledger.canAppend(portfolio: target, coinID: trade.coinID, at: key) {
-              box = StreamBox(
-                try ledger.begin(portfolio: target, coinID: trade.coinID, from: key).0)
-              streams[position] = box
-            } else {
-              earliest[position] = key
-              continue
-            }
-            // A row older than the last one booked, or a sell that the rows booked so far
-            // cannot cover (its buys may come later in the file), stops the stream: the
-            // position is booked again in time order at the end, from its earliest row.
-            var booked = false
-            if box.stream.last.map({ trade.executedAt >= $0.key.executedAt }) ?? true {
-              do {
-                try box.stream.apply(trade, ledger.derived)
-                booked = true
-              } catch is OversellError {}
-            }
-            if !booked {
-              if box.stream.last != nil { try ledger.finish(&box.stream) }
-              streams[position] = nil
-              earliest[position] = key
-            }
+            lastTime = trade.executedAt
+            try book(trade, in: target, line: record.line)
           } catch let error as LocalizedError {
             problem(record.line, error.errorDescription ?? "invalid row")
           }
         }
         progress(reader.bytesRead)
+        if problemCount == 0 {
+          // A stable sort: rows with the same time keep their file order.
+          later.sort { ($0.trade.executedAt, $0.line) < ($1.trade.executedAt, $1.line) }
+          for row in later {
+            do {
+              try book(row.trade, in: row.portfolio, line: row.line)
+            } catch let error as LocalizedError {
+              problem(row.line, error.errorDescription ?? "invalid row")
+            }
+          }
+        }
         if problemCount > 0 { throw ImportError(problems: problems, total: problemCount) }
         for box in streams.values { try ledger.finish(&box.stream) }
         if lines.isEmpty { return ((), .rollback) }
@@ -399,6 +434,13 @@ private struct ImportedLines {
     guard index >= 0, index < lines.count else { return nil }
     return Int(lines[Int(index)])
   }
+}
+
+/// A row read after the file left time order, written once the whole file is read.
+private struct LaterRow {
+  let trade: Trade
+  let portfolio: Portfolio
+  let line: Int
 }
 
 /// Holds a position's stream by reference, so booking a row does not copy its open lots.
