@@ -54,8 +54,8 @@ public enum OutputFile {
     let temporary =
       (folder.isEmpty ? "" : folder + "/")
       + ".folio-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
-    InterruptedWrite.begin(temporary)
-    defer { InterruptedWrite.end() }
+    let slot = InterruptedWrite.begin(temporary)
+    defer { InterruptedWrite.end(slot) }
     let descriptor = open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else {
       throw FileError.cannotWrite(
@@ -150,27 +150,54 @@ public enum OutputFile {
 
 // MARK: - Interrupted writes
 
-/// Removes the temporary file of an output write when the process is interrupted (SIGINT,
-/// SIGTERM, SIGHUP), then lets the signal end the process as it would have. The path is kept
-/// as a C string so the handler calls nothing but `unlink`, `signal` and `raise`.
+/// Removes the temporary files of output writes when the process is interrupted (SIGINT,
+/// SIGTERM, SIGHUP), then lets the signal end the process as it would have. Writes may run at
+/// once on several threads (the tests run commands in parallel in one process), so each takes a
+/// slot of its own under a lock; the paths are kept as C strings so the handler calls nothing
+/// but `unlink`, `signal` and `raise`.
 private enum InterruptedWrite {
-  nonisolated(unsafe) static var pending: UnsafeMutablePointer<CChar>?
+  static let capacity = 64
+  nonisolated(unsafe) static let slots: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> = {
+    let slots = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: capacity)
+    slots.initialize(repeating: nil, count: capacity)
+    return slots
+  }()
+  nonisolated(unsafe) static var active = 0
+  static let lock = NSLock()
   static let signals = [SIGINT, SIGTERM, SIGHUP]
 
-  static func begin(_ path: String) {
-    pending = strdup(path)
-    for number in signals {
-      signal(number) { received in
-        if let path = InterruptedWrite.pending { unlink(path) }
-        signal(received, SIG_DFL)
-        raise(received)
+  /// Registers `path` for removal on a signal; returns its slot for `end` (nil when every slot
+  /// is taken: that write is then not cleaned up on a signal, which only costs a stray file).
+  static func begin(_ path: String) -> Int? {
+    lock.lock()
+    defer { lock.unlock() }
+    guard let slot = (0..<capacity).first(where: { slots[$0] == nil }) else { return nil }
+    slots[slot] = strdup(path)
+    active += 1
+    if active == 1 {
+      for number in signals {
+        signal(number) { received in
+          for slot in 0..<InterruptedWrite.capacity {
+            if let path = InterruptedWrite.slots[slot] { unlink(path) }
+          }
+          signal(received, SIG_DFL)
+          raise(received)
+        }
       }
     }
+    return slot
   }
 
-  static func end() {
-    for number in signals { signal(number, SIG_DFL) }
-    free(pending)
-    pending = nil
+  static func end(_ slot: Int?) {
+    guard let slot else { return }
+    lock.lock()
+    defer { lock.unlock() }
+    let path = slots[slot]
+    slots[slot] = nil
+    free(path)
+    active -= 1
+    if active == 0 {
+      for number in signals { signal(number, SIG_DFL) }
+    }
   }
 }

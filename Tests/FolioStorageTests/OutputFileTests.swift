@@ -22,6 +22,35 @@ import Testing
     #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["out.csv"])
   }
 
+  /// Writes on several threads at once (the tests run commands in parallel in one process):
+  /// the signal cleanup's bookkeeping once freed one temporary path twice and corrupted memory.
+  @Test func writesOnManyThreadsAtOnceAllLand() throws {
+    let base = folder.path
+    let threads = 16
+    let rounds = 400
+    let group = DispatchGroup()
+    for thread in 0..<threads {
+      group.enter()
+      Thread.detachNewThread {
+        defer { group.leave() }
+        for round in 0..<rounds {
+          do {
+            try OutputFile.write("\(thread) \(round)\n", to: base + "/t\(thread).txt")
+          } catch {
+            Issue.record("thread \(thread) round \(round): \(error)")
+          }
+        }
+      }
+    }
+    group.wait()
+    for thread in 0..<threads {
+      #expect(
+        FileManager.default.contents(atPath: folder.file("t\(thread).txt"))
+          == Data("\(thread) \(rounds - 1)\n".utf8))
+    }
+    #expect(try FileManager.default.contentsOfDirectory(atPath: base).count == threads)
+  }
+
   @Test func aFailedWriteIsReportedNotTrapped() throws {
     let writer = DescriptorWriter(descriptor: -1)
     writer.write("lost")
