@@ -208,21 +208,29 @@ public struct LedgerAudit {
     for group in groups.sorted(by: { ($0.portfolio, $0.coin) < ($1.portfolio, $1.coin) }) {
       let ids = group.ids.prefix(10).map { "#\($0)" }.joined(separator: ", ")
       let more = group.ids.count > 10 ? " and \(group.ids.count - 10) more" : ""
-      var target = "a listed coin"
+      let fix: String
       if let coin = try? directory.resolve(group.coin) {
-        target = "'\(coin.id)'"
-      } else if let closest = try directory.suggestions(for: group.coin).first {
-        target = "'\(closest.id)'"
+        // The text names a listed coin (a symbol, another case): merging is the repair.
+        fix =
+          "move them to '\(coin.id)' with 'folio coins merge \(group.coin) \(coin.id) "
+          + "--portfolio \(group.portfolio)'"
+      } else {
+        // A coin merely spelled like another must not be offered as a ready merge (bitcoin
+        // into litecoin): say how to list it, and the merge only as a typo's repair.
+        let closest = try directory.suggestions(for: group.coin).first.map {
+          " (perhaps '\($0.id)')"
+        }
+        fix =
+          "'folio market refresh' adds it if CoinGecko lists it; if it is a typo\(closest ?? ""), "
+          + "'folio coins merge \(group.coin) COIN --portfolio \(group.portfolio)' moves them"
       }
-      let into = target.hasPrefix("'") ? String(target.dropFirst().dropLast()) : "COIN"
       findings.append(
         CheckFinding(
           kind: .unknownCoin, portfolio: group.portfolio, coinID: group.coin,
           tradeID: group.ids.first,
           message:
             "portfolio '\(group.portfolio)': \(group.ids.count) trade(s) of '\(group.coin)', "
-            + "a coin not in the coin directory (\(ids)\(more)); move them to \(target) with "
-            + "'folio coins merge \(group.coin) \(into) --portfolio \(group.portfolio)'"))
+            + "a coin not in the coin directory (\(ids)\(more)); \(fix)"))
     }
     if total > trades.count {
       findings.append(

@@ -148,10 +148,20 @@ import Testing
     #expect(
       unknown.out.contains(
         "portfolio 'main': 2 trade(s) of 'btc-legacy', a coin not in the coin directory "
-          + "(#1, #2); move them to a listed coin with 'folio coins merge btc-legacy COIN "
-          + "--portfolio main'"), "\(unknown.out)")
+          + "(#1, #2); 'folio market refresh' adds it if CoinGecko lists it; if it is a typo, "
+          + "'folio coins merge btc-legacy COIN --portfolio main' moves them"), "\(unknown.out)")
+    // A coin spelled like a listed one is only offered as a typo's repair, never as a ready
+    // merge into another coin (bitcoim is not litecoin's, nor even surely bitcoin's).
+    _ = try sandbox.sqlite("UPDATE trades SET coin_id = 'bitcoim' WHERE coin_id = 'btc-legacy'")
+    #expect(sandbox.run("db", "rebuild").code == 0)
+    let typo = sandbox.run("db", "check")
+    #expect(
+      typo.out.contains(
+        "a coin not in the coin directory (#1, #2); 'folio market refresh' adds it if CoinGecko "
+          + "lists it; if it is a typo (perhaps 'bitcoin'), 'folio coins merge bitcoim COIN "
+          + "--portfolio main' moves them"), "\(typo.out)")
     // What an older folio stored for `buy btc`: the symbol is the closest coin.
-    _ = try sandbox.sqlite("UPDATE trades SET coin_id = 'btc' WHERE coin_id = 'btc-legacy'")
+    _ = try sandbox.sqlite("UPDATE trades SET coin_id = 'btc' WHERE coin_id = 'bitcoim'")
     #expect(sandbox.run("db", "rebuild").code == 0)
     let check = sandbox.run("db", "check")
     #expect(check.code == 65)
