@@ -57,6 +57,8 @@ struct CommandSpec: Sendable {
   let name: String
   let abstract: String
   var discussion: String? = nil
+  /// The help of the global `--portfolio` for this command, when it differs.
+  var portfolioHelp: String? = nil
   var arguments: [ArgumentSpec] = []
   var options: [OptionSpec] = []
   var subcommands: [CommandSpec] = []

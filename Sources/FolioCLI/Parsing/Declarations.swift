@@ -24,6 +24,9 @@ struct CommandConfiguration: Sendable {
   /// none. Every other command needs an existing database: a mistyped `--db` gets
   /// "no database at PATH" (66) and nothing is created.
   var createsDatabase = false
+  /// What the global `--portfolio` means for this command, when not the portfolio to work on
+  /// (a command over every portfolio unless one is named).
+  var portfolioHelp: String? = nil
 }
 
 /// Declared options and arguments: a command's, or a group several commands share
@@ -357,7 +360,7 @@ extension ParsableCommand {
   static var spec: CommandSpec {
     var spec = CommandSpec(
       name: configuration.name, abstract: configuration.abstract,
-      discussion: configuration.discussion,
+      discussion: configuration.discussion, portfolioHelp: configuration.portfolioHelp,
       subcommands: configuration.subcommands.map { $0.spec })
     if let command = self as? any FolioCommand.Type { command.declare(into: &spec) }
     return spec

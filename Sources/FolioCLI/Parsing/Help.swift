@@ -27,7 +27,10 @@ enum Help {
     let options =
       spec.options + GlobalOptions.specs + [Parser.helpOption]
       + (path.count == 1 ? [Parser.versionOption] : [])
-    text += options.map { row($0.synopsis, $0.help) }.joined()
+    text += options.map { option in
+      let help = option.name == "portfolio" ? spec.portfolioHelp ?? option.help : option.help
+      return row(option.synopsis, help)
+    }.joined()
     if !spec.subcommands.isEmpty {
       text += "\nSUBCOMMANDS:\n"
       text += spec.subcommands.map { row($0.name, $0.abstract) }.joined()

@@ -21,6 +21,21 @@ import Testing
     #expect(!text.contains("--version"))  // only the root offers it
   }
 
+  /// `daily` and `coins merge` work on every portfolio unless --portfolio names one, and do
+  /// not read $FOLIO_PORTFOLIO: their help says so instead of the global default.
+  @Test func commandsOverEveryPortfolioSayWhatPortfolioMeans() throws {
+    let daily = Help.text(path: ["folio", "daily"], spec: Daily.spec)
+    #expect(daily.contains("The one portfolio to file, or all (default: all; $FOLIO_PORTFOLIO"))
+    #expect(!daily.contains("else 'main'"))
+    let merge = try #require(Coins.spec.subcommand("merge"))
+    let text = Help.text(path: ["folio", "coins", "merge"], spec: merge)
+    #expect(text.contains("Move only this portfolio's trades (default: every portfolio;"))
+    let backup = try #require(DB.spec.subcommand("backup"))
+    #expect(
+      Help.text(path: ["folio", "db", "backup"], spec: backup)
+        .contains("The portfolio to work on (default: $FOLIO_PORTFOLIO, else 'main')."))
+  }
+
   @Test func groupListsEverySubcommandInOrder() {
     let text = Help.text(path: ["folio", "db"], spec: DB.spec)
     #expect(sections(text) == ["OVERVIEW", "USAGE", "OPTIONS", "SUBCOMMANDS"])

@@ -12,7 +12,10 @@ struct CoinsMerge: FolioCommand {
       portfolio move, or only those of --portfolio P when it is given. Both positions of each
       portfolio are recomputed in one transaction: if any sell would oversell, nothing is
       written (65).
-      """)
+      """,
+    portfolioHelp:
+      "Move only this portfolio's trades (default: every portfolio; $FOLIO_PORTFOLIO is not "
+      + "read).")
 
   enum Format: String, OutputFormat { case text, json }
 

@@ -22,8 +22,11 @@ struct Daily: FolioCommand {
       folder if it is empty; anything else stays, and so does its folder. Nothing else is
       ever deleted. A run while another works on DIR exits 75.
       Exit codes: 0 ok, 64 usage, 65 bad data, 66 no database, 69 the refresh failed with
-      --strict, 74 a file cannot be written, 75 another run holds DIR.
-      """)
+      --strict, 74 a file cannot be written, 75 another run holds DIR or another process kept
+      the database locked beyond the busy timeout (try again).
+      """,
+    portfolioHelp:
+      "The one portfolio to file, or all (default: all; $FOLIO_PORTFOLIO is not read).")
 
   @Option(valueName: "dir", help: "File the reports here (default: $XDG_STATE_HOME/folio/reports).")
   var outDir: String?
