@@ -36,12 +36,6 @@ public enum CoinError: LocalizedError, ClassifiedError, Equatable {
 
   public var kind: FailureKind { .badData }
 
-  /// The same error without the advice to give `--new-coin` (where there is no such option).
-  public var withoutNewCoinHint: CoinError {
-    guard case .unknown(let text, let suggestions, _) = self else { return self }
-    return .unknown(text, suggestions: suggestions, canAdd: false)
-  }
-
   public var errorDescription: String? {
     switch self {
     case .unknown(let text, let suggestions, let canAdd):

@@ -64,17 +64,19 @@ public struct TradeImporter {
   /// Reads every record of `reader` into `portfolio` (rows may name another portfolio in a
   /// `portfolio` column). Dates are read as exchanges write them
   /// (`Timestamp.Syntax.exchange`), a time without a zone in `timeZone` (nil: UTC).
-  /// `progress` is called now and then with the bytes read so far.
+  /// `progress` is called now and then with the bytes read so far. With `newCoin`, a coin id
+  /// the directory does not know is added to it rather than refused.
   public func importTrades(
     from reader: CSVReader, source: String, into portfolio: Portfolio, dryRun: Bool = false,
-    allowFuture: Bool = false, timeZone: TimeZone? = nil, now: Date,
+    allowFuture: Bool = false, newCoin: Bool = false, timeZone: TimeZone? = nil, now: Date,
     progress: (Int) -> Void = { _ in }
   ) throws -> ImportReport {
     try db.transaction {
       let report = try run(
         reader, source: source, portfolio: portfolio, now: now,
         latest: TradeInput.latestDate(now: now, allowFuture: allowFuture),
-        dates: .exchange(zone: timeZone), progress: progress)
+        dates: .exchange(zone: timeZone), unknownCoins: newCoin ? .add : .refuse,
+        progress: progress)
       return (
         ImportReport(
           rows: report.rows, imported: report.imported, skipped: report.skipped, dryRun: dryRun,
@@ -86,7 +88,7 @@ public struct TradeImporter {
 
   private func run(
     _ reader: CSVReader, source: String, portfolio: Portfolio, now: Date, latest: Timestamp?,
-    dates: Timestamp.Syntax, progress: (Int) -> Void
+    dates: Timestamp.Syntax, unknownCoins: CoinDirectory.Unknown, progress: (Int) -> Void
   ) throws -> ImportReport {
     var first = try reader.next()
     while let blank = first, blank.fields == [""] { first = try reader.next() }
@@ -222,13 +224,13 @@ public struct TradeImporter {
               do {
                 // Suggestions search the whole directory: only for problems that are listed.
                 let coin = try directory.resolve(
-                  draft.coin, suggest: problemCount < ImportError.limit)
+                  draft.coin, unknown: unknownCoins, suggest: problemCount < ImportError.limit)
                 if let note = coin.note { notes.append("\(source):\(record.line): \(note)") }
                 coins[draft.coin] = .success(coin.id)
                 coinID = coin.id
               } catch let error as CoinError {
-                coins[draft.coin] = .failure(error.withoutNewCoinHint)
-                throw error.withoutNewCoinHint
+                coins[draft.coin] = .failure(error)
+                throw error
               }
             }
             var trade = try TradeService.trade(

@@ -18,7 +18,8 @@ struct ImportTrades: FolioCommand {
       already held as many trades with the same date, side, coin, quantity, price, fee and
       note as the file has so far.
       A coin is a CoinGecko id or symbol, resolved as 'folio buy' does; unknown coins are
-      listed with their lines and the closest coins of the directory.
+      listed with their lines and the closest coins of the directory (--new-coin adds an
+      unknown id to the directory instead).
       A date is YYYY-MM-DD, ISO-8601 with Z or an offset (2024-03-01T12:00:00+01:00), a time
       without a zone (2024-03-01 12:00:00), or Unix time: 10 digits are seconds, 13 digits
       milliseconds. A time without a zone, and a date alone (its midnight), are read in
@@ -31,6 +32,7 @@ struct ImportTrades: FolioCommand {
   @Argument(name: "file", help: "The CSV file, or - for standard input.") var path: String
   @Flag(help: "Validate and report without writing anything.") var dryRun: Bool
   @Flag(help: "Accept dates more than a day in the future.") var allowFuture: Bool
+  @OptionGroup var newCoin: NewCoinOption
   @Option(
     name: "timezone", valueName: "TZ",
     help: "The IANA time zone (such as Europe/Berlin) of times without a zone (default: UTC).")
@@ -61,8 +63,8 @@ struct ImportTrades: FolioCommand {
     let progress = ProgressBar(context: context, total: total)
     let report = try TradeImporter(context.store()).importTrades(
       from: CSVReader(handle: handle, source: source), source: source,
-      into: context.portfolio(), dryRun: dryRun, allowFuture: allowFuture, timeZone: timeZone,
-      now: context.now,
+      into: context.portfolio(), dryRun: dryRun, allowFuture: allowFuture, newCoin: newCoin.newCoin,
+      timeZone: timeZone, now: context.now,
       progress: progress.update)
     progress.finish()
     report.notes.forEach(context.note)

@@ -116,7 +116,7 @@ import Testing
     let result = sandbox.run("import", "trades", bad)
     #expect(result.err.contains("\(bad):4: unknown coin 'etherum'; did you mean 'ethereum'"))
     #expect(result.err.contains("\(bad):5: unknown coin 'bitcon'"))
-    #expect(!result.err.contains("--new-coin"))
+    #expect(result.err.contains("give --new-coin to add it as a new coin"))
     #expect(!result.err.contains("\(bad):2:"))
     let twins = sandbox.write(
       "twins.json",
@@ -139,6 +139,19 @@ import Testing
     #expect(
       try sandbox.sqlite("SELECT coin_id FROM trades ORDER BY id")
         == "bitcoin\nalpha-one\nalpha-one\n")
+    // --new-coin takes the unknown ids as they are and adds them to the directory; a dry run
+    // adds nothing.
+    let dry = sandbox.run("import", "trades", bad, "--new-coin", "--dry-run")
+    #expect(dry.code == 0, "\(dry.err)")
+    #expect(
+      try sandbox.sqlite("SELECT count(*) FROM coins WHERE id IN ('bitcon', 'etherum')") == "0\n")
+    let added = sandbox.run("import", "trades", bad, "--new-coin")
+    #expect(added.code == 0, "\(added.err)")
+    #expect(
+      try sandbox.sqlite("SELECT coin_id, count(*) FROM trades GROUP BY coin_id ORDER BY coin_id")
+        == "alpha-one|2\nbitcoin|1\nbitcon|2\netherum|1\n")
+    #expect(
+      try sandbox.sqlite("SELECT count(*) FROM coins WHERE id IN ('bitcon', 'etherum')") == "2\n")
   }
 
   @Test func dbCheckListsTradesOfCoinsNotInTheDirectory() throws {
