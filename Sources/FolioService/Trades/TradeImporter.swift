@@ -116,6 +116,8 @@ public struct TradeImporter {
     // its earliest row.
     var streams: [PositionID: StreamBox] = [:]
     var earliest: [PositionID: TradeKey] = [:]
+    // The file line of each position's earliest row booked at the end, for its problems.
+    var earliestLines: [PositionID: Int] = [:]
     var lines: [Int32] = []
     var firstID: Int64 = 0
     var lastTime = ""
@@ -156,7 +158,7 @@ public struct TradeImporter {
           let position = PositionID(portfolioID: portfolio.id, coinID: trade.coinID)
           let key = TradeKey(executedAt: trade.executedAt, id: 0)
           if let known = earliest[position] {
-            if key < known { earliest[position] = key }
+            if key < known { (earliest[position], earliestLines[position]) = (key, line) }
             return
           }
           let box: StreamBox
@@ -167,7 +169,7 @@ public struct TradeImporter {
               try ledger.begin(portfolio: portfolio, coinID: trade.coinID, from: key).0)
             streams[position] = box
           } else {
-            earliest[position] = key
+            (earliest[position], earliestLines[position]) = (key, line)
             return
           }
           // A row older than the last one booked, or a sell that the rows booked so far
@@ -183,7 +185,7 @@ public struct TradeImporter {
           if !booked {
             if box.stream.last != nil { try ledger.finish(&box.stream) }
             streams[position] = nil
-            earliest[position] = key
+            (earliest[position], earliestLines[position]) = (key, line)
           }
         }
         while let record = try reader.next() {
@@ -305,6 +307,18 @@ public struct TradeImporter {
         if oversells.count < ImportError.limit {
           oversells.append(
             try Self.describe(error, portfolioID: owner.id, source: source, lines: rowLines, db))
+        }
+      } catch let error as LocalizedError {
+        // A figure too large to compute: the rows of this position are all the file names.
+        oversellCount += 1
+        if oversells.count < ImportError.limit {
+          let line = earliestLines[position] ?? 0
+          oversells.append(
+            (
+              line,
+              "\(source):\(line): '\(position.coinID)' in portfolio '\(owner.name)', booked in "
+                + "time order from this row: \(error.errorDescription ?? "cannot be booked")"
+            ))
         }
       }
     }

@@ -224,4 +224,21 @@ import Testing
     #expect(named == stride(from: 2, to: 42, by: 2).map { Substring(String($0)) })
     #expect(lines[1].hasSuffix("exceeds the 1 held at that time (short by 1)"))
   }
+
+  /// A position booked in time order at the end whose figures grow too large still names a
+  /// line (its earliest row), and nothing is imported.
+  @Test func aTooLargePositionBookedAtTheEndNamesItsEarliestRow() throws {
+    let file = sandbox.write(
+      "overflow.csv",
+      header + "2024-01-02,buy,bitcoin,100000000000000000000,1,0,\n"
+        + "2024-01-03,sell,bitcoin,150000000000000000000,1,0,\n"
+        + "2024-01-01,buy,bitcoin,100000000000000000000,1,0,\n")
+    let result = sandbox.run("import", "trades", file)
+    #expect(result.code == 65)
+    #expect(
+      result.err
+        == "folio: error: nothing was imported: \(file):4: 'bitcoin' in portfolio 'main', booked "
+        + "in time order from this row: the result is too large to represent exactly\n")
+    #expect(try sandbox.sqlite("SELECT count(*) FROM trades") == "0\n")
+  }
 }
