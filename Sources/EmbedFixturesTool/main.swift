@@ -4,7 +4,8 @@
 import Foundation
 
 func fail(_ message: String, code: Int32) -> Never {
-  FileHandle.standardError.write(Data("error: EmbedFixturesTool: \(message)\n".utf8))
+  try? FileHandle.standardError.write(
+    contentsOf: Data("error: EmbedFixturesTool: \(message)\n".utf8))
   exit(code)
 }
 

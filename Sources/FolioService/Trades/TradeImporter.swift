@@ -115,9 +115,8 @@ public struct TradeImporter {
     // before the file left time order, are later than a row) is booked again at the end from
     // its earliest row.
     var streams: [PositionID: StreamBox] = [:]
-    var earliest: [PositionID: TradeKey] = [:]
-    // The file line of each position's earliest row booked at the end, for its problems.
-    var earliestLines: [PositionID: Int] = [:]
+    // With the file line of that row, for the problems of the position.
+    var earliest: [PositionID: (key: TradeKey, line: Int)] = [:]
     var lines: [Int32] = []
     var firstID: Int64 = 0
     var lastTime = ""
@@ -158,7 +157,7 @@ public struct TradeImporter {
           let position = PositionID(portfolioID: portfolio.id, coinID: trade.coinID)
           let key = TradeKey(executedAt: trade.executedAt, id: 0)
           if let known = earliest[position] {
-            if key < known { (earliest[position], earliestLines[position]) = (key, line) }
+            if key < known.key { earliest[position] = (key, line) }
             return
           }
           let box: StreamBox
@@ -169,7 +168,7 @@ public struct TradeImporter {
               try ledger.begin(portfolio: portfolio, coinID: trade.coinID, from: key).0)
             streams[position] = box
           } else {
-            (earliest[position], earliestLines[position]) = (key, line)
+            earliest[position] = (key, line)
             return
           }
           // A row older than the last one booked, or a sell that the rows booked so far
@@ -185,7 +184,7 @@ public struct TradeImporter {
           if !booked {
             if box.stream.last != nil { try ledger.finish(&box.stream) }
             streams[position] = nil
-            (earliest[position], earliestLines[position]) = (key, line)
+            earliest[position] = (key, line)
           }
         }
         while let record = try reader.next() {
@@ -298,7 +297,7 @@ public struct TradeImporter {
     let rowLines = ImportedLines(firstID: firstID, lines: lines)
     var oversells: [(line: Int, text: String)] = []
     var oversellCount = 0
-    for (position, key) in earliest.sorted(by: { $0.key < $1.key }) {
+    for (position, (key, line)) in earliest.sorted(by: { $0.key < $1.key }) {
       guard let owner = byID[position.portfolioID] else { continue }
       do {
         try ledger.recompute(portfolio: owner, coinID: position.coinID, from: key)
@@ -312,7 +311,6 @@ public struct TradeImporter {
         // A figure too large to compute: the rows of this position are all the file names.
         oversellCount += 1
         if oversells.count < ImportError.limit {
-          let line = earliestLines[position] ?? 0
           oversells.append(
             (
               line,
