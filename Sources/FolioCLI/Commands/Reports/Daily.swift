@@ -83,15 +83,6 @@ struct Daily: FolioCommand {
         try context.writeOutput(to: archive.folder(today) + "/" + name) { $0.write(text) }
       }
     }
-    func writeIndex() throws -> DailyIndex {
-      let index = try archive.index(store)
-      let page = ReportHTML.index(index, generatedAt: Timestamp.format(context.now))
-      try context.writeOutput(to: path + "/index.html") { $0.write(page) }
-      return index
-    }
-    // The index too is written once before saving, so a folder where it cannot be written
-    // (74) saves nothing; it is written again with today's figures below.
-    _ = try writeIndex()
     // All portfolios' rows in one transaction: a run killed here leaves all or none of them.
     try service.save(reports, now: context.now)
     if let keep = keepDays?.value {
@@ -99,7 +90,9 @@ struct Daily: FolioCommand {
         context.warn("kept \(archive.folder(day)): it holds files folio did not write")
       }
     }
-    let index = try writeIndex()
+    let index = try archive.index(store)
+    let page = ReportHTML.index(index, generatedAt: Timestamp.format(context.now))
+    try context.writeOutput(to: path + "/index.html") { $0.write(page) }
 
     // The summary line.
     let entries = index.days.first { $0.day == today.description }?.entries ?? []

@@ -431,15 +431,5 @@ import Testing
     #expect(refused.code == 74)
     #expect(refused.err.hasPrefix("folio: error: \(plain): cannot be written ("))
     #expect(read(plain) == "x")
-
-    // An index.html that cannot be written saves nothing either (it is written before the
-    // figures are saved, and again after).
-    try FileManager.default.removeItem(atPath: reports + "/2024-11-30")
-    try FileManager.default.createDirectory(
-      atPath: reports + "/index.html", withIntermediateDirectories: true)
-    let noIndex = daily("--offline")
-    #expect(noIndex.code == 74)
-    #expect(noIndex.err.hasPrefix("folio: error: \(reports)/index.html: cannot be written"))
-    #expect(try sandbox.dump() == before)
   }
 }
