@@ -120,7 +120,7 @@ import Testing
 
   // MARK: - Tests
 
-  @Test(.requires(.sqlite3)) func eightWritersAndAnOpenReaderLoseNothing() throws {
+  func eightWritersAndAnOpenReaderLoseNothing() throws {
     #expect(try folio("db", "migrate").code == 0)
     let reader = try openReader()
     let buys = ReliabilityScale.pick(12, full: 100, variable: "FOLIO_STRESS_BUYS")
@@ -151,7 +151,7 @@ import Testing
     #expect(try folio("db", "check").out == "ok\n")
   }
 
-  @Test(.requires(.sqlite3)) func mixedWritersAndLongReadersSeeWholeCommits() throws {
+  func mixedWritersAndLongReadersSeeWholeCommits() throws {
     // Seed trades make every read long enough for commits to land while it runs.
     let seedRows = ReliabilityScale.pick(1_500, full: 5_000, variable: "FOLIO_STRESS_SEED")
     var seed = "date,side,coin,quantity,price,fee,note\n"
@@ -349,6 +349,18 @@ import Testing
       #expect(
         (seen["bitcoin"]?.quantity ?? .zero)
           == (try ExactDecimal(parsing: "0.001") * ExactDecimal(bitcoinTrades)))
+    }
+  }
+}
+
+extension ConcurrencyTests {
+  /// The tests that run the sqlite3 shell: skipped, saying why, where it is not installed.
+  @Suite(.requires(.sqlite3)) struct NeedsSQLite3 {
+    @Test func eightWritersAndAnOpenReaderLoseNothing() throws {
+      try ConcurrencyTests().eightWritersAndAnOpenReaderLoseNothing()
+    }
+    @Test func mixedWritersAndLongReadersSeeWholeCommits() throws {
+      try ConcurrencyTests().mixedWritersAndLongReadersSeeWholeCommits()
     }
   }
 }

@@ -15,7 +15,7 @@ import Testing
     return result.out
   }
 
-  @Test(.requires(.python3)) func theDocumentIsWellFormedXHTML() throws {
+  func theDocumentIsWellFormedXHTML() throws {
     let path = sandbox.write("report.html", html())
     let check = try ExternalTool.python(
       """
@@ -52,7 +52,7 @@ import Testing
     #expect(page.contains("Solana &amp; &lt;Co&gt; | *x*"))
   }
 
-  @Test(.requires(.chromium), .requires(.python3)) func chromiumRendersAVisiblePage() throws {
+  func chromiumRendersAVisiblePage() throws {
     let chromium = try #require(ExternalTool.chromium.path)
     let page = sandbox.write("report.html", html())
     let shot = sandbox.file("report.png")
@@ -126,4 +126,22 @@ import Testing
         previous = out
     print(width, height, len(colours), drawn / (width * height))
     """
+}
+
+extension ReportHTMLTests {
+  /// The tests that run python3: skipped, saying why, where it is not installed.
+  @Suite(.requires(.python3)) struct NeedsPython3 {
+    @Test func theDocumentIsWellFormedXHTML() throws {
+      try ReportHTMLTests().theDocumentIsWellFormedXHTML()
+    }
+  }
+}
+
+extension ReportHTMLTests {
+  /// The tests that run Chromium and python3: skipped, saying why, where it is not installed.
+  @Suite(.requires(.chromium), .requires(.python3)) struct NeedsChromiumPython3 {
+    @Test func chromiumRendersAVisiblePage() throws {
+      try ReportHTMLTests().chromiumRendersAVisiblePage()
+    }
+  }
 }

@@ -143,7 +143,7 @@ import Testing
 
   /// The helper links neither SQLite nor the storage and service layers: only FolioHTTP and
   /// FolioNetwork (Swift modules are linked statically, so their mangled names show which).
-  @Test(.requires(.ldd)) func theHelperLinksNeitherSQLiteNorTheServiceLayer() throws {
+  func theHelperLinksNeitherSQLiteNorTheServiceLayer() throws {
     let helper = HelperTransport.besideExecutable.path
     let ldd = Process()
     ldd.executableURL = URL(fileURLWithPath: try #require(ExternalTool.ldd.path))
@@ -171,5 +171,14 @@ import Testing
     #expect(HTTPRules.redacted("http://token@h/") == "http://h/")
     #expect(HTTPRules.redacted("http://h/a@b") == "http://h/a@b")
     #expect(HTTPRules.redacted("not a url") == "not a url")
+  }
+}
+
+extension HelperTransportTests {
+  /// The tests that run ldd: skipped, saying why, where it is not installed.
+  @Suite(.requires(.ldd)) struct NeedsLDD {
+    @Test func theHelperLinksNeitherSQLiteNorTheServiceLayer() throws {
+      try HelperTransportTests().theHelperLinksNeitherSQLiteNorTheServiceLayer()
+    }
   }
 }

@@ -69,7 +69,7 @@ import Testing
     #expect(holdings.out.contains("\nbitcoin,3,"))
   }
 
-  @Test(.requires(.sqlite3)) func restoresWhileOtherProcessesUseTheDatabase() throws {
+  func restoresWhileOtherProcessesUseTheDatabase() throws {
     try buy(2, note: "kept")
     let backup = sandbox.file("backup.sqlite3")
     #expect(try folio("db", "backup", backup).code == 0)
@@ -265,5 +265,14 @@ import Testing
     return try #require(
       try db.scalarText(
         "SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name"))
+  }
+}
+
+extension DBRestoreTests {
+  /// The tests that run the sqlite3 shell: skipped, saying why, where it is not installed.
+  @Suite(.requires(.sqlite3)) struct NeedsSQLite3 {
+    @Test func restoresWhileOtherProcessesUseTheDatabase() throws {
+      try DBRestoreTests().restoresWhileOtherProcessesUseTheDatabase()
+    }
   }
 }

@@ -502,7 +502,7 @@ import Testing
 
   // MARK: - The schema outside Folio
 
-  @Test(.requires(.sqlite3)) func sqliteShellCannotStoreABadLocation() throws {
+  func sqliteShellCannotStoreABadLocation() throws {
     importFixtures()
     let before = try sandbox.dump()
     let columns =
@@ -545,5 +545,14 @@ import Testing
     #expect(
       bad.err == "folio: error: longitude '200' is out of range: it must be between -180 and 180\n")
     #expect(bad.out.isEmpty)
+  }
+}
+
+extension LocationsCommandTests {
+  /// The tests that run the sqlite3 shell: skipped, saying why, where it is not installed.
+  @Suite(.requires(.sqlite3)) struct NeedsSQLite3 {
+    @Test func sqliteShellCannotStoreABadLocation() throws {
+      try LocationsCommandTests().sqliteShellCannotStoreABadLocation()
+    }
   }
 }

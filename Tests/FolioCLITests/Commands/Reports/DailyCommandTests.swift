@@ -179,7 +179,7 @@ import Testing
 
   // MARK: The index
 
-  @Test(.requires(.python3)) func theIndexListsTheDaysNewestFirstWithValueChangeAndChart()
+  func theIndexListsTheDaysNewestFirstWithValueChangeAndChart()
     throws
   {
     // A folder left from an earlier day, and one that only looks dated.
@@ -253,7 +253,7 @@ import Testing
     #expect(main.code == 0, "\(main.err)")
   }
 
-  @Test(.requires(.python3)) func theIndexEscapesMarkupQuotesAndControlCharactersInNames()
+  func theIndexEscapesMarkupQuotesAndControlCharactersInNames()
     throws
   {
     // The page renders whatever names the database holds, escaped.
@@ -431,5 +431,17 @@ import Testing
     #expect(refused.code == 74)
     #expect(refused.err.hasPrefix("folio: error: \(plain): cannot be written ("))
     #expect(read(plain) == "x")
+  }
+}
+
+extension DailyCommandTests {
+  /// The tests that run python3: skipped, saying why, where it is not installed.
+  @Suite(.requires(.python3)) struct NeedsPython3 {
+    @Test func theIndexListsTheDaysNewestFirstWithValueChangeAndChart() throws {
+      try DailyCommandTests().theIndexListsTheDaysNewestFirstWithValueChangeAndChart()
+    }
+    @Test func theIndexEscapesMarkupQuotesAndControlCharactersInNames() throws {
+      try DailyCommandTests().theIndexEscapesMarkupQuotesAndControlCharactersInNames()
+    }
   }
 }

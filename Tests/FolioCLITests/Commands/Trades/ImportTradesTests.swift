@@ -152,7 +152,7 @@ import Testing
     #expect(try sandbox.sqlite("SELECT count(*) FROM trades") == "1\n")
   }
 
-  @Test(.requires(.sqlite3)) func importKeepsTheGuardRailsForHandEdits() throws {
+  func importKeepsTheGuardRailsForHandEdits() throws {
     let schema =
       "SELECT type, name FROM sqlite_schema WHERE tbl_name = 'trades' AND type IN ('index', 'trigger') ORDER BY name"
     _ = sandbox.run("db", "migrate")
@@ -179,7 +179,7 @@ import Testing
 
   /// The import skips the CHECK constraints on trades for speed: what it writes must satisfy
   /// them anyway (PRAGMA integrity_check evaluates them), and they still guard hand edits.
-  @Test(.requires(.sqlite3)) func importedValuesPassTheTablesOwnChecks() throws {
+  func importedValuesPassTheTablesOwnChecks() throws {
     let file = sandbox.write(
       "forms.csv",
       header
@@ -294,5 +294,17 @@ extension ImportTradesTests {
     let result = sandbox.run("import", "trades", file)
     #expect(result.code == 0, "\(result.err)")
     #expect(try sandbox.sqlite("SELECT group_concat(note) FROM trades") == "first,second,third\n")
+  }
+}
+
+extension ImportTradesTests {
+  /// The tests that run the sqlite3 shell: skipped, saying why, where it is not installed.
+  @Suite(.requires(.sqlite3)) struct NeedsSQLite3 {
+    @Test func importKeepsTheGuardRailsForHandEdits() throws {
+      try ImportTradesTests().importKeepsTheGuardRailsForHandEdits()
+    }
+    @Test func importedValuesPassTheTablesOwnChecks() throws {
+      try ImportTradesTests().importedValuesPassTheTablesOwnChecks()
+    }
   }
 }

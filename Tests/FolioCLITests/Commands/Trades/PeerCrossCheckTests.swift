@@ -22,7 +22,6 @@ import Testing
     return data
   }
 
-  @Test(.requires(.beanQuery), .requires(.python3))
   func fifoAgreesWithBeancountToTheCent() throws {
     let beanQuery = try #require(ExternalTool.beanQuery.path)
     var generator = HistoryGenerator(trades: 3000)
@@ -86,7 +85,7 @@ import Testing
 extension PeerCrossCheckTests {
   /// hledger's balance per commodity, the generator's own arithmetic and folio's holdings give
   /// the same quantities.
-  @Test(.requires(.hledger)) func holdingsAgreeWithHledgerAndTheGenerator() throws {
+  func holdingsAgreeWithHledgerAndTheGenerator() throws {
     let hledger = try #require(ExternalTool.hledger.path)
     var generator = HistoryGenerator(trades: 2000)
     generator.coinCount = 8
@@ -143,4 +142,22 @@ private func trimmedDecimal(_ text: String) -> String {
   while trimmed.hasSuffix("0") { trimmed = trimmed.dropLast() }
   if trimmed.hasSuffix(".") { trimmed = trimmed.dropLast() }
   return String(trimmed)
+}
+
+extension PeerCrossCheckTests {
+  /// The tests that run beancount and python3: skipped, saying why, where it is not installed.
+  @Suite(.requires(.beanQuery), .requires(.python3)) struct NeedsBeancountPython3 {
+    @Test func fifoAgreesWithBeancountToTheCent() throws {
+      try PeerCrossCheckTests().fifoAgreesWithBeancountToTheCent()
+    }
+  }
+}
+
+extension PeerCrossCheckTests {
+  /// The tests that run hledger: skipped, saying why, where it is not installed.
+  @Suite(.requires(.hledger)) struct NeedsHledger {
+    @Test func holdingsAgreeWithHledgerAndTheGenerator() throws {
+      try PeerCrossCheckTests().holdingsAgreeWithHledgerAndTheGenerator()
+    }
+  }
 }
