@@ -102,6 +102,22 @@ public final class CoinGeckoClient {
     }
   }
 
+  /// `/coins/{id}/market_chart/range`: the prices of `id` in `vsCurrency` from `from` through
+  /// `to` (CoinGecko gives 5-minute points for a day, hourly ones up to 90 days, daily ones at
+  /// 00:00:00Z beyond).
+  public func marketChartRange(id: String, vsCurrency: String, from: Timestamp, to: Timestamp)
+    throws(CoinGeckoError) -> (PriceSeries, PayloadNotes)
+  {
+    let label = "/coins/\(id)/market_chart/range"
+    let query = [
+      ("vs_currency", vsCurrency), ("from", String(from.seconds)), ("to", String(to.seconds)),
+    ]
+    let value = try getJSON(label, query: query, label: label, coinID: id)
+    return try read(label) { notes throws(PayloadError) in
+      try PriceSeries.read(value, notes: &notes)
+    }
+  }
+
   /// The payload `decode` reads, with its notes; a wrong shape is `malformedResponse`.
   private func read<T>(
     _ label: String, _ decode: (inout PayloadNotes) throws(PayloadError) -> T

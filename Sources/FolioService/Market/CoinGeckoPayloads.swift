@@ -122,6 +122,9 @@ extension CoinGeckoDocument {
       return message
     }
     if let message = object["error"]?.stringValue { return message }
+    // {"error": {"status": {"error_code": 10012, "error_message": …}}}, as the free API
+    // answers a request for more than 365 days of history.
+    if let inner = object["error"]?.objectValue { return errorMessage(inner) }
     return nil
   }
 

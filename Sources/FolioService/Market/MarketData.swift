@@ -20,10 +20,16 @@ public struct MarketData {
   ///
   /// A markets page whose prices do not look like `vsCurrency` (`PageCurrencyCheck`) is
   /// refused with `currencyMismatch` (65), unless `force`, when it is imported with a warning.
+  ///
+  /// A `market_chart` response (`{"prices": [[ms, price], …], …}`) holds daily prices of the
+  /// coin `coin` in `vsCurrency` (`PriceHistory`); without `coin` it is refused (65), and so
+  /// is any other file when `coin` is given.
   public func importFiles(
-    _ paths: [String], vsCurrency: String, at: Date?, now: Date, force: Bool = false
+    _ paths: [String], vsCurrency: String, at: Date?, now: Date, force: Bool = false,
+    coin: String? = nil
   ) throws -> [ImportOutcome] {
     var documents: [(path: String, document: CoinGeckoDocument, notes: PayloadNotes)] = []
+    var charts: [(path: String, series: PriceSeries, notes: PayloadNotes)] = []
     for path in paths {
       let bytes = try Self.readFile(path)
       let value: JSONValue
@@ -33,6 +39,15 @@ public struct MarketData {
         throw MarketError.malformedJSON(file: path, error)
       }
       var notes = PayloadNotes()
+      if PriceSeries.isMarketChart(value) {
+        guard coin != nil else { throw MarketError.chartWithoutCoin(file: path) }
+        do {
+          charts.append((path, try PriceSeries.read(value, notes: &notes), notes))
+        } catch {
+          throw MarketError.wrongShape(file: path, line: error.line, reason: error.reason)
+        }
+        continue
+      }
       let document: CoinGeckoDocument
       do {
         document = try CoinGeckoDocument.read(value, notes: &notes)
@@ -45,6 +60,9 @@ public struct MarketData {
         let why = notes.warnings.first.map { " (\($0))" } ?? ""
         throw MarketError.wrongShape(
           file: path, reason: "the /coins/markets page holds no coin with a price" + why)
+      }
+      if coin != nil {
+        throw MarketError.coinForOtherFile(file: path, kind: document.kindName)
       }
       documents.append((path, document, notes))
     }
@@ -71,6 +89,10 @@ public struct MarketData {
           + "imported as \(vsCurrency.uppercased()) anyway (--force)")
     }
     var outcomes: [ImportOutcome] = []
+    if let coin {
+      outcomes += try PriceHistory(store).importCharts(
+        charts, coinID: coin, vsCurrency: vsCurrency, now: now)
+    }
     for (path, document, notes) in documents {
       let fetchedAt = time(of: document)
       let source = "import:" + path

@@ -21,6 +21,12 @@ public enum MarketError: LocalizedError, ClassifiedError, Equatable {
   case unknownCoin(String)
   /// The latest snapshot is older than `--max-age` and `--strict` was given (65).
   case staleData(snapshotAt: String, age: String, maxAge: String)
+  /// `market history` without --coins for a portfolio without trades (66).
+  case nothingToFetch(portfolio: String)
+  /// A market_chart file given to `market import` without `--coin` (65).
+  case chartWithoutCoin(file: String)
+  /// `--coin` given to `market import` for a file that is not a market_chart response (65).
+  case coinForOtherFile(file: String, kind: String)
   /// A refresh failed; nothing was stored (the kind of the underlying failure).
   case refreshFailed(CoinGeckoError, latestSnapshot: String?)
 
@@ -33,7 +39,7 @@ public enum MarketError: LocalizedError, ClassifiedError, Equatable {
 
   public var kind: FailureKind {
     switch self {
-    case .fileMissing, .noMarketData: return .inputMissing
+    case .fileMissing, .noMarketData, .nothingToFetch: return .inputMissing
     case .unreadableFile: return .io
     case .refreshFailed(let error, _): return error.kind
     default: return .badData
@@ -70,6 +76,15 @@ public enum MarketError: LocalizedError, ClassifiedError, Equatable {
     case .staleData(let snapshotAt, let age, let maxAge):
       return "the latest market snapshot (\(snapshotAt)) is \(age) old, older than --max-age "
         + "\(maxAge); run 'folio market refresh' or raise --max-age"
+    case .nothingToFetch(let portfolio):
+      return "portfolio '\(portfolio)' has no trades, so no coin was held; name the coins "
+        + "with --coins ID,..."
+    case .chartWithoutCoin(let file):
+      return "\(file): a market_chart response does not say which coin it is; give it with "
+        + "--coin ID (and its currency with --vs) (nothing was imported)"
+    case .coinForOtherFile(let file, let kind):
+      return "\(file): --coin is for market_chart responses, and this is a \(kind); import "
+        + "it without --coin (nothing was imported)"
     case .refreshFailed(let error, let latest):
       let kept =
         latest.map { "the snapshot of \($0) is still the latest" } ?? "the cache is still empty"

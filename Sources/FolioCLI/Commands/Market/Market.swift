@@ -8,5 +8,5 @@ enum Market: ParsableCommand {
       time. 'folio market refresh' needs the network; 'folio market import' reads saved
       responses.
       """,
-    subcommands: [MarketImport.self, MarketRefresh.self, MarketPrune.self])
+    subcommands: [MarketImport.self, MarketRefresh.self, MarketHistory.self, MarketPrune.self])
 }

@@ -7,7 +7,7 @@ struct MarketImport: FolioCommand {
   static let configuration = CommandConfiguration(
     name: "import",
     abstract:
-      "Import saved CoinGecko responses (/coins/markets, /global, /coins/{id}, /coins/list).",
+      "Import saved CoinGecko responses (/coins/markets, /global, /coins/{id}, /coins/list, market_chart).",
     discussion: """
       Each file is recognised by its shape: a /coins/markets array, a /global object, a
       /coins/{id} object, or a /coins/list array (id, symbol and name only), whose coins join the
@@ -22,16 +22,25 @@ struct MarketImport: FolioCommand {
       a page without them must be within 5% of the latest snapshot in that currency taken
       within a day. A page that does not match is refused (exit 65) naming the currency it
       looks like; --force imports it anyway.
+      A /coins/{id}/market_chart response ({"prices": [[ms, price], ...], ...}) holds daily
+      prices: give its coin with --coin and its currency with --vs. Each complete UTC day is
+      stored once as that day's closing price (the last point up to the next 00:00:00Z); a day
+      already stored is kept.
       """, createsDatabase: true)
 
   @Argument(name: "file", help: "A saved response.") var files: [String]
   @OptionGroup var currency: CurrencyOption
   @Option(help: "The snapshot time, such as 2024-01-24T00:30:00Z.") var at: Timestamp?
   @Flag(help: "Import a markets page even if its prices do not look like --vs.") var force: Bool
+  @Option(valueName: "id", help: "The coin of market_chart files (an id or symbol).")
+  var coin: String?
 
   func run(_ context: Context) throws {
-    let outcomes = try MarketData(context.store()).importFiles(
-      files, vsCurrency: currency.vsCurrency, at: at?.date, now: context.now, force: force)
+    let store = try context.store()
+    let coinID = try coin.map { try context.resolve($0, in: store) }
+    let outcomes = try MarketData(store).importFiles(
+      files, vsCurrency: currency.vsCurrency, at: at?.date, now: context.now, force: force,
+      coin: coinID)
     for outcome in outcomes {
       context.warn(all: outcome.warnings.map { "\(outcome.file): \($0)" })
       context.print(Self.describe(outcome))
@@ -39,6 +48,14 @@ struct MarketImport: FolioCommand {
   }
 
   static func describe(_ outcome: ImportOutcome) -> String {
+    if outcome.kind == PriceSeries.kindName {
+      let coin = outcome.coinID ?? ""
+      let currency = (outcome.vsCurrency ?? "").uppercased()
+      var text = "\(outcome.file): \(outcome.added) daily price(s) of \(coin) in \(currency) stored"
+      if !outcome.fetchedAt.isEmpty { text += " (\(outcome.fetchedAt))" }
+      if outcome.alreadyPresent > 0 { text += ", \(outcome.alreadyPresent) already there" }
+      return text
+    }
     let target = "snapshot \(outcome.fetchedAt)"
     if outcome.alreadyImported {
       return "\(outcome.file): already imported (\(outcome.kind), \(target)); nothing added"
