@@ -218,11 +218,16 @@ import Testing
       result.err
         == "folio: error: \(cut):3:14: not valid JSON: invalid literal; expected 'true' (nothing was imported)\n"
     )
-    let wrong = sandbox.write("wrong.json", #"{"prices": [[1, 2]]}"#)
+    let wrong = sandbox.write("wrong.json", #"{"values": [[1, 2]]}"#)
     let shape = sandbox.run("market", "import", "--at", "2024-11-30", good, wrong)
     #expect(shape.code == 65)
     #expect(shape.err.contains("\(wrong): not a CoinGecko response Folio can import"))
-    #expect(shape.err.contains("found an object with keys prices"))
+    #expect(shape.err.contains("found an object with keys values"))
+    // A market_chart response ({"prices": …}) needs --coin (PriceHistoryTests).
+    let chart = sandbox.write("chart.json", #"{"prices": [[1, 2]]}"#)
+    let unnamed = sandbox.run("market", "import", "--at", "2024-11-30", good, chart)
+    #expect(unnamed.code == 65)
+    #expect(unnamed.err.contains("\(chart): a market_chart response does not say which coin"))
     let typed = sandbox.write(
       "typed.json", #"[{"id":"a","symbol":"a","name":"A","current_price":"1.5"}]"#)
     let typedResult = sandbox.run("market", "import", typed)
