@@ -214,25 +214,28 @@ public struct ReportService {
       let old = existing[day.description]
       guard replace || old == nil else { continue }
       let held = replay.held
-      // Only snapshots taken in [end − maxAge, end) may value the day; never a later one.
+      // Only prices of [end − maxAge, end] may value the day; never a later one.
       let oldest = Timestamp.format(day.next.start.date.addingTimeInterval(-max(0, maxAge)))
       var prices: [String: ExactDecimal] = [:]
+      var pricedAt: String?
       var snapshot: MarketSnapshotRef?
       if !held.isEmpty {
         snapshot = try MarketRecords.latestSnapshot(
           database, vsCurrency: portfolio.currency, before: bound)
-        guard let fresh = snapshot, fresh.fetchedAt >= oldest else {
+        let chosen = try Self.endOfDayPrices(
+          database, coinIDs: held.map(\.coinID), vsCurrency: portfolio.currency, day: day,
+          oldest: oldest, freshSnapshot: (snapshot?.fetchedAt ?? "") >= oldest)
+        guard chosen.anyFresh else {
           noFreshSnapshot.append(day.description)
           if old != nil { keptWithoutSnapshot += 1 }
           continue
         }
-        prices = try MarketRecords.latestPrices(
-          database, coinIDs: held.map(\.coinID), vsCurrency: portfolio.currency, before: bound,
-          notBefore: oldest)
+        prices = chosen.prices.mapValues(\.price)
+        pricedAt = chosen.prices.values.map(\.at).max()
       }
       let figures = try Self.figures(
         day: day, held: held, realized: replay.realizedTotal, prices: prices,
-        snapshot: snapshot)
+        snapshot: snapshot, pricedAt: pricedAt)
       if figures.value == nil, old?.value != nil {
         keptKnownValue.append(day.description)
         continue
@@ -246,10 +249,39 @@ public struct ReportService {
       keptWithoutSnapshot: keptWithoutSnapshot, keptKnownValue: keptKnownValue, maxAge: maxAge)
   }
 
+  /// The price of each of `coinIDs` at the end of `day`: of the newest quote of a snapshot
+  /// taken in [`oldest`, end of day) (only when `freshSnapshot`) and the newest daily close
+  /// priced in [`oldest`, end of day], the one nearer the end of the day, with its time. A
+  /// day's own close is priced at its end, so it wins over any snapshot of that day; a
+  /// snapshot wins over an earlier day's close when it was taken later. `anyFresh` is false
+  /// when neither a fresh snapshot nor any close within `oldest` exists: the day is n/a.
+  static func endOfDayPrices(
+    _ database: Database, coinIDs: [String], vsCurrency: String, day: CalendarDay,
+    oldest: String, freshSnapshot: Bool
+  ) throws -> (prices: [String: (price: ExactDecimal, at: String)], anyFresh: Bool) {
+    let bound = day.next.start.description
+    var prices: [String: (price: ExactDecimal, at: String)] = [:]
+    if freshSnapshot {
+      prices = try MarketRecords.latestPrices(
+        database, coinIDs: coinIDs, vsCurrency: vsCurrency, before: bound, notBefore: oldest)
+    }
+    let firstDay = (try? Timestamp(parsing: oldest, .lenient))?.adding(seconds: -1).day ?? day
+    let closes = try DailyPriceRecords.latestPrices(
+      database, coinIDs: coinIDs, vsCurrency: vsCurrency, from: firstDay.description,
+      through: day.description)
+    var anyClose = false
+    for (coin, close) in closes where close.pricedAt >= oldest && close.pricedAt <= bound {
+      anyClose = true
+      if let quote = prices[coin], quote.at > close.pricedAt { continue }
+      prices[coin] = (close.price, close.pricedAt)
+    }
+    return (prices, freshSnapshot || anyClose)
+  }
+
   /// The day's history figures from the held positions and the market prices.
   static func figures(
     day: CalendarDay, held: [Standing.Held], realized: ExactDecimal,
-    prices: [String: ExactDecimal], snapshot: MarketSnapshotRef?
+    prices: [String: ExactDecimal], snapshot: MarketSnapshotRef?, pricedAt: String? = nil
   ) throws -> DailyFigures {
     var values: [Measure] = []
     var profits: [Measure] = []
@@ -267,7 +299,7 @@ public struct ReportService {
     return DailyFigures(
       day: day.description, value: value?.value, costBasis: cost, unrealized: unrealized?.value,
       realized: realized,
-      snapshotAt: prices.isEmpty ? nil : snapshot?.fetchedAt,
+      snapshotAt: prices.isEmpty ? nil : pricedAt ?? snapshot?.fetchedAt,
       unavailable: value?.reason ?? unrealized?.reason)
   }
 

@@ -352,22 +352,23 @@ public enum MarketRecords {
   }
 
   /// The newest price of each of `coinIDs` in `vsCurrency` from snapshots fetched before
-  /// `before` (and, given `notBefore`, at or after it): `latestQuotes` without the other
-  /// columns, for reading many days quickly.
+  /// `before` (and, given `notBefore`, at or after it), with its snapshot's time:
+  /// `latestQuotes` without the other columns, for reading many days quickly.
   public static func latestPrices(
     _ database: Database, coinIDs: [String], vsCurrency: String, before: String,
     notBefore: String? = nil
-  ) throws -> [String: ExactDecimal] {
-    var result: [String: ExactDecimal] = [:]
+  ) throws -> [String: (price: ExactDecimal, at: String)] {
+    var result: [String: (price: ExactDecimal, at: String)] = [:]
     for id in Set(coinIDs) {
       let price = try database.row(
         """
-        SELECT q.current_price FROM market_quotes q JOIN market_snapshots s ON s.id = q.snapshot_id
+        SELECT q.current_price, s.fetched_at
+        FROM market_quotes q JOIN market_snapshots s ON s.id = q.snapshot_id
         WHERE q.coin_id = ?1 AND s.vs_currency = ?2 AND s.fetched_at < ?3
           AND (?4 IS NULL OR s.fetched_at >= ?4)
         ORDER BY s.fetched_at DESC, s.id DESC LIMIT 1
         """, [id, vsCurrency, before, notBefore]
-      ) { try $0["current_price"] as ExactDecimal }
+      ) { (price: try $0["current_price"] as ExactDecimal, at: try $0["fetched_at"] as String) }
       if let price { result[id] = price }
     }
     return result

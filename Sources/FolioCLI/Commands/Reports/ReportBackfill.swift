@@ -10,9 +10,10 @@ struct ReportBackfill: FolioCommand {
     discussion: """
       Each day from --since through --until (default today, UTC) that has no saved row is
       computed as 'folio report --date DAY --save' would: holdings from the trades executed by
-      the end of the day, prices from the newest snapshot taken by then. A day that holds coins
-      is valued only with a snapshot taken within --max-age before the day's end (never a
-      later one); without one it is skipped, and the summary counts it. Days already saved are
+      the end of the day, prices from the daily close of the day ('folio market history') or
+      the newest snapshot taken by then, whichever is nearer the day's end. A day that holds
+      coins is valued only with prices from within --max-age before the day's end (never a
+      later one); without any it is skipped (n/a), and the summary counts it. Days already saved are
       left alone unless --replace is given; even then a saved value is never replaced by n/a.
       Everything is written in one transaction. Exit codes: 0 ok, 64 usage, 65 --since after
       --until or a day in the future, 66 no database, 75 database busy.
@@ -40,7 +41,7 @@ struct ReportBackfill: FolioCommand {
     if outcome.alreadySaved > 0 { line += "; \(outcome.alreadySaved) day(s) were already saved" }
     if !outcome.noFreshSnapshot.isEmpty {
       line +=
-        "; skipped \(outcome.noFreshSnapshot.count) day(s) with no market snapshot taken within "
+        "; skipped \(outcome.noFreshSnapshot.count) day(s) with no market snapshot or daily price within "
         + "\(MarketTime.formatDuration(outcome.maxAge)) before the day's end"
       if outcome.keptWithoutSnapshot > 0 {
         line += " (\(outcome.keptWithoutSnapshot) of them kept their saved row)"

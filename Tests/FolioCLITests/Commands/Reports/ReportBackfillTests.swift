@@ -14,7 +14,7 @@ import Testing
     #expect(
       result.out
         == "saved 1 day(s) of portfolio 'main' from 2024-11-20 through 2024-11-30; "
-        + "5 day(s) were already saved; skipped 5 day(s) with no market snapshot taken within "
+        + "5 day(s) were already saved; skipped 5 day(s) with no market snapshot or daily price within "
         + "2d before the day's end\n")
     #expect(
       try sandbox.sqlite("SELECT min(day), max(day), count(*) FROM portfolio_daily")
@@ -64,7 +64,7 @@ import Testing
     #expect(
       result.out
         == "saved 0 day(s) of portfolio 'main' from 2024-11-25 through 2024-11-29; skipped 5 "
-        + "day(s) with no market snapshot taken within 2d before the day's end (5 of them kept "
+        + "day(s) with no market snapshot or daily price within 2d before the day's end (5 of them kept "
         + "their saved row)\n")
     #expect(try sandbox.dump() == before)
     #expect(
@@ -90,7 +90,7 @@ import Testing
     #expect(
       result.out
         == "saved 2 day(s) of portfolio 'main' from 2024-10-31 through 2024-11-30; skipped 29 "
-        + "day(s) with no market snapshot taken within 2d before the day's end\n")
+        + "day(s) with no market snapshot or daily price within 2d before the day's end\n")
     // 10-31 ends before the snapshot; 11-03 ends 60 hours after it.
     #expect(
       try sandbox.sqlite("SELECT day, value, snapshot_at FROM portfolio_daily ORDER BY day")
@@ -101,7 +101,7 @@ import Testing
     #expect(
       longer.out
         == "saved 28 day(s) of portfolio 'main' from 2024-10-31 through 2024-11-30; 2 day(s) "
-        + "were already saved; skipped 1 day(s) with no market snapshot taken within 30d "
+        + "were already saved; skipped 1 day(s) with no market snapshot or daily price within 30d "
         + "before the day's end\n")
     let bad = sandbox.run("report", "backfill", "--since", "2024-10-31", "--max-age", "soon")
     #expect(bad.code == 64)

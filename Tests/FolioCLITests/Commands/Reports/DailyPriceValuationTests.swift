@@ -1,0 +1,85 @@
+import FolioTestSupport
+import Foundation
+import Testing
+
+@testable import FolioCLI
+
+/// Backfill and past-date reports value a day at that day's closing price (issue 21): the
+/// figures here are worked by hand from the trades and the closes.
+@Suite struct DailyPriceValuationTests {
+  let sandbox = Sandbox()
+
+  /// 2024-02-04, the first day of the 300 (the sandbox's today is 2024-11-30).
+  static let firstDay: Int64 = 1_707_004_800
+
+  /// A saved market_chart response whose point at 00:00:00Z of 2024-02-04 + (k + 1) days closes
+  /// day k (0 = 2024-02-04 ... 299 = 2024-11-29) at `close(k)` (nil: null), then one point at
+  /// the sandbox's now.
+  func chart(_ close: (Int) -> String?) -> String {
+    var points: [String] = []
+    for j in 0...300 {
+      let price = j == 0 ? "1" : close(j - 1) ?? "null"
+      points.append("[\((Self.firstDay + Int64(j) * 86_400) * 1000),\(price)]")
+    }
+    points.append("[\(Int64(sandbox.now.timeIntervalSince1970) * 1000),1]")
+    return #"{"prices":[\#(points.joined(separator: ","))],"market_caps":[],"total_volumes":[]}"#
+  }
+
+  func run(_ arguments: String...) {
+    let result = sandbox.run(arguments)
+    #expect(result.code == 0, "\(arguments): \(result.err)")
+  }
+
+  func value(_ day: String) throws -> String {
+    try sandbox.sqlite("SELECT value FROM portfolio_daily WHERE day = '\(day)'")
+  }
+
+  @Test func aBackfillOver300DaysIsQuantityTimesTheDailyClose() throws {
+    run("buy", "bitcoin", "2", "--price", "30000", "--date", "2024-02-04")
+    run("buy", "ethereum", "10", "--price", "2000", "--date", "2024-05-14")
+    run("sell", "bitcoin", "0.5", "--price", "60000", "--date", "2024-08-22")
+    // Bitcoin closes at 40000 + 100k, with no price for days 35-38 (2024-03-10 to 03-13);
+    // ethereum at 2000.25 + 3k.
+    let bitcoin = sandbox.write(
+      "btc.json", chart { (35...38).contains($0) ? nil : "\(40000 + 100 * $0)" })
+    let ethereum = sandbox.write("eth.json", chart { "\(2000 + 3 * $0).25" })
+    run("market", "import", bitcoin, "--coin", "bitcoin", "--vs", "usd")
+    run("market", "import", ethereum, "--coin", "ethereum", "--vs", "usd")
+    // A snapshot taken on 2024-05-14 (bitcoin at 43,011.23 there): the day's close wins.
+    run(
+      "market", "import", Fixtures.path("coingecko/markets_usd.json"), "--at",
+      "2024-05-14T12:00:00Z")
+
+    let backfill = sandbox.run(
+      "report", "backfill", "--since", "2024-02-04", "--until", "2024-11-29")
+    #expect(backfill.code == 0, "\(backfill.err)")
+    #expect(
+      backfill.out
+        == "saved 298 day(s) of portfolio 'main' from 2024-02-04 through 2024-11-29; skipped 2 "
+        + "day(s) with no market snapshot or daily price within 2d before the day's end\n")
+    // 2 BTC × 40000.
+    #expect(try value("2024-02-04") == "80000\n")
+    // 2 BTC × 50000 + 10 ETH × 2300.25 (day 100).
+    #expect(try value("2024-05-14") == "123002.5\n")
+    // 1.5 BTC × 60000 + 10 ETH × 2600.25 (day 200).
+    #expect(try value("2024-08-22") == "116002.5\n")
+    // 1.5 BTC × 69900 + 10 ETH × 2897.25 (day 299).
+    #expect(try value("2024-11-29") == "133822.5\n")
+    // 2024-03-10 and 03-11 take the close of 03-09 (43400, priced 03-10T00:00:00Z: within 2d
+    // of their end); 03-12 and 03-13 have no price that recent: n/a, not saved.
+    #expect(try value("2024-03-11") == "86800\n")
+    #expect(try value("2024-03-12") == "")
+    #expect(try value("2024-03-13") == "")
+    #expect(
+      try sandbox.sqlite("SELECT snapshot_at FROM portfolio_daily WHERE day = '2024-03-11'")
+        == "2024-03-10T00:00:00Z\n")
+    #expect(
+      try sandbox.sqlite("SELECT snapshot_at FROM portfolio_daily WHERE day = '2024-05-14'")
+        == "2024-05-15T00:00:00Z\n")
+
+    // report history shows them.
+    let history = sandbox.run("report", "history", "--since", "2024-11-29", "--format", "csv")
+    #expect(history.code == 0, "\(history.err)")
+    #expect(history.out.contains("2024-11-29,main,usd,133822.5,"), "\(history.out)")
+  }
+}
