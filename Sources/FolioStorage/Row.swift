@@ -21,7 +21,12 @@ public struct Row {
       decoded = try T.decode(self, at: index)
     } catch {
       throw SQLiteError(
-        extendedCode: SQLITE_MISMATCH, message: "column \(name): \(error)", sql: statement.sql)
+        extendedCode: SQLITE_MISMATCH,
+        message:
+          "column \(name) holds a value folio cannot read: "
+          + ((error as? LocalizedError)?.errorDescription ?? "\(error)")
+          + " ('folio db check' names the rows to fix)",
+        sql: statement.sql)
     }
     if let decoded { return decoded }
     let found =

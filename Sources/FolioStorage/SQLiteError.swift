@@ -39,6 +39,9 @@ public struct SQLiteError: Error, CustomStringConvertible, Equatable {
     case constraint
     /// SQLITE_AUTH: the authorizer denied the statement.
     case denied
+    /// SQLITE_MISMATCH: a stored value is not what its column should hold (typed in by hand),
+    /// so folio cannot read it.
+    case mismatch
     /// Anything else.
     case other
   }
@@ -54,6 +57,7 @@ public struct SQLiteError: Error, CustomStringConvertible, Equatable {
     case SQLITE_CORRUPT, SQLITE_NOTADB: .damaged
     case SQLITE_CONSTRAINT: .constraint
     case SQLITE_AUTH: .denied
+    case SQLITE_MISMATCH: .mismatch
     default: .other
     }
   }

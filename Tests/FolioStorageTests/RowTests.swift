@@ -59,7 +59,8 @@ import Testing
         == "column id holds TEXT, not Optional<Int64>")
     #expect(
       failure { try db.row("SELECT 'abc' AS price") { try $0["price"] as ExactDecimal } }?
-        .message.hasPrefix("column price: ") == true)
+        .message.hasPrefix("column price holds a value folio cannot read: 'abc' is not a valid")
+        == true)
     #expect(
       failure { try db.row("SELECT 'short' AS side") { try $0["side"] as TradeSide } }?.message
         == "column side holds TEXT, not TradeSide")

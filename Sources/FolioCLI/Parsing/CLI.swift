@@ -124,7 +124,8 @@ public enum FolioCLI {
     String, Int32
   ) {
     if let error = error as? SQLiteError, let message = fileProblem(error, database: database) {
-      return (message, error.category == .damaged ? ExitCode.dataError : ExitCode.ioError)
+      let data = error.category == .damaged || error.category == .mismatch
+      return (message, data ? ExitCode.dataError : ExitCode.ioError)
     }
     let message = (error as? LocalizedError)?.errorDescription ?? String(describing: error)
     if let classified = error as? ClassifiedError {
@@ -158,7 +159,8 @@ public enum FolioCLI {
   }
 
   /// A sentence for SQLite failures that come from the file or the disk rather than from the
-  /// data: a read-only file, a full disk, an I/O error, a damaged file. Nil for other errors.
+  /// data: a read-only file, a full disk, an I/O error, a damaged file, or a value typed in by
+  /// hand that folio cannot read. Nil for other errors.
   static func fileProblem(_ error: SQLiteError, database: String?) -> String? {
     let file = database.map { "the database at \($0)" } ?? "the database"
     let detail = "(SQLite error \(error.extendedCode): \(error.message))"
@@ -178,6 +180,8 @@ public enum FolioCLI {
       return
         "\(file) is damaged \(detail); \(rolledBack). Run 'folio db check', and "
         + "'folio db restore BACKUP' to go back to a backup"
+    case .mismatch:
+      return "\(file): \(error.message)"
     default:
       return nil
     }

@@ -45,7 +45,7 @@ extension SQLiteError: ClassifiedError {
   public var kind: FailureKind {
     switch category {
     case .busy: .busy
-    case .damaged, .constraint: .badData
+    case .damaged, .constraint, .mismatch: .badData
     case .readOnly, .ioError, .full, .cannotOpen: .io
     case .denied, .other: .internalFailure
     }

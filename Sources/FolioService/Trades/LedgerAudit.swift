@@ -277,6 +277,16 @@ public struct LedgerAudit {
             "portfolio '\(portfolio.name)': \(error.sentence); fix or delete that trade "
             + "('folio tx edit' or 'folio tx delete'), then run 'folio db rebuild'")
       )
+    } catch let error as SQLiteError where error.category == .mismatch {
+      return (
+        count,
+        CheckFinding(
+          kind: .trade, portfolio: portfolio.name, coinID: coinID,
+          message:
+            "portfolio '\(portfolio.name)', \(coinID): a trade holds a value folio cannot read, "
+            + "so the position was not checked; fix the trade named above ('folio db shell'), "
+            + "then run 'folio db rebuild'")
+      )
     } catch let error as DecimalError {
       return (
         count,

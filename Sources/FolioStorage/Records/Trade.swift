@@ -222,21 +222,37 @@ public struct Trade: Equatable, Sendable {
 
   /// Trades whose row breaks a rule folio checks before it writes one but SQLite cannot check on
   /// INSERT without slowing every import: a real UTC time, a CoinGecko-style coin id, a UTC
-  /// `created_at`. Such rows were typed in by hand; each comes with the first rule it breaks.
+  /// `created_at`, numbers no larger than folio keeps exactly. Such rows were typed in by hand; each comes with the first rule it breaks.
   public static func breakingWriteRules(_ db: Database) throws -> [(id: Int64, problem: String)] {
     let time = "'[0-9][0-9][0-9][0-9]-[01][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9]:[0-5][0-9]Z'"
     let badCoin = "coin_id GLOB '*[^a-z0-9._-]*'"
     let badTime = "strftime('%Y-%m-%dT%H:%M:%SZ', executed_at, '+0 days') IS NOT executed_at"
     let badCreated = "created_at NOT GLOB \(time)"
+    // A number beyond ExactDecimal's range (Int128.max units of 10⁻¹⁸), which the tables'
+    // CHECKs (digits, at most 18 after the point) let through: more than 21 whole digits, or
+    // 21 that exceed the largest value (same-length text compares as numbers do).
+    let largest = "'\(ExactDecimal(units: .max))'"
+    func tooLarge(_ column: String) -> String {
+      let whole =
+        "CASE WHEN instr(\(column), '.') > 0 THEN instr(\(column), '.') - 1 "
+        + "ELSE length(\(column)) END"
+      return "(\(whole) > 21 OR (\(whole) = 21 AND \(column) > \(largest)))"
+    }
+    let tooLargeCases = ["quantity", "price", "fee"].map {
+      "WHEN \(tooLarge($0)) THEN '\($0) ' || \($0) || ' is larger than folio can keep exactly "
+        + "(at most \(ExactDecimal(units: .max)))'"
+    }
+    let badNumber = ["quantity", "price", "fee"].map(tooLarge).joined(separator: " OR ")
     return try db.rows(
       """
       SELECT id, CASE
         WHEN \(badCoin) THEN 'coin_id ''' || coin_id
           || ''' is not a CoinGecko id (lowercase letters, digits, ''-'', ''_'' or ''.'')'
         WHEN \(badTime) THEN 'executed_at ''' || executed_at || ''' is not a real UTC time'
+        \(tooLargeCases.joined(separator: "\n  "))
         ELSE 'created_at ''' || created_at || ''' is not a UTC time such as 2024-03-01T12:00:00Z'
       END AS problem
-      FROM trades WHERE \(badCoin) OR \(badTime) OR \(badCreated) ORDER BY id
+      FROM trades WHERE \(badCoin) OR \(badTime) OR \(badCreated) OR \(badNumber) ORDER BY id
       """
     ) { (id: try $0["id"], problem: try $0["problem"]) }
   }

@@ -155,6 +155,49 @@ import Testing
         + "'folio db check' lists them\n")
   }
 
+  @Test func aNumberTooLargeToReadIsNamedAndEveryCommandRefusesItWith65() throws {
+    try sandbox.buildDemo()
+    // The tables' CHECKs let through any run of digits; folio keeps at most Int128.max units.
+    let largest = "170141183460469231731.687303715884105727"
+    _ = try sandbox.sqlite(
+      """
+      INSERT INTO trades (portfolio_id, executed_at, side, coin_id, quantity, price, fee, created_at)
+      VALUES (1, '2024-01-02T00:00:00Z', 'buy', 'bitcoin', '0.000000000000000001', '\(largest)', '0', '2024-01-01T00:00:00Z'),
+             (1, '2024-01-03T00:00:00Z', 'buy', 'ethereum', '1', '1', '170141183460469231731.7', '2024-01-01T00:00:00Z'),
+             (1, '2024-01-04T00:00:00Z', 'buy', 'solana', '1000000000000000000000000', '1', '0', '2024-01-01T00:00:00Z');
+      """)
+    let before = try sandbox.dump()
+    let check = sandbox.run("db", "check")
+    #expect(check.code == 65, "\(check.err)")
+    let lines = check.out.split(separator: "\n").map(String.init)
+    let fix = "; fix the row ('folio db shell'), then run 'folio db rebuild'"
+    #expect(!lines.contains { $0.hasPrefix("trade #9:") })  // the largest value is readable
+    #expect(
+      lines.contains(
+        "trade #10: fee 170141183460469231731.7 is larger than folio can keep exactly (at most "
+          + "\(largest))" + fix))
+    #expect(
+      lines.contains(
+        "trade #11: quantity 1000000000000000000000000 is larger than folio can keep exactly "
+          + "(at most \(largest))" + fix))
+    #expect(
+      lines.contains {
+        $0.hasPrefix("portfolio 'main', solana: a trade holds a value folio cannot read")
+      })
+    // Every other command that reads the trades says what is wrong, with exit 65, not 70.
+    for arguments in [
+      ["db", "rebuild"], ["tx", "list"], ["export", "trades"], ["holdings", "--method", "lifo"],
+    ] {
+      let result = sandbox.run(arguments)
+      #expect(result.code == 65, "\(arguments): \(result.err)")
+      #expect(
+        result.err.contains("holds a value folio cannot read")
+          && result.err.contains("'folio db check' names the rows to fix"),
+        "\(arguments): \(result.err)")
+    }
+    #expect(try sandbox.dump() == before)
+  }
+
   @Test func anOlderSchemaIsCheckedButNotItsLedger() throws {
     let db = try Database(path: sandbox.database)
     try Migrator(migrations: Array(Migration.embedded.prefix(1))).migrate(db)
