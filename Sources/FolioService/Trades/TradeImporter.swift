@@ -65,18 +65,20 @@ public struct TradeImporter {
   /// `portfolio` column). Dates are read as exchanges write them
   /// (`Timestamp.Syntax.exchange`), a time without a zone in `timeZone` (nil: UTC).
   /// `progress` is called now and then with the bytes read so far. With `newCoin`, a coin id
-  /// the directory does not know is added to it rather than refused.
+  /// the directory does not know is added to it rather than refused. Rows with the same time
+  /// are booked in file order, or with `newestFirst` (a file that lists the newest rows first)
+  /// from the last line up.
   public func importTrades(
     from reader: CSVReader, source: String, into portfolio: Portfolio, dryRun: Bool = false,
-    allowFuture: Bool = false, newCoin: Bool = false, timeZone: TimeZone? = nil, now: Date,
-    progress: (Int) -> Void = { _ in }
+    allowFuture: Bool = false, newCoin: Bool = false, timeZone: TimeZone? = nil,
+    newestFirst: Bool = false, now: Date, progress: (Int) -> Void = { _ in }
   ) throws -> ImportReport {
     try db.transaction {
       let report = try run(
         reader, source: source, portfolio: portfolio, now: now,
         latest: TradeInput.latestDate(now: now, allowFuture: allowFuture),
         dates: .exchange(zone: timeZone), unknownCoins: newCoin ? .add : .refuse,
-        progress: progress)
+        newestFirst: newestFirst, progress: progress)
       return (
         ImportReport(
           rows: report.rows, imported: report.imported, skipped: report.skipped, dryRun: dryRun,
@@ -88,7 +90,8 @@ public struct TradeImporter {
 
   private func run(
     _ reader: CSVReader, source: String, portfolio: Portfolio, now: Date, latest: Timestamp?,
-    dates: Timestamp.Syntax, unknownCoins: CoinDirectory.Unknown, progress: (Int) -> Void
+    dates: Timestamp.Syntax, unknownCoins: CoinDirectory.Unknown, newestFirst: Bool,
+    progress: (Int) -> Void
   ) throws -> ImportReport {
     var first = try reader.next()
     while let blank = first, blank.fields == [""] { first = try reader.next() }
@@ -120,7 +123,8 @@ public struct TradeImporter {
     var lines: [Int32] = []
     var firstID: Int64 = 0
     var lastTime = ""
-    var sorting = false
+    // A newest-first file is sorted whole, so its rows with the same time go bottom up.
+    var sorting = newestFirst
     var later: [LaterRow] = []
     var rows = 0
     var skipped = 0
@@ -273,8 +277,12 @@ public struct TradeImporter {
         }
         progress(reader.bytesRead)
         if problemCount == 0 {
-          // A stable sort: rows with the same time keep their file order.
-          later.sort { ($0.trade.executedAt, $0.line) < ($1.trade.executedAt, $1.line) }
+          // A stable sort: rows with the same time keep their file order (newest first: the
+          // reverse of it).
+          let tie = newestFirst ? -1 : 1
+          later.sort {
+            ($0.trade.executedAt, $0.line * tie) < ($1.trade.executedAt, $1.line * tie)
+          }
           for row in later {
             do {
               try book(row.trade, in: row.portfolio, line: row.line)
@@ -305,7 +313,9 @@ public struct TradeImporter {
         oversellCount += 1
         if oversells.count < ImportError.limit {
           oversells.append(
-            try Self.describe(error, portfolioID: owner.id, source: source, lines: rowLines, db))
+            try Self.describe(
+              error, portfolioID: owner.id, source: source, lines: rowLines,
+              newestFirst: newestFirst, db))
         }
       } catch let error as LocalizedError {
         // A figure too large to compute: the rows of this position are all the file names.
@@ -335,7 +345,7 @@ public struct TradeImporter {
   /// is the file's sell before it that took what it needed.
   private static func describe(
     _ error: OversellError, portfolioID: Int64, source: String, lines: ImportedLines,
-    _ db: Database
+    newestFirst: Bool, _ db: Database
   ) throws -> (line: Int, text: String) {
     let short = TradeKey(executedAt: error.executedAt, id: error.tradeID)
     var sellBefore: Trade?
@@ -367,8 +377,12 @@ public struct TradeImporter {
       } else if let buyAfter {
         let when =
           buyAfter.executedAt == error.executedAt
-          ? "at the same time but after it in the file (rows with the same time are booked "
-            + "in file order)"
+          ? newestFirst
+            ? "at the same time but above it in the file (with --newest-first, rows with the "
+              + "same time are booked from the last line up)"
+            : "at the same time but after it in the file (rows with the same time are booked "
+              + "in file order; a file that lists the newest rows first imports with "
+              + "--newest-first)"
           : "on \(buyAfter.executedAt), after it"
         text += "; the first buy that could cover it is on \(name(buyAfter)), \(when)"
       }

@@ -11,7 +11,8 @@ struct ImportTrades: FolioCommand {
       note, id, portfolio, location (a location id or "NAME, CITY", as buy --location takes).
       RFC 4180 quoting, a UTF-8 BOM and CRLF line ends are accepted.
       Rows may be in any date order: they are booked sorted by time, rows with the same time
-      in file order. Any bad row and nothing is imported (exit 65); the problems are listed one
+      in file order, or from the last line up with --newest-first (for files that list the
+      newest rows first, as exchanges export them). Any bad row and nothing is imported (exit 65); the problems are listed one
       a line as FILE:LINE: reason, the first 20, then how many more.
       Importing again adds nothing: a row whose id the portfolio holds is skipped, and a row
       without an id (or with an id folio-N made up by export) is skipped when the portfolio
@@ -37,6 +38,9 @@ struct ImportTrades: FolioCommand {
     name: "timezone", valueName: "TZ",
     help: "The IANA time zone (such as Europe/Berlin) of times without a zone (default: UTC).")
   var timeZone: TimeZone?
+  @Flag(
+    help: "The file lists the newest rows first: rows with the same time are booked bottom up.")
+  var newestFirst: Bool
   @Option var format = Format.text
 
   func run(_ context: Context) throws {
@@ -64,7 +68,7 @@ struct ImportTrades: FolioCommand {
     let report = try TradeImporter(context.store()).importTrades(
       from: CSVReader(handle: handle, source: source), source: source,
       into: context.portfolio(), dryRun: dryRun, allowFuture: allowFuture, newCoin: newCoin.newCoin,
-      timeZone: timeZone, now: context.now,
+      timeZone: timeZone, newestFirst: newestFirst, now: context.now,
       progress: progress.update)
     progress.finish()
     report.notes.forEach(context.note)

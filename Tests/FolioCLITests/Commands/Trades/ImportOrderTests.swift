@@ -111,7 +111,8 @@ import Testing
         == "folio: error: nothing was imported: "
         + "\(sellFirst):2: this sell of 1 ethereum on 2024-05-01T10:00:00Z exceeds the 0 held at "
         + "that time (short by 1); the first buy that could cover it is on line 5, at the same "
-        + "time but after it in the file (rows with the same time are booked in file order)\n")
+        + "time but after it in the file (rows with the same time are booked in file order; a "
+        + "file that lists the newest rows first imports with --newest-first)\n")
     #expect(try sandbox.dump() == before)
 
     let fixed = sandbox.write(
@@ -125,6 +126,49 @@ import Testing
     #expect(
       try sandbox.sqlite("SELECT coin_id, realized_pnl FROM disposals ORDER BY disposed_at")
         == "bitcoin|10\nethereum|2\n")
+  }
+
+  /// An exchange's newest-first export lists a buy and the sell of the same second sell
+  /// first: with --newest-first, rows with the same time are booked from the last line up.
+  @Test func newestFirstBooksRowsWithTheSameTimeFromTheLastLineUp() throws {
+    let newest = sandbox.write(
+      "newest.csv",
+      header + "2024-03-05T10:00:00Z,sell,bitcoin,0.5,60000,0,\n"
+        + "2024-02-01T09:30:15Z,sell,bitcoin,1,50000,0,\n"
+        + "2024-02-01T09:30:15Z,buy,bitcoin,1,49900,0,\n"
+        + "2024-01-01T00:00:00Z,buy,bitcoin,0.5,40000,0,\n")
+    #expect(sandbox.run("db", "migrate").code == 0)
+    let before = try sandbox.dump()
+    #expect(sandbox.run("import", "trades", newest).code == 65)
+    #expect(try sandbox.dump() == before)
+    let result = sandbox.run("import", "trades", "--newest-first", newest)
+    #expect(result.code == 0, "\(result.err)")
+    // Booked oldest first; the buy of 09:30:15 (line 4) before its sell (line 3), ids in that
+    // order. FIFO: the sell of 1 takes 0.5 at 40,000 and 0.5 at 49,900.
+    #expect(
+      try sandbox.sqlite("SELECT id, side, quantity, price FROM trades ORDER BY id")
+        == "1|buy|0.5|40000\n2|buy|1|49900\n3|sell|1|50000\n4|sell|0.5|60000\n")
+    #expect(
+      try sandbox.sqlite("SELECT trade_id, realized_pnl FROM disposals ORDER BY trade_id")
+        == "3|5050\n4|5050\n")
+    // Importing the same file again adds nothing.
+    let again = sandbox.run("import", "trades", "--newest-first", newest)
+    #expect(again.code == 0)
+    #expect(try sandbox.sqlite("SELECT count(*) FROM trades") == "4\n")
+
+    // A sell above its buy of the same second in a newest-first file is refused, naming both.
+    let wrong = sandbox.write(
+      "wrong.csv",
+      header + "2024-02-01T09:30:15Z,buy,ethereum,1,10,0,\n"
+        + "2024-02-01T09:30:15Z,sell,ethereum,1,12,0,\n")
+    let refused = sandbox.run("import", "trades", "--newest-first", wrong)
+    #expect(refused.code == 65)
+    #expect(
+      refused.err.hasSuffix(
+        "\(wrong):3: this sell of 1 ethereum on 2024-02-01T09:30:15Z exceeds the 0 held at that "
+          + "time (short by 1); the first buy that could cover it is on line 2, at the same time "
+          + "but above it in the file (with --newest-first, rows with the same time are booked "
+          + "from the last line up)\n"))
   }
 
   /// In a newest-first file, problems still name the lines of the file.
