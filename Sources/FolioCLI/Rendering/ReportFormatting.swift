@@ -234,20 +234,35 @@ enum ReportFormat {
   }
 
   /// Holdings whose price comes from an older snapshot than the report's.
+  /// Also names the holdings priced at a daily close (marked `†`).
   static func olderPrices(_ report: DailyReport) -> String? {
-    let older = report.holdings.filter {
-      $0.priceAt != nil && $0.priceAt != report.snapshot?.fetchedAt
+    let older = report.holdings.filter { isOlder($0, report) }
+    let closes = report.holdings.filter(\.isDailyClose)
+    var parts: [String] = []
+    if !older.isEmpty {
+      parts.append(
+        "* price from an older snapshot: "
+          + older.map { "\($0.label) (\($0.priceAt ?? ""))" }.joined(separator: ", "))
     }
-    guard !older.isEmpty else { return nil }
-    return "* price from an older snapshot: "
-      + older.map { "\($0.label) (\($0.priceAt ?? ""))" }.joined(separator: ", ")
+    if !closes.isEmpty {
+      parts.append(
+        "† daily closing price: "
+          + closes.map { "\($0.label) (\($0.priceAt ?? ""))" }.joined(separator: ", "))
+    }
+    return parts.isEmpty ? nil : parts.joined(separator: "; ")
   }
 
-  /// The price cell of a holding, marked `*` when it comes from an older snapshot.
+  /// True when the holding's price is a quote of an older snapshot than the report's.
+  static func isOlder(_ holding: ReportHolding, _ report: DailyReport) -> Bool {
+    !holding.isDailyClose && holding.priceAt != nil
+      && holding.priceAt != report.snapshot?.fetchedAt
+  }
+
+  /// The price cell of a holding, marked `*` when it comes from an older snapshot and `†`
+  /// when it is a daily close.
   static func holdingPrice(_ holding: ReportHolding, _ report: DailyReport) -> String {
-    let older = holding.priceAt != nil && holding.priceAt != report.snapshot?.fetchedAt
-    return Formatting.money(holding.price, .price, in: report.portfolio.currency)
-      + (older ? "*" : "")
+    Formatting.money(holding.price, .price, in: report.portfolio.currency)
+      + (isOlder(holding, report) ? "*" : holding.isDailyClose ? "†" : "")
   }
 
   // MARK: - Trades and history

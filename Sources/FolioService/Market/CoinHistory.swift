@@ -8,4 +8,6 @@ public struct CoinHistory: Equatable, Sendable {
   public let vsCurrency: String
   /// Oldest first.
   public let points: [StoredQuote]
+  /// The daily closing prices (`daily_prices`), oldest first.
+  public var dailyPrices: [DailyPrice] = []
 }

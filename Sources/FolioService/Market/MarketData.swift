@@ -469,20 +469,28 @@ public struct MarketData {
     return MarketTime.parseDuration(since).map { now.addingTimeInterval(-$0) }
   }
 
-  /// The cached prices of `coinID` in `vsCurrency` since `since`, oldest first. Throws
+  /// The cached prices of `coinID` in `vsCurrency` since `since`, oldest first: the snapshot
+  /// quotes and the daily closes (of the days from the one `since` falls in). Throws
   /// `unknownCoin` (65) when the cache holds no price of it in `vsCurrency` at all.
   public func history(of coinID: String, vsCurrency: String = "usd", since: Date? = nil) throws
     -> CoinHistory
   {
     try database.read {
+      let daily = try DailyPriceRecords.history(
+        database, coinID: coinID, vsCurrency: vsCurrency,
+        from: since.map { CalendarDay(containing: $0).description })
       guard let coin = try MarketRecords.coin(database, id: coinID),
-        try MarketRecords.latestQuote(database, coinID: coinID, vsCurrency: vsCurrency) != nil
+        try !daily.isEmpty
+          || MarketRecords.latestQuote(database, coinID: coinID, vsCurrency: vsCurrency) != nil
       else {
         throw MarketError.unknownCoin(coinID)
       }
       let points = try MarketRecords.history(
         database, coinID: coinID, vsCurrency: vsCurrency, since: since.map(Timestamp.format))
-      return CoinHistory(coinID: coinID, coin: coin, vsCurrency: vsCurrency, points: points)
+      var history = CoinHistory(
+        coinID: coinID, coin: coin, vsCurrency: vsCurrency, points: points)
+      history.dailyPrices = daily
+      return history
     }
   }
 

@@ -29,6 +29,8 @@ public struct ReportHolding: Equatable, Sendable {
   /// Why value, share and unrealized are n/a although the coin has a price (they are too
   /// large to compute exactly, `Measure.computing`); nil otherwise.
   public let unavailable: String?
+  /// True when `price` is a daily close (`daily_prices`) rather than a snapshot's quote.
+  public var isDailyClose = false
 
   /// The symbol in capitals, else the coin id.
   public var label: String { symbol.map { $0.uppercased() } ?? coinID }

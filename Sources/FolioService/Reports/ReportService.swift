@@ -329,16 +329,39 @@ public struct ReportService {
     let snapshot = try MarketRecords.latestSnapshot(
       database, vsCurrency: portfolio.currency, before: bound)
     let global = try MarketRecords.latestGlobal(database, before: bound)
+    // A daily close nearer the day's end than the coin's newest quote prices it instead
+    // (docs/reports.md): the 24h change is then the change from the close of the day before.
+    var closes: [String: (price: DailyPrice, change24h: ExactDecimal?)] = [:]
+    for (coin, close) in try DailyPriceRecords.latestPrices(
+      database, coinIDs: held.map(\.coinID), vsCurrency: portfolio.currency, from: "0000-01-01",
+      through: day.description)
+    where close.pricedAt <= bound {
+      if let quote = quotes[coin], quote.snapshotAt > close.pricedAt { continue }
+      let before = CalendarDay(close.day)?.adding(days: -1).description ?? ""
+      let previous = try DailyPriceRecords.prices(
+        database, coinIDs: [coin], vsCurrency: portfolio.currency, day: before)[coin]
+      let change = previous.flatMap {
+        try? ExactDecimal.scaled(close.price - $0.price, by: .hundred, dividedBy: $0.price)
+      }
+      closes[coin] = (close, change)
+    }
+    func price(_ coin: String) -> ExactDecimal? { closes[coin]?.price.price ?? quotes[coin]?.price }
+    func change(_ coin: String) -> ExactDecimal? {
+      closes[coin].map(\.change24h) ?? quotes[coin]?.change24hPercent
+    }
     let statistics = Statistics.statistics(
       held: held.map {
         HeldQuote(
-          coinID: $0.coinID, quantity: $0.quantity, price: quotes[$0.coinID]?.price,
-          change24h: quotes[$0.coinID]?.change24hPercent)
+          coinID: $0.coinID, quantity: $0.quantity, price: price($0.coinID),
+          change24h: change($0.coinID))
       }, global: global, currency: portfolio.currency,
       missingGlobal: "no /global snapshot was taken by the end of \(day)")
+    var prices: [String: ExactDecimal] = [:]
+    for coin in held.map(\.coinID) { prices[coin] = price(coin) }
+    let newestClose = closes.values.map(\.price.pricedAt).max()
     let figures = try Self.figures(
-      day: day, held: held, realized: standing.realizedTotal,
-      prices: quotes.mapValues(\.price), snapshot: snapshot)
+      day: day, held: held, realized: standing.realizedTotal, prices: prices, snapshot: snapshot,
+      pricedAt: max(newestClose ?? "", snapshot?.fetchedAt ?? "").nilIfEmpty)
 
     // Holdings, largest value first, unpriced last.
     var holdings: [ReportHolding] = []
@@ -346,24 +369,26 @@ public struct ReportService {
     for book in held {
       let coin = book.coinID
       let quote = quotes[coin]
+      let close = closes[coin]?.price
       // A coin added with --new-coin has no symbol, and its name is its id: show neither.
       let record =
         quote == nil
         ? try MarketRecords.coin(database, id: coin).flatMap { $0.symbol.isEmpty ? nil : $0 } : nil
-      let measure = quote.map { quote in Measure.computing { try book.quantity * quote.price } }
+      let measure = price(coin).map { price in Measure.computing { try book.quantity * price } }
       let value = measure?.value
       let profit = measure?.then { try $0 - book.costBasis }
       holdings.append(
         ReportHolding(
           coinID: coin, symbol: quote?.quote.symbol ?? record?.symbol,
           name: quote?.quote.name ?? record?.name, quantity: book.quantity,
-          costBasis: book.costBasis, price: quote?.price, priceAt: quote?.snapshotAt, value: value,
-          change24h: quote?.change24hPercent, sparkline: quote?.sparkline ?? [],
+          costBasis: book.costBasis, price: price(coin),
+          priceAt: close?.pricedAt ?? quote?.snapshotAt, value: value, change24h: change(coin),
+          sparkline: close == nil ? quote?.sparkline ?? [] : [],
           share: try value.flatMap {
             total.isPositive ? try ExactDecimal.scaled($0, by: .hundred, dividedBy: total) : nil
           },
           unrealized: profit?.value, realized: standing.realizedByCoin[coin] ?? .zero,
-          unavailable: measure?.reason ?? profit?.reason))
+          unavailable: measure?.reason ?? profit?.reason, isDailyClose: close != nil))
     }
     holdings.sort { a, b in
       switch (a.value, b.value) {
@@ -422,6 +447,12 @@ public struct ReportService {
     if let snapshot {
       let reference = min(now, day.next.start.date)
       staleAge = MarketData.staleness(of: snapshot.fetchedAt, now: reference, maxAge: maxAge)
+      // Prices from daily closes newer than the snapshot: judged by the newest close instead.
+      if let newestClose, newestClose > snapshot.fetchedAt,
+        MarketData.staleness(of: newestClose, now: reference, maxAge: maxAge) == nil
+      {
+        staleAge = nil
+      }
     }
 
     return DailyReport(
@@ -437,4 +468,9 @@ public struct ReportService {
       trades: dayTrades, movers: Array(movers.prefix(5)), history: history,
       historyDays: historyDays, figures: figures)
   }
+}
+
+extension String {
+  /// nil for the empty string.
+  fileprivate var nilIfEmpty: String? { isEmpty ? nil : self }
 }

@@ -6,7 +6,13 @@ import Foundation
 struct CoinsHistory: FolioCommand {
   static let configuration = CommandConfiguration(
     name: "history",
-    abstract: "Show a coin's cached prices over time, one line per snapshot.")
+    abstract: "Show a coin's cached prices over time: daily closes with a chart, and snapshots.",
+    discussion: """
+      Lists the coin's daily closing prices ('folio market history', or a market_chart file
+      imported with 'folio market import FILE --coin ID') under a chart with one column per
+      day (gaps left blank), then every market snapshot that holds the coin, oldest first.
+      --format json gives both (daily_prices and prices); --format csv lists the snapshots.
+      """)
 
   enum Format: String, OutputFormat { case text, json, csv }
 
@@ -52,12 +58,50 @@ struct CoinsHistory: FolioCommand {
     let name = (history.coin?.name ?? history.coinID).shown
     let symbol = (history.coin?.symbol ?? "").uppercased().shown
     let sinceText = since.map { " since \(Timestamp.format($0))" } ?? ""
+    let daily = history.dailyPrices
+    let currency = history.vsCurrency
+    var dailyText = ""
+    if let first = daily.first, let last = daily.last {
+      dailyText = ", \(daily.count) daily close(s) from \(first.day) to \(last.day)"
+    }
     var output =
-      "\(name)\(symbol.isEmpty ? "" : " (\(symbol))") in \(history.vsCurrency.uppercased()): "
-      + "\(history.points.count) snapshot(s)\(sinceText)\n"
-    guard !history.points.isEmpty else {
+      "\(name)\(symbol.isEmpty ? "" : " (\(symbol))") in \(currency.uppercased()): "
+      + "\(history.points.count) snapshot(s)\(dailyText)\(sinceText)\n"
+    guard !history.points.isEmpty || !daily.isEmpty else {
       return output + "no cached prices; run 'folio market refresh' to fetch some\n"
     }
+    if let first = daily.first, let start = CalendarDay(first.day),
+      let end = daily.last.flatMap({ CalendarDay($0.day) })
+    {
+      // One chart column per calendar day, so missing days show as gaps.
+      let byDay = Dictionary(daily.map { ($0.day, $0.price) }, uniquingKeysWith: { _, new in new })
+      let values = (0...max(0, Int(end.ordinal - start.ordinal))).map {
+        byDay[start.adding(days: $0).description]
+      }
+      let chart = Formatting.chart(
+        values, width: 72, height: 8, gaps: .blank,
+        label: { Formatting.money($0, .price, in: currency) })
+      if !chart.isEmpty {
+        output += "\n" + chart.map { $0 + "\n" }.joined()
+        output += "daily closes, first \(first.day), last \(end)\n"
+      }
+      var closes = TextTable(headers: ["DAY", "CLOSE", "CHANGE", "SOURCE"])
+      closes.rightAligned = [1, 2]
+      var previous: ExactDecimal?
+      for price in daily {
+        let change = previous.flatMap {
+          try? ExactDecimal.scaled(price.price - $0, by: .hundred, dividedBy: $0)
+        }
+        previous = price.price
+        closes.append(
+          [
+            price.day, Formatting.money(price.price, .price, in: currency),
+            Formatting.percent(change, missing: "—"), MarketFormat.source(price.source),
+          ], directions: [nil, nil, MarketFormat.direction(change)])
+      }
+      output += "\n" + closes.rendered(useColor: useColor)
+    }
+    guard !history.points.isEmpty else { return output }
     var table = TextTable(headers: ["SNAPSHOT", "PRICE", "24H", "MARKET CAP", "SOURCE"])
     table.rightAligned = [1, 2, 3]
     for point in history.points {
@@ -82,6 +126,18 @@ struct CoinsHistory: FolioCommand {
       ("name", .string(history.coin?.name)),
       ("vs_currency", .string(history.vsCurrency)),
       ("since", .string(since.map(Timestamp.format))),
+      (
+        "daily_prices",
+        .array(
+          history.dailyPrices.map { price in
+            .object([
+              ("day", .string(price.day)),
+              ("price", .decimal(price.price)),
+              ("priced_at", .string(price.pricedAt)),
+              ("source", .string(price.source)),
+            ])
+          })
+      ),
       (
         "prices",
         .array(

@@ -234,3 +234,46 @@ import Testing
     #expect(server.requests.first?.query["from"] == "1704067200")  // 2024-01-01
   }
 }
+
+/// `folio coins history ID` shows the daily closes with a chart as well as the snapshots.
+@Suite struct CoinsHistoryDailyTests {
+  let sandbox = Sandbox()
+
+  @Test func dailyClosesAreChartedAndListedBeforeTheSnapshots() throws {
+    let chart = Fixtures.path("coingecko/charts/market_chart_bitcoin_usd.json")
+    #expect(sandbox.run("market", "import", chart, "--coin", "bitcoin").code == 0)
+    let only = sandbox.run("coins", "history", "btc")
+    #expect(only.code == 0, "\(only.err)")
+    let lines = only.out.split(separator: "\n", omittingEmptySubsequences: false)
+    #expect(
+      lines.first
+        == "Bitcoin (BTC) in USD: 0 snapshot(s), 8 daily close(s) from 2024-11-22 to 2024-11-29")
+    // The chart: 8 rows, one column per day, the highest and lowest close as labels.
+    #expect(lines[2].hasPrefix("$98,934.21 ┤"), "\(only.out)")
+    #expect(lines[9].hasPrefix("$91,985.32 ┤"), "\(only.out)")
+    #expect(lines[10] == "daily closes, first 2024-11-22, last 2024-11-29")
+    #expect(
+      only.out.contains(
+        "2024-11-22  $98,934.21       —  imported from market_chart_bitcoin_usd.json\n"))
+    #expect(
+      only.out.contains(
+        "2024-11-23  $97,672.40  -1.28%  imported from market_chart_bitcoin_usd.json\n"))
+    #expect(!only.out.contains("SNAPSHOT"))
+
+    let markets = Fixtures.path("coingecko/markets_usd.json")
+    #expect(sandbox.run("market", "import", markets, "--at", "2024-11-30T11:00:00Z").code == 0)
+    let both = sandbox.run("coins", "history", "bitcoin", "--since", "2024-11-29")
+    #expect(both.code == 0, "\(both.err)")
+    #expect(
+      both.out.hasPrefix(
+        "Bitcoin (BTC) in USD: 1 snapshot(s), 1 daily close(s) from 2024-11-29 to 2024-11-29 "
+          + "since 2024-11-29T00:00:00Z\n"))
+    #expect(both.out.contains("SNAPSHOT"))
+    #expect(both.out.contains("2024-11-30T11:00:00Z"))
+    let json = sandbox.run("coins", "history", "bitcoin", "--format", "json")
+    #expect(
+      json.out.contains(
+        #""daily_prices": [{"day": "2024-11-22", "price": "98934.21472817765""#)
+        || json.out.contains(#""day": "2024-11-22""#), "\(json.out)")
+  }
+}

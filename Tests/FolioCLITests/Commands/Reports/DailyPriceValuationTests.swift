@@ -82,4 +82,33 @@ import Testing
     #expect(history.code == 0, "\(history.err)")
     #expect(history.out.contains("2024-11-29,main,usd,133822.5,"), "\(history.out)")
   }
+
+  @Test func aPastDateReportTakesTheDaysCloseOverAnEarlierSnapshot() throws {
+    run("buy", "bitcoin", "2", "--price", "30000", "--date", "2024-02-04")
+    run("buy", "ethereum", "10", "--price", "2000", "--date", "2024-05-14")
+    run("sell", "bitcoin", "0.5", "--price", "60000", "--date", "2024-08-22")
+    let bitcoin = sandbox.write("btc.json", chart { "\(40000 + 100 * $0)" })
+    let ethereum = sandbox.write("eth.json", chart { "\(2000 + 3 * $0).25" })
+    run("market", "import", bitcoin, "--coin", "bitcoin", "--vs", "usd")
+    run("market", "import", ethereum, "--coin", "ethereum", "--vs", "usd")
+    run(
+      "market", "import", Fixtures.path("coingecko/markets_usd.json"), "--at",
+      "2024-05-14T12:00:00Z")
+    // 2024-08-22: the snapshot is 100 days old, the day's closes are fresh: no warning, and
+    // 1.5 BTC × 60000 + 10 ETH × 2600.25.
+    let report = sandbox.run("report", "--date", "2024-08-22", "--save")
+    #expect(report.code == 0, "\(report.err)")
+    #expect(report.err.isEmpty, "\(report.err)")
+    #expect(try value("2024-08-22") == "116002.5\n")
+    #expect(report.out.contains("$60,000.00†"), "\(report.out)")
+    #expect(
+      report.out.contains(
+        "† daily closing price: BTC (2024-08-23T00:00:00Z), ETH (2024-08-23T00:00:00Z)"))
+    // 24h change from the close of the day before: 60000 / 59900 − 1.
+    #expect(report.out.contains("+0.17%"), "\(report.out)")
+    // 2024-05-14: the snapshot of 12:00 is older than the day's close, which wins.
+    let may = sandbox.run("report", "--date", "2024-05-14", "--save")
+    #expect(may.code == 0, "\(may.err)")
+    #expect(try value("2024-05-14") == "123002.5\n")
+  }
 }
