@@ -23,6 +23,8 @@ public enum MarketError: LocalizedError, ClassifiedError, Equatable {
   case staleData(snapshotAt: String, age: String, maxAge: String)
   /// `market history` without --coins for a portfolio without trades (66).
   case nothingToFetch(portfolio: String)
+  /// `market history --since` a day after yesterday, the last day with a close (65).
+  case sinceTooLate(since: String, lastDay: String)
   /// A market_chart file given to `market import` without `--coin` (65).
   case chartWithoutCoin(file: String)
   /// `--coin` given to `market import` for a file that is not a market_chart response (65).
@@ -79,6 +81,9 @@ public enum MarketError: LocalizedError, ClassifiedError, Equatable {
     case .nothingToFetch(let portfolio):
       return "portfolio '\(portfolio)' has no trades, so no coin was held; name the coins "
         + "with --coins ID,..."
+    case .sinceTooLate(let since, let lastDay):
+      return "--since \(since) is after \(lastDay), the last UTC day that has ended; daily "
+        + "closing prices exist only for days that are over"
     case .chartWithoutCoin(let file):
       return "\(file): a market_chart response does not say which coin it is; give it with "
         + "--coin ID (and its currency with --vs) (nothing was imported)"

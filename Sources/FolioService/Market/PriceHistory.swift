@@ -24,6 +24,8 @@ public struct HistoryCoinOutcome: Equatable, Sendable {
   /// The first and last day stored, if any.
   public let firstDay: String?
   public let lastDay: String?
+  /// True when its requests failed (the days stored before the failure stay stored).
+  public var failed = false
 }
 
 /// What `market history` fetched and stored.
@@ -141,7 +143,7 @@ public struct PriceHistory {
     }
     let first = since ?? today.adding(days: -Self.freeTierDays)
     guard first <= until else {
-      throw ReportError.emptyRange(since: first.description, until: until.description)
+      throw MarketError.sinceTooLate(since: first.description, lastDay: until.description)
     }
     var from = first
     var freeTierFrom: String?
@@ -202,7 +204,7 @@ public struct PriceHistory {
         outcomes.append(
           HistoryCoinOutcome(
             coinID: coin, stored: added.count, requests: requests, firstDay: added.min(),
-            lastDay: added.max()))
+            lastDay: added.max(), failed: true))
         switch error {
         case .rateLimited, .unreachable, .serverError:
           // The API is not answering: asking for the other coins would only wait again.

@@ -11,6 +11,9 @@ public struct PriceSeries: Equatable, Sendable {
     public let price: ExactDecimal?
   }
 
+  /// The earliest time a point may have: 2009-01-01T00:00:00Z.
+  public static let earliest = Timestamp(seconds: 1_230_768_000)
+
   /// In the order of the response.
   public let points: [Point]
 
@@ -49,6 +52,13 @@ public struct PriceSeries: Equatable, Sendable {
             + "milliseconds since 1970", line: item.line)
       }
       let seconds = milliseconds.units / 1_000_000_000_000_000_000_000
+      // CoinGecko's data starts in 2013: an earlier time is seconds written where
+      // milliseconds belong (another tool's export), which would store prices on 1970 days.
+      guard seconds >= Int128(Self.earliest.seconds) else {
+        throw PayloadError(
+          "\(context): the time \(literal) is before 2009; market_chart times are milliseconds "
+            + "since 1970 (seconds are refused)", line: item.line)
+      }
       guard seconds <= Int128(Timestamp.latest.seconds) else {
         throw PayloadError(
           "\(context): the time \(literal) is after the year 9999", line: item.line)

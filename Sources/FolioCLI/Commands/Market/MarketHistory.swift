@@ -80,7 +80,12 @@ struct MarketHistory: FolioCommand {
     let currency = outcome.vsCurrency.uppercased()
     for coin in outcome.coins {
       var line = "\(coin.coinID): "
-      if let first = coin.firstDay, let last = coin.lastDay {
+      if coin.failed {
+        line += "not fetched"
+        if let first = coin.firstDay, let last = coin.lastDay {
+          line += " (\(coin.stored) day(s) from \(first) to \(last) stored before the failure)"
+        }
+      } else if let first = coin.firstDay, let last = coin.lastDay {
         line += "\(coin.stored) day(s) in \(currency) stored (\(first) to \(last))"
       } else if coin.requests == 0 {
         line += "up to date"

@@ -202,7 +202,7 @@ import Testing
     #expect(result.code == 69)
     #expect(
       result.out
-        == "bitcoin: 10 day(s) in USD stored (2024-11-20 to 2024-11-29)\nethereum: no new day with a price\n"
+        == "bitcoin: 10 day(s) in USD stored (2024-11-20 to 2024-11-29)\nethereum: not fetched\n"
     )
     #expect(result.err.contains("daily prices were not fetched for ethereum ("), "\(result.err)")
     #expect(result.err.contains("solana (not asked for after that failure)"))
@@ -275,5 +275,40 @@ import Testing
       json.out.contains(
         #""daily_prices": [{"day": "2024-11-22", "price": "98934.21472817765""#)
         || json.out.contains(#""day": "2024-11-22""#), "\(json.out)")
+  }
+}
+
+extension PriceHistoryTests {
+  @Test func secondsWhereMillisecondsBelongAndALateSinceAreRefused() throws {
+    let seconds = sandbox.write("seconds.json", #"{"prices": [[1732320000, 1], [1732406400, 2]]}"#)
+    let refused = sandbox.run("market", "import", seconds, "--coin", "bitcoin")
+    #expect(refused.code == 65)
+    #expect(refused.err.contains("is before 2009; market_chart times are milliseconds"))
+    #expect(try sandbox.sqlite("SELECT count(*) FROM daily_prices") == "0\n")
+    let late = history("--coins", "bitcoin", "--since", "2024-11-30")
+    #expect(late.code == 65)
+    #expect(
+      late.err
+        == "folio: error: --since 2024-11-30 is after 2024-11-29, the last UTC day that has "
+        + "ended; daily closing prices exist only for days that are over\n")
+    #expect(server.requests.isEmpty)
+  }
+
+  @Test func aCoinCoinGeckoDoesNotKnowIsNamedAndTheOthersAreStored() throws {
+    server.route(
+      "/coins/no-such-coin/market_chart/range", .json(#"{"error":"coin not found"}"#, status: 404))
+    server.route(
+      "/coins/bitcoin/market_chart/range",
+      .json(Self.chart(days: 3, now: sandbox.now) { "\(1000 + $0)" }))
+    let result = history("--coins", "no-such-coin,bitcoin", "--since", "2024-11-28")
+    #expect(result.code == 65)
+    #expect(
+      result.out
+        == "no-such-coin: not fetched\nbitcoin: 2 day(s) in USD stored (2024-11-28 to 2024-11-29)\n"
+    )
+    #expect(
+      result.err.contains("daily prices were not fetched for no-such-coin (CoinGecko knows no coin")
+    )
+    #expect(result.err.contains("the daily prices of bitcoin were stored"))
   }
 }
