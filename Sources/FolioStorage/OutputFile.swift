@@ -21,34 +21,63 @@ import Foundation
 /// Replacing by rename gives the path a new inode: other hard links to the old file keep the
 /// old content.
 public enum OutputFile {
+  /// Throws what `write(to:protecting:_:)` would throw before it writes a byte: a path that
+  /// is empty, not a regular file, protected, not writable, or in a folder that does not exist
+  /// or may not be written. For a command that must know a file can be written before it
+  /// commits anything (`folio daily`'s index); the write itself may still fail (a full disk).
+  public static func check(_ path: String, protecting protected: [String] = []) throws {
+    let (target, _) = try preflight(path, protecting: protected)
+    let folder = PathName.folder(of: target)
+    guard access(folder.isEmpty ? "." : folder, W_OK | X_OK) == 0 else {
+      throw folderFailure(path)
+    }
+  }
+
+  /// Why no temporary file can be made beside `path`, from `errno`.
+  private static func folderFailure(_ path: String) -> FileError {
+    FileError.cannotWrite(
+      path: path,
+      reason: errno == ENOENT
+        ? "its folder does not exist"
+        : "cannot create a temporary file in its folder: " + FileError.describe(errno: errno))
+  }
+
+  /// The target `path` resolves to, and its status when it exists; throws for a path that may
+  /// not be replaced (see the rules above).
+  private static func preflight(_ path: String, protecting protected: [String]) throws -> (
+    target: String, existing: stat?
+  ) {
+    guard !path.isEmpty else {
+      throw FileError.cannotWrite(path: "''", reason: "the path is empty")
+    }
+    let target = try resolve(path)
+    var status = stat()
+    guard lstat(target, &status) == 0 else {
+      if errno != ENOENT { throw failed(path) }
+      return (target, nil)
+    }
+    if let kind = nonRegularKind(status.st_mode) {
+      throw FileError.notARegularFile(path: path, kind: kind)
+    }
+    for file in protected {
+      var other = stat()
+      if stat(file, &other) == 0, other.st_dev == status.st_dev, other.st_ino == status.st_ino {
+        throw FileError.isTheDatabase(path: path)
+      }
+    }
+    guard access(target, W_OK) == 0 else {
+      throw failed(path)
+    }
+    return (target, status)
+  }
+
   /// Writes what `body` produces to `path`; `body` writes through the given writer. Files in
   /// `protected` (compared by device and inode) are never replaced.
   public static func write(
     to path: String, protecting protected: [String] = [],
     _ body: (DescriptorWriter) throws -> Void
   ) throws {
-    guard !path.isEmpty else {
-      throw FileError.cannotWrite(path: "''", reason: "the path is empty")
-    }
-    let target = try resolve(path)
-    var status = stat()
-    let exists = lstat(target, &status) == 0
-    if exists {
-      if let kind = nonRegularKind(status.st_mode) {
-        throw FileError.notARegularFile(path: path, kind: kind)
-      }
-      for file in protected {
-        var other = stat()
-        if stat(file, &other) == 0, other.st_dev == status.st_dev, other.st_ino == status.st_ino {
-          throw FileError.isTheDatabase(path: path)
-        }
-      }
-      guard access(target, W_OK) == 0 else {
-        throw failed(path)
-      }
-    } else if errno != ENOENT {
-      throw failed(path)
-    }
+    let (target, existing) = try preflight(path, protecting: protected)
     let folder = PathName.folder(of: target)
     // A short name of its own, so a target name near NAME_MAX still has room.
     let temporary =
@@ -58,16 +87,11 @@ public enum OutputFile {
     defer { InterruptedWrite.end(slot) }
     let descriptor = open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else {
-      throw FileError.cannotWrite(
-        path: path,
-        reason: errno == ENOENT
-          ? "its folder does not exist"
-          : "cannot create a temporary file in its folder: "
-            + FileError.describe(errno: errno))
+      throw folderFailure(path)
     }
     var closed = false
     do {
-      if exists {
+      if let status = existing {
         // The owner first (only root may give a file away; elsewhere it stays the writer's),
         // then the mode, which chown may have cleared of set-id bits.
         _ = fchown(descriptor, status.st_uid, status.st_gid)

@@ -64,8 +64,17 @@ final class Context {
   /// Writes a file the user named with `--out` through the one output-file writer, which
   /// never replaces the database in use or its journal files.
   func writeOutput(to path: String, _ body: (DescriptorWriter) throws -> Void) throws {
-    let database = (try? location().path).map { [$0, $0 + "-wal", $0 + "-shm", $0 + "-journal"] }
-    try OutputFile.write(to: path, protecting: database ?? [], body)
+    try OutputFile.write(to: path, protecting: databaseFiles, body)
+  }
+
+  /// Throws what `writeOutput(to:_:)` would throw before writing anything to `path`.
+  func checkOutput(_ path: String) throws {
+    try OutputFile.check(path, protecting: databaseFiles)
+  }
+
+  /// The database and its side files, which no output may replace.
+  private var databaseFiles: [String] {
+    (try? location().path).map { [$0, $0 + "-wal", $0 + "-shm", $0 + "-journal"] } ?? []
   }
 
   /// The database, opened (migrated if needed) on first use; created when missing only for a

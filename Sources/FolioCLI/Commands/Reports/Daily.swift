@@ -73,9 +73,12 @@ struct Daily: FolioCommand {
 
     let today = CalendarDay(containing: context.now)
     let service = ReportService(store)
-    // Every file first, then the figures: a file that cannot be written saves nothing.
+    // Every file first, then the figures: a file that cannot be written saves nothing. The
+    // index lists the saved days, so it is written after the save; whether it can be is
+    // checked before.
     let reports = try service.reports(portfolios, day: today, now: context.now, forSaving: true)
     try archive.makeFolder(today)
+    try context.checkOutput(path + "/index.html")
     for report in reports {
       for format in formats.formats {
         let name = "\(report.portfolio.name).\(format == .text ? "txt" : format.rawValue)"

@@ -420,6 +420,18 @@ import Testing
     #expect(read(reports + "/2024-11-30") == "mine")
     #expect(try sandbox.dump() == before)
 
+    // An index.html that cannot be replaced (here a folder) is found before anything is
+    // written or saved.
+    try FileManager.default.removeItem(atPath: reports + "/2024-11-30")
+    try FileManager.default.createDirectory(
+      atPath: reports + "/index.html", withIntermediateDirectories: true)
+    let noIndex = daily("--offline")
+    #expect(noIndex.code == 74)
+    #expect(noIndex.err.hasPrefix("folio: error: \(reports)/index.html: cannot be written"))
+    #expect(try sandbox.dump() == before)
+    #expect(listing(reports + "/2024-11-30") == [])
+    try FileManager.default.removeItem(atPath: reports + "/index.html")
+
     // An empty --out-dir is a usage error.
     let empty = sandbox.run(["daily", "--out-dir", "", "--offline"])
     #expect(empty.code == 64)
