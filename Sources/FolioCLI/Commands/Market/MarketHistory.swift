@@ -25,8 +25,15 @@ struct MarketHistory: FolioCommand {
   var held: Bool
   @Option(help: "The first day (default: the portfolio's first trade).") var since: CalendarDay?
 
+  /// The coins --coins names, as written.
+  var named: [String] {
+    (coins ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+      .filter { !$0.isEmpty }
+  }
+
   func validate() throws {
     if held, coins != nil { throw ValidationError("give --coins or --held, not both") }
+    if coins != nil, named.isEmpty { throw ValidationError("--coins names no coin") }
   }
 
   func run(_ context: Context) throws {
@@ -35,10 +42,6 @@ struct MarketHistory: FolioCommand {
     var request = HistoryRequest()
     request.vsCurrency = currency.vsCurrency
     request.since = since
-    let named = (coins ?? "").split(separator: ",").map {
-      $0.trimmingCharacters(in: .whitespaces)
-    }.filter { !$0.isEmpty }
-    if coins != nil, named.isEmpty { throw ValidationError("--coins names no coin") }
     var ids: [String] = []
     for text in named {
       let id = try context.resolve(text, in: store)

@@ -42,37 +42,39 @@ struct MarketImport: FolioCommand {
       files, vsCurrency: currency.vsCurrency, at: at?.date, now: context.now, force: force,
       coin: coinID)
     for outcome in outcomes {
-      context.warn(all: outcome.warnings.map { "\(outcome.file): \($0)" })
+      context.warn(all: outcome.warnings.map { "\(FolioCLI.visible(outcome.file)): \($0)" })
       context.print(Self.describe(outcome))
     }
   }
 
   static func describe(_ outcome: ImportOutcome) -> String {
+    // A file name is the user's text: control characters in it are shown, never run.
+    let file = FolioCLI.visible(outcome.file)
     if outcome.kind == PriceSeries.kindName {
       let coin = outcome.coinID ?? ""
       let currency = (outcome.vsCurrency ?? "").uppercased()
-      var text = "\(outcome.file): \(outcome.added) daily price(s) of \(coin) in \(currency) stored"
+      var text = "\(file): \(outcome.added) daily price(s) of \(coin) in \(currency) stored"
       if !outcome.fetchedAt.isEmpty { text += " (\(outcome.fetchedAt))" }
       if outcome.alreadyPresent > 0 { text += ", \(outcome.alreadyPresent) already there" }
       return text
     }
     let target = "snapshot \(outcome.fetchedAt)"
     if outcome.alreadyImported {
-      return "\(outcome.file): already imported (\(outcome.kind), \(target)); nothing added"
+      return "\(file): already imported (\(outcome.kind), \(target)); nothing added"
     }
     switch (outcome.vsCurrency, outcome.coinID) {
     case (let currency?, _):
       var text =
-        "\(outcome.file): \(outcome.added) coin(s) in \(currency.uppercased()) stored in \(target)"
+        "\(file): \(outcome.added) coin(s) in \(currency.uppercased()) stored in \(target)"
       if outcome.alreadyPresent > 0 { text += ", \(outcome.alreadyPresent) already there" }
       if outcome.skipped > 0 { text += ", \(outcome.skipped) skipped" }
       return text
     case (nil, let coin?):
-      return "\(outcome.file): details of \(coin) stored (\(target))"
+      return "\(file): details of \(coin) stored (\(target))"
     case (nil, nil) where outcome.kind == "/coins/list":
-      return "\(outcome.file): \(outcome.added) coin(s) stored in the coin directory"
+      return "\(file): \(outcome.added) coin(s) stored in the coin directory"
     case (nil, nil):
-      return "\(outcome.file): /global stored (\(target))"
+      return "\(file): /global stored (\(target))"
     }
   }
 }

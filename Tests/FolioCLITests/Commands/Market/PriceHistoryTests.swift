@@ -312,3 +312,17 @@ extension PriceHistoryTests {
     #expect(result.err.contains("the daily prices of bitcoin were stored"))
   }
 }
+
+extension PriceHistoryTests {
+  @Test func aFileNameWithControlCharactersIsShownNotObeyedAndAnEmptyCoinsIsAUsageError() {
+    let file = sandbox.write(
+      "x\u{1B}[31mred.json", #"{"prices": [[1732320000000, 1], [1732406400000, 2]]}"#)
+    let result = sandbox.run("market", "import", file, "--coin", "bitcoin")
+    #expect(result.code == 0, "\(result.err)")
+    #expect(!result.out.contains("\u{1B}"))
+    #expect(result.out.contains(#"x\u{1B}[31mred.json: 2 daily price(s) of bitcoin"#))
+    let empty = history("--coins", " , ")
+    #expect(empty.code == 64)
+    #expect(empty.err.contains("--coins names no coin"))
+  }
+}
