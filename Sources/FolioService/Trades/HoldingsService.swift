@@ -109,18 +109,19 @@ public struct HoldingsService {
 
   /// Books every trade of the portfolio with `method` in memory, without writing anything.
   func recomputed(_ portfolio: Portfolio, method: CostMethod) throws -> [Position] {
-    var books: [String: (book: PositionBook, last: Trade)] = [:]
+    var books: [String: (book: PositionBook, last: PositionEnd)] = [:]
     try Trade.each(portfolioID: portfolio.id, filter: Trade.Filter(), db) { trade in
       // Booked in place (see `PortfolioReplay.advance`): no copy of the lots per trade.
-      try books[trade.coinID, default: (PositionBook(method: method), trade)].book.book(trade)
-      books[trade.coinID]?.last = trade
+      try books[trade.coinID, default: (PositionBook(method: method), PositionEnd(trade))].book
+        .book(trade)
+      books[trade.coinID]?.last.advance(trade)
     }
     return books.keys.sorted().compactMap { coin in
       guard let entry = books[coin] else { return nil }
       return Position(
         portfolioID: portfolio.id, coinID: coin, quantity: entry.book.quantity,
         costBasis: entry.book.costBasis, realized: entry.book.realized, lastTrade: entry.last.key,
-        lastPrice: entry.last.price, method: method)
+        lastPrice: entry.last.price ?? .zero, method: method)
     }
   }
 }

@@ -71,20 +71,24 @@ final class Ledger {
   /// Writes the lots still open and the position after the last booked trade.
   func finish(_ stream: inout PositionStream) throws {
     try stream.flushOpenLots(derived)
+    let (portfolioID, coinID) = (stream.portfolio.id, stream.coinID)
     let last =
       try stream.last
-      ?? Trade.latest(portfolioID: stream.portfolio.id, coinID: stream.coinID, db).map {
-        ($0.key, $0.price)
-      }
+      ?? Trade.latest(portfolioID: portfolioID, coinID: coinID, db).map { PositionEnd($0) }
     guard let last else {
-      try derived.deletePosition(portfolioID: stream.portfolio.id, coinID: stream.coinID)
+      try derived.deletePosition(portfolioID: portfolioID, coinID: coinID)
       return
     }
+    // The last market price: of the rows booked now, else of the rows before them.
+    let price =
+      try last.price
+      ?? Trade.latestPrice(portfolioID: portfolioID, coinID: coinID, before: last.key, db)
+      ?? .zero
     try derived.save(
       Position(
-        portfolioID: stream.portfolio.id, coinID: stream.coinID, quantity: stream.book.quantity,
+        portfolioID: portfolioID, coinID: coinID, quantity: stream.book.quantity,
         costBasis: stream.book.costBasis, realized: stream.book.realized, lastTrade: last.key,
-        lastPrice: last.price, method: stream.portfolio.method))
+        lastPrice: price, method: stream.portfolio.method))
   }
 
   /// Recomputes every position of the portfolio from its first trade.
@@ -159,8 +163,8 @@ struct PositionStream {
   private(set) var book: PositionBook
   let portfolio: Portfolio
   let coinID: String
-  /// The last trade booked, with its price.
-  private(set) var last: (key: TradeKey, price: ExactDecimal)?
+  /// The last trade booked, with the last market price of the rows booked.
+  private(set) var last: PositionEnd?
 
   init(book: PositionBook, portfolio: Portfolio, coinID: String) {
     self.book = book
@@ -178,7 +182,7 @@ struct PositionStream {
       for consumption in result.consumptions { try derived.insert(consumption) }
       try derived.insert(result.disposal, portfolioID: portfolio.id, coinID: coinID)
     }
-    last = (trade.key, trade.price)
+    if last == nil { last = PositionEnd(trade) } else { last?.advance(trade) }
   }
 
   /// Writes the open lots that changed since they were loaded.
@@ -193,5 +197,22 @@ struct PositionStream {
     } else {
       try derived.insert(entry.lot, portfolioID: portfolio.id, coinID: coinID)
     }
+  }
+}
+
+/// The last row booked of a position, and the last market price its rows recorded (rows of a
+/// kind with a price: a transfer, a deposit or a withdrawal keeps the price before it).
+struct PositionEnd {
+  private(set) var key: TradeKey
+  private(set) var price: ExactDecimal?
+
+  init(_ trade: Trade) {
+    key = trade.key
+    price = trade.kind.hasPrice ? trade.price : nil
+  }
+
+  mutating func advance(_ trade: Trade) {
+    key = trade.key
+    if trade.kind.hasPrice { price = trade.price }
   }
 }

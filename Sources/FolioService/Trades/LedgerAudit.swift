@@ -250,7 +250,7 @@ public struct LedgerAudit {
     var lots: [Int64: Lot] = [:]
     var disposals: [Int64: Disposal] = [:]
     var consumptions: [ConsumptionKey: LotConsumption] = [:]
-    var last: Trade?
+    var last: PositionEnd?
     var count = 0
     do {
       try Trade.each(portfolioID: portfolio.id, coinID: coinID, from: nil, db) { trade in
@@ -265,7 +265,7 @@ public struct LedgerAudit {
           for piece in result.consumptions { consumptions[piece.key] = piece }
           disposals[trade.id] = result.disposal
         }
-        last = trade
+        if last == nil { last = PositionEnd(trade) } else { last?.advance(trade) }
       }
     } catch let error as OversellError {
       return (
@@ -317,7 +317,8 @@ public struct LedgerAudit {
     let expectedPosition = last.map {
       [
         book.quantity.description, book.costBasis.description, book.realized.description,
-        $0.executedAt, String($0.id), $0.price.description, portfolio.method.rawValue,
+        $0.key.executedAt, String($0.key.id), ($0.price ?? .zero).description,
+        portfolio.method.rawValue,
       ]
     }
     differences.compare(

@@ -80,17 +80,38 @@ struct PositionBook {
   /// The lots still holding units, oldest first.
   var openLots: [BookLot] { lots[head...].filter { !$0.lot.remaining.isZero } }
 
-  /// Books a buy: a new lot whose cost is quantity × price + fee.
+  /// Books a row that brings units in: a new lot whose cost is the row's `amount` (a deposit, a
+  /// swap, a transferred piece), else quantity × price + fee, acquired at the row's
+  /// `acquisitionTime`. The lots stay in acquisition order (then by row id), so a lot acquired
+  /// before lots already booked (a deposit's `--acquired`, a transferred lot) takes its place
+  /// among them; under HIFO the heap breaks ties by the same order.
   mutating func buy(_ trade: Trade) throws(DecimalError) -> Lot {
-    let cost = try trade.quantity * trade.price + trade.fee
+    let cost: ExactDecimal
+    if let amount = trade.amount {
+      cost = amount
+    } else {
+      cost = try trade.quantity * trade.price + trade.fee
+    }
     let lot = Lot(
-      tradeID: trade.id, acquiredAt: trade.executedAt, quantity: trade.quantity, cost: cost,
+      tradeID: trade.id, acquiredAt: trade.acquisitionTime, quantity: trade.quantity, cost: cost,
       remaining: trade.quantity, remainingCost: cost)
-    lots.append(BookLot(lot: lot, stored: false, changed: true))
-    if method == .hifo { highest.push(lot, lots.count - 1) }
+    let entry = BookLot(lot: lot, stored: false, changed: true)
+    if method == .hifo {
+      lots.append(entry)
+      highest.push(lot, lots.count - 1)
+    } else {
+      var index = lots.count
+      while index > head, Self.precedes(lot, lots[index - 1].lot) { index -= 1 }
+      lots.insert(entry, at: index)
+    }
     quantity = try quantity + trade.quantity
     costBasis = try costBasis + cost
     return lot
+  }
+
+  /// The order of lots: by acquisition time, then by the id of the row that opened them.
+  static func precedes(_ a: Lot, _ b: Lot) -> Bool {
+    (a.acquiredAt, a.tradeID) < (b.acquiredAt, b.tradeID)
   }
 
   /// Books `trade`, a buy or a sell, discarding what it produced.
@@ -101,8 +122,10 @@ struct PositionBook {
     }
   }
 
-  /// Books a sell against the open lots by the method; throws `OversellError` when the
-  /// position holds less than the sell's quantity.
+  /// Books a row that takes units out against the open lots by the method; throws
+  /// `OversellError` when the position holds less than its quantity. A sell's proceeds are
+  /// quantity × price − fee, a swap's its value (`amount`); a transfer or a withdrawal realizes
+  /// nothing (its proceeds are the cost basis that left).
   mutating func sell(_ trade: Trade) throws -> SellResult {
     guard trade.quantity <= quantity else {
       throw OversellError(
@@ -151,7 +174,11 @@ struct PositionBook {
         remove(at: index)
       }
     }
-    let proceeds = try trade.quantity * trade.price - trade.fee
+    let proceeds =
+      switch trade.kind {
+      case .transfer, .withdrawal: consumed
+      default: try trade.amount ?? (trade.quantity * trade.price - trade.fee)
+      }
     let profit = try proceeds - consumed
     quantity = try quantity - trade.quantity
     costBasis = try costBasis - consumed
@@ -207,11 +234,13 @@ struct PositionBook {
 }
 
 /// A binary max-heap of lot indices by unit cost (cost including the buy fee ÷ quantity);
-/// among equal costs the earliest lot is on top (HIFO's tie rule). Unit costs are compared
+/// among equal costs the earliest acquired lot (then the lowest row id) is on top (HIFO's tie
+/// rule). Unit costs are compared
 /// exactly without dividing, cost × other quantity against other cost × quantity in 256 bits,
 /// so a lot whose unit cost is beyond the decimal range is simply the most expensive.
 struct LotHeap {
-  private var items: [(cost: ExactDecimal, quantity: ExactDecimal, number: Int)] = []
+  private var items:
+    [(cost: ExactDecimal, quantity: ExactDecimal, order: (String, Int64), number: Int)] = []
 
   init() {}
 
@@ -234,11 +263,11 @@ struct LotHeap {
     let (left, right) = (
       cross(items[a].cost, items[b].quantity), cross(items[b].cost, items[a].quantity)
     )
-    return left != right ? left > right : items[a].number < items[b].number
+    return left != right ? left > right : items[a].order < items[b].order
   }
 
   mutating func push(_ lot: Lot, _ number: Int) {
-    items.append((lot.cost, lot.quantity, number))
+    items.append((lot.cost, lot.quantity, (lot.acquiredAt, lot.tradeID), number))
     var child = items.count - 1
     while child > 0, above(child, (child - 1) / 2) {
       items.swapAt(child, (child - 1) / 2)

@@ -197,9 +197,10 @@ public struct TradeService {
       }
       trade.id = id
       do {
-        try Ledger(db).recompute(
-          portfolio: portfolio, coinID: trade.coinID,
-          from: TradeKey(executedAt: trade.executedAt, id: 0))
+        let ledger = try Ledger(db)
+        let key = TradeKey(executedAt: trade.executedAt, id: 0)
+        try ledger.recompute(portfolio: portfolio, coinID: trade.coinID, from: key)
+        try ledger.settleTransfers(portfolio: portfolio, coinID: trade.coinID, after: key)
       } catch let error as OversellError where error.tradeID == id {
         // The new trade is rolled back, so its id means nothing to the user.
         throw error.withoutTradeID
@@ -244,14 +245,17 @@ public struct TradeService {
       } else if let coin {
         trade.coinID = coin.id
       }
+      try Self.checkEditable(old, trade)
       let ledger = try Ledger(db)
-      try ledger.change(portfolio: portfolio, coinID: old.coinID, from: min(old.key, trade.key)) {
+      let start = min(old.key, trade.key)
+      try ledger.change(portfolio: portfolio, coinID: old.coinID, from: start) {
         try trade.update(db)
       }
+      try ledger.settleTransfers(portfolio: portfolio, coinID: old.coinID, after: start)
       if trade.coinID != old.coinID {
-        try ledger.recompute(
-          portfolio: portfolio, coinID: trade.coinID,
-          from: TradeKey(executedAt: trade.executedAt, id: 0))
+        let key = TradeKey(executedAt: trade.executedAt, id: 0)
+        try ledger.recompute(portfolio: portfolio, coinID: trade.coinID, from: key)
+        try ledger.settleTransfers(portfolio: portfolio, coinID: trade.coinID, after: key)
       }
       if let text = coin?.note { note(text) }
       return trade
@@ -300,15 +304,61 @@ public struct TradeService {
     }
   }
 
-  /// Deletes trade `id`; returns what was deleted.
-  public func delete(id: Int64, in portfolio: Portfolio) throws -> Trade {
+  /// Deletes trade `id`; returns what was deleted. A row of a transfer or a swap goes with
+  /// the other rows of it (`deletedWith` receives them), in whichever portfolio they are.
+  public func delete(
+    id: Int64, in portfolio: Portfolio, deletedWith: ([Trade]) -> Void = { _ in }
+  ) throws -> Trade {
     try db.write {
       let portfolio = try Portfolio.current(portfolio, db)
       let trade = try find(id, in: portfolio)
-      try Ledger(db).change(portfolio: portfolio, coinID: trade.coinID, from: trade.key) {
-        try Trade.delete(id: trade.id, db)
+      let group = try trade.linkID.map { try Trade.linked($0, db) } ?? [trade]
+      let ledger = try Ledger(db)
+      // One change per position the rows are in, from its earliest row.
+      var positions: [PositionID: TradeKey] = [:]
+      for row in group {
+        let position = PositionID(portfolioID: row.portfolioID, coinID: row.coinID)
+        positions[position] = min(positions[position] ?? row.key, row.key)
       }
+      for (position, key) in positions.sorted(by: { $0.value < $1.value }) {
+        guard let owner = try Portfolio.find(id: position.portfolioID, db) else { continue }
+        try ledger.change(portfolio: owner, coinID: position.coinID, from: key) {
+          for row in group
+          where row.portfolioID == position.portfolioID
+            && row.coinID == position.coinID
+          {
+            try Trade.delete(id: row.id, db)
+          }
+        }
+        try ledger.settleTransfers(portfolio: owner, coinID: position.coinID, after: key)
+      }
+      deletedWith(group.filter { $0.id != trade.id })
       return trade
+    }
+  }
+
+  /// Refuses an edit of `old` into `new` that its kind cannot take: the rows of a transfer or a
+  /// swap follow from one another, so only their note and location change; a deposit's or a
+  /// withdrawal's price and fee mean nothing.
+  static func checkEditable(_ old: Trade, _ new: Trade) throws {
+    var fields: [String] = []
+    switch old.kind {
+    case .trade, .income:
+      return
+    case .transfer, .swap:
+      if old.quantity != new.quantity { fields.append("--quantity") }
+      if old.price != new.price { fields.append("--price") }
+      if old.fee != new.fee { fields.append("--fee") }
+      if old.executedAt != new.executedAt { fields.append("--date") }
+      if old.coinID != new.coinID { fields.append("--coin") }
+    case .deposit, .withdrawal:
+      if old.price != new.price { fields.append("--price") }
+      if old.fee != new.fee { fields.append("--fee") }
+      if let acquired = old.acquiredAt, acquired > new.executedAt { fields.append("--date") }
+    }
+    guard fields.isEmpty else {
+      throw TransactionError.notEditable(
+        old.id, kind: old.kind, fields: fields.joined(separator: ", "))
     }
   }
 

@@ -374,6 +374,27 @@ public enum MarketRecords {
     return result
   }
 
+  /// The cached quote of `coinID` in `vsCurrency` whose snapshot is nearest `time`, no more than
+  /// `maxSeconds` away (the earlier one of two as near): its price, time and distance in seconds.
+  public static func nearestPrice(
+    _ database: Database, coinID: String, vsCurrency: String, time: String, maxSeconds: Int64
+  ) throws -> (price: ExactDecimal, at: String, distance: Int64)? {
+    try database.row(
+      """
+      SELECT q.current_price, s.fetched_at,
+        abs(unixepoch(s.fetched_at) - unixepoch(?3)) AS distance
+      FROM market_quotes q JOIN market_snapshots s ON s.id = q.snapshot_id
+      WHERE q.coin_id = ?1 AND s.vs_currency = ?2 AND abs(unixepoch(s.fetched_at) - unixepoch(?3)) <= ?4
+      ORDER BY distance, s.fetched_at, s.id LIMIT 1
+      """, [coinID, vsCurrency, time, maxSeconds]
+    ) {
+      (
+        price: try $0["current_price"] as ExactDecimal, at: try $0["fetched_at"] as String,
+        distance: try $0["distance"] as Int64
+      )
+    }
+  }
+
   /// Every quote of one snapshot, by rank (unranked last), then id.
   public static func quotes(_ database: Database, snapshotID: Int64) throws -> [StoredQuote] {
     try database.rows(

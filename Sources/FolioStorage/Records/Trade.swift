@@ -1,6 +1,32 @@
-/// Whether a trade bought or sold.
+/// Which way a trade moves units: a buy brings units into the position, a sell takes them out.
 public enum TradeSide: String, Sendable, CaseIterable, RowDecodable {
   case buy, sell
+}
+
+/// What a trade row is (docs/trades.md gives the rules of each kind).
+public enum TradeKind: String, Sendable, CaseIterable, RowDecodable {
+  /// A buy or a sell for cash.
+  case trade
+  /// Units moved between two portfolios: a `sell` row out of one, `buy` rows (one per lot
+  /// piece, keeping its acquisition date and cost basis) into the other.
+  case transfer
+  /// Units received as income (`IncomeType`), acquired at their market value.
+  case income
+  /// One coin given for another at one value: a `sell` row and a `buy` row.
+  case swap
+  /// Units entering from outside the tracked world at a given cost.
+  case deposit
+  /// Units leaving the tracked world without a sale.
+  case withdrawal
+
+  /// Whether the row's price is a market price (the last one the position saw): not for a
+  /// transfer, a deposit or a withdrawal, whose price is 0.
+  public var hasPrice: Bool { self == .trade || self == .income || self == .swap }
+}
+
+/// What an income row was.
+public enum IncomeType: String, Sendable, CaseIterable, RowDecodable {
+  case staking, interest, airdrop, mining, gift, other
 }
 
 /// The position of a trade in time: trades are ordered by execution time, then by id.
@@ -38,6 +64,17 @@ public struct Trade: Equatable, Sendable {
   /// The location where the trade happened, if recorded.
   public var locationID: Int64?
   public var createdAt: String
+  /// What the row is; buys and sells for cash are `.trade`.
+  public var kind: TradeKind = .trade
+  /// For income: what kind of income.
+  public var incomeType: IncomeType?
+  /// The exact total of a deposit (its cost), a swap (its value) or a transferred piece (its
+  /// cost basis), in the portfolio's currency; nil on the other kinds.
+  public var amount: ExactDecimal?
+  /// When the units of a deposit or a transferred piece were first acquired, if before the row.
+  public var acquiredAt: String?
+  /// The id of the row that gives the units up in a transfer or a swap (its own id on that row).
+  public var linkID: Int64?
 
   public init(
     id: Int64 = 0, portfolioID: Int64, executedAt: String, side: TradeSide, coinID: String,
@@ -55,9 +92,12 @@ public struct Trade: Equatable, Sendable {
 
   public var key: TradeKey { TradeKey(executedAt: executedAt, id: id) }
 
+  /// When the units this row brings in were first acquired: `acquiredAt`, else the row's time.
+  public var acquisitionTime: String { acquiredAt ?? executedAt }
+
   static let columns = """
     id, portfolio_id, executed_at, side, coin_id, quantity, price, fee, note, external_id,
-    created_at, location_id
+    created_at, location_id, kind, income_type, amount, acquired_at, link_id
     """
 
   init(row: Row) throws {
@@ -69,12 +109,16 @@ public struct Trade: Equatable, Sendable {
       try row["coin_id"], try row["quantity"], try row["price"], try row["fee"], try row["note"],
       try row["external_id"], try row["created_at"], try row["location_id"]
     )
+    (kind, incomeType, amount, acquiredAt, linkID) = (
+      try row["kind"], try row["income_type"], try row["amount"], try row["acquired_at"],
+      try row["link_id"]
+    )
   }
 
   static let insertSQL = """
     INSERT INTO trades (portfolio_id, executed_at, side, coin_id, quantity, price, fee, note,
-      external_id, created_at, location_id)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      external_id, created_at, location_id, kind, income_type, amount, acquired_at, link_id)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
     """
 
   /// The insert for trades with an external id: a duplicate id is skipped, not an error.
@@ -102,7 +146,7 @@ public struct Trade: Equatable, Sendable {
     let statement = externalID == nil ? statements.plain : statements.orSkip
     try statement.execute([
       portfolioID, executedAt, side.rawValue, coinID, quantity, price, fee, note, externalID,
-      createdAt, locationID,
+      createdAt, locationID, kind.rawValue, incomeType?.rawValue, amount, acquiredAt, linkID,
     ])
     return db.changes == 1 ? db.lastInsertRowID : nil
   }
@@ -120,14 +164,46 @@ public struct Trade: Equatable, Sendable {
     try db.execute(
       """
       UPDATE trades SET executed_at = ?, side = ?, coin_id = ?, quantity = ?, price = ?, fee = ?,
-        note = ?, external_id = ?, location_id = ? WHERE id = ?
+        note = ?, external_id = ?, location_id = ?, kind = ?, income_type = ?, amount = ?,
+        acquired_at = ?, link_id = ? WHERE id = ?
       """,
-      [executedAt, side.rawValue, coinID, quantity, price, fee, note, externalID, locationID, id])
+      [
+        executedAt, side.rawValue, coinID, quantity, price, fee, note, externalID, locationID,
+        kind.rawValue, incomeType?.rawValue, amount, acquiredAt, linkID, id,
+      ])
   }
 
   /// Deletes the trade row (derived rows must be removed first).
   public static func delete(id: Int64, _ db: Database) throws {
     try db.execute("DELETE FROM trades WHERE id = ?", [id])
+  }
+
+  /// The rows of the transfer or swap whose giving-up row is `linkID`, in any portfolio, that
+  /// row first and then by id.
+  public static func linked(_ linkID: Int64, _ db: Database) throws -> [Trade] {
+    try db.rows(
+      "SELECT \(columns) FROM trades WHERE link_id = ? ORDER BY id <> link_id, id", [linkID],
+      Trade.init(row:))
+  }
+
+  /// Sets the link of the row `id` to its own id (the giving-up row of a transfer or a swap).
+  public static func linkToItself(id: Int64, _ db: Database) throws {
+    try db.execute("UPDATE trades SET link_id = id WHERE id = ?", [id])
+  }
+
+  /// The newest market price the position's rows before `key` recorded (rows of a kind with a
+  /// price: `TradeKind.hasPrice`), if any.
+  public static func latestPrice(
+    portfolioID: Int64, coinID: String, before key: TradeKey?, _ db: Database
+  ) throws -> ExactDecimal? {
+    try db.row(
+      """
+      SELECT price FROM trades WHERE portfolio_id = ? AND coin_id = ?
+        AND kind IN ('trade', 'income', 'swap') AND (executed_at, id) < (?, ?)
+      ORDER BY executed_at DESC, id DESC LIMIT 1
+      """,
+      [portfolioID, coinID, key?.executedAt ?? "9999", key?.id ?? 0]
+    ) { try $0["price"] }
   }
 
   /// The trade with `id` in `portfolioID`, if any.
@@ -337,5 +413,20 @@ public struct Trade: Equatable, Sendable {
     try db.rows(
       "SELECT DISTINCT coin_id FROM trades WHERE portfolio_id = ? ORDER BY coin_id", [portfolioID]
     ) { try $0["coin_id"] }
+  }
+}
+
+extension Trade {
+  /// The transfers out of one position at or after `key`, in time order.
+  public static func transfersOut(
+    portfolioID: Int64, coinID: String, from key: TradeKey, _ db: Database
+  ) throws -> [Trade] {
+    try db.rows(
+      """
+      SELECT \(columns) FROM trades
+      WHERE portfolio_id = ? AND coin_id = ? AND (executed_at, id) >= (?, ?)
+        AND kind = 'transfer' AND side = 'sell'
+      ORDER BY executed_at, id
+      """, [portfolioID, coinID, key.executedAt, key.id], Trade.init(row:))
   }
 }

@@ -7,23 +7,23 @@ typealias Buy = TradeCommand<Bought>
 typealias Sell = TradeCommand<Sold>
 
 /// The side a `TradeCommand` records.
-protocol TradeKind: Sendable {
+protocol TradeDirection: Sendable {
   static var side: TradeSide { get }
   static var verb: String { get }
 }
 
-enum Bought: TradeKind {
+enum Bought: TradeDirection {
   static let side = TradeSide.buy
   static let verb = "bought"
 }
 
-enum Sold: TradeKind {
+enum Sold: TradeDirection {
   static let side = TradeSide.sell
   static let verb = "sold"
 }
 
 /// `folio buy|sell COIN QUANTITY --price PRICE`: what `buy` and `sell` share.
-struct TradeCommand<Kind: TradeKind>: FolioCommand {
+struct TradeCommand<Kind: TradeDirection>: FolioCommand {
   static var configuration: CommandConfiguration {
     CommandConfiguration(
       name: Kind.side.rawValue,
