@@ -9,7 +9,9 @@ enum Root: ParsableCommand {
       another daily run).
       """,
     subcommands: [
-      Buy.self, Sell.self, Tx.self, HoldingsCommand.self, PortfolioGroup.self, Coins.self,
+      Buy.self, Sell.self, IncomeCommand.self, DepositCommand.self, WithdrawCommand.self,
+      TransferCommand.self, SwapCommand.self, Tx.self, HoldingsCommand.self, PortfolioGroup.self,
+      Coins.self,
       Market.self, Stats.self, Report.self, Daily.self, Locations.self, Import.self, Export.self,
       SQLCommand.self, DB.self, Demo.self,
     ])

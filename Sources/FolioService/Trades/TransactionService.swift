@@ -214,18 +214,9 @@ public struct TransactionService {
     guard let (row, quote) = quotes.min(by: { $0.1.distance < $1.1.distance }) else {
       throw TransactionError.noSwapValue(
         give: out.coinID, get: into.coinID, currency: currency, at: out.executedAt,
-        maxAge: Self.duration(maxAge))
+        maxAge: MarketTime.formatDuration(TimeInterval(maxAge)))
     }
     return try row.quantity * quote.price
-  }
-
-  /// `seconds` as the user would write it: days, hours, minutes or seconds.
-  static func duration(_ seconds: Int64) -> String {
-    for (unit, size) in [("d", Int64(86_400)), ("h", 3_600), ("m", 60)]
-    where seconds >= size && seconds % size == 0 {
-      return "\(seconds / size)\(unit)"
-    }
-    return "\(seconds)s"
   }
 
   /// A coin the directory knows (an id or a symbol).

@@ -77,13 +77,38 @@ enum TradeRendering {
   ]
 
   static func json(_ trade: Trade) -> JSONValue {
-    .object([
+    let base = JSONValue.object([
       ("id", .int(trade.id)), ("date", .string(trade.executedAt)),
       ("side", .string(trade.side.rawValue)), ("coin", .string(trade.coinID)),
       ("quantity", .decimal(trade.quantity)), ("price", .decimal(trade.price)),
       ("fee", .decimal(trade.fee)), ("note", .string(trade.note)),
       ("external_id", .string(trade.externalID)), ("location_id", .int(trade.locationID)),
     ])
+    // A buy or sell for cash keeps the keys it always had; the other kinds say what they are.
+    guard trade.kind != .trade else { return base }
+    return base.appending([
+      ("kind", .string(trade.kind.rawValue)), ("income_type", .string(trade.incomeType?.rawValue)),
+      ("amount", trade.amount.map { .decimal($0) } ?? .null),
+      ("acquired_at", .string(trade.acquiredAt)), ("link_id", .int(trade.linkID)),
+    ])
+  }
+
+  /// What the row is, in one word for tables: `buy` or `sell` for cash, else the kind with
+  /// its direction (`transfer-in`, `swap-out`, `income:staking`, `deposit`, `withdrawal`).
+  static func label(_ trade: Trade) -> String {
+    switch trade.kind {
+    case .trade: return trade.side.rawValue
+    case .transfer, .swap:
+      return trade.kind.rawValue + (trade.side == .buy ? "-in" : "-out")
+    case .income: return "income:" + (trade.incomeType?.rawValue ?? "other")
+    case .deposit, .withdrawal: return trade.kind.rawValue
+    }
+  }
+
+  /// The fee as shown in tables: money, or units of the coin on a transfer or a swap.
+  static func fee(_ trade: Trade) -> String {
+    trade.kind == .transfer || trade.kind == .swap
+      ? Formatting.quantity(trade.fee) : Formatting.money(trade.fee, .ledger)
   }
 
   /// The trade as JSON followed by its location's `"NAME, CITY"` (null without one), as
@@ -94,7 +119,7 @@ enum TradeRendering {
 
   static func row(_ trade: Trade, location: String?) -> [String] {
     [
-      String(trade.id), trade.executedAt, trade.side.rawValue, trade.coinID,
+      String(trade.id), trade.executedAt, label(trade), trade.coinID,
       trade.quantity.description, trade.price.description, trade.fee.description,
       trade.note ?? "", location ?? "",
     ]

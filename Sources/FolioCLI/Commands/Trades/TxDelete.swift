@@ -1,4 +1,5 @@
 import FolioService
+import FolioStorage
 
 /// `folio tx delete ID`.
 struct TxDelete: FolioCommand {
@@ -8,8 +9,12 @@ struct TxDelete: FolioCommand {
   @Argument(help: "The trade id.") var id: TradeID
 
   func run(_ context: Context) throws {
-    let trade = try TradeService(context.store()).delete(id: id.value, in: context.portfolio())
-    context.print(
-      "deleted trade #\(trade.id) (\(trade.side.rawValue) \(trade.quantity) \(trade.coinID))")
+    var others: [Trade] = []
+    let trade = try TradeService(context.store()).delete(
+      id: id.value, in: context.portfolio(), deletedWith: { others = $0 })
+    for row in [trade] + others {
+      context.print(
+        "deleted trade #\(row.id) (\(TradeRendering.label(row)) \(row.quantity) \(row.coinID))")
+    }
   }
 }

@@ -45,9 +45,9 @@ struct TxList: FolioCommand {
         rightAligned: [0, 4, 5, 6])
       try service.eachTrade(in: portfolio, filter: filter) { trade in
         table.rows.append([
-          String(trade.id), trade.executedAt, trade.side.rawValue, trade.coinID,
+          String(trade.id), trade.executedAt, TradeRendering.label(trade), trade.coinID,
           Formatting.quantity(trade.quantity), Formatting.money(trade.price, .ledger),
-          Formatting.money(trade.fee, .ledger), TradeRendering.location(trade, places) ?? "",
+          TradeRendering.fee(trade), TradeRendering.location(trade, places) ?? "",
           trade.note ?? "",
         ])
       }

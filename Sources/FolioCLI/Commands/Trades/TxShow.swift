@@ -48,10 +48,16 @@ struct TxShow: FolioCommand {
       context.print(json.rendered())
       return
     }
-    context.print("trade #\(trade.id): \(trade.side.rawValue) \(trade.quantity) \(trade.coinID)")
+    context.print(
+      "trade #\(trade.id): \(TradeRendering.label(trade)) \(trade.quantity) \(trade.coinID)")
     context.print("date:      \(trade.executedAt)")
     context.print("price:     \(Formatting.money(trade.price, .ledger))")
-    context.print("fee:       \(Formatting.money(trade.fee, .ledger))")
+    context.print("fee:       \(TradeRendering.fee(trade))")
+    if let amount = trade.amount {
+      context.print("value:     \(Formatting.money(amount, .ledger))")
+    }
+    if let acquired = trade.acquiredAt { context.print("acquired:  \(acquired)") }
+    if let link = trade.linkID, link != trade.id { context.print("part of:   #\(link)") }
     if let note = trade.note { context.print("note:      \(note.shown)") }
     if let external = trade.externalID { context.print("id:        \(external.shown)") }
     if let location = detail.location {
