@@ -54,7 +54,10 @@ public struct ImportError: LocalizedError, ClassifiedError, Equatable {
 /// history cannot cover, and nothing is imported.
 public struct TradeImporter {
   static let required = ["date", "side", "coin", "quantity", "price"]
-  static let optional = ["fee", "note", "id", "portfolio", "location"]
+  static let optional = [
+    "fee", "note", "id", "portfolio", "location", "kind", "income_type", "amount", "acquired",
+    "link",
+  ]
 
   let store: Store
   var db: Database { store.database }
@@ -146,16 +149,27 @@ public struct TradeImporter {
         var places: [String: Int64] = [:]
         // The line of each id read so far, by portfolio: an id may appear once in a file.
         var idLines: [Int64: [String: Int]] = [:]
+        // The `link` of each row of a transfer or a swap, by line: resolved when it is written.
+        var links: [Int: String] = [:]
         // Writes one row's trade (unless its id is stored already) and books it: at once when
         // it follows everything booked for its coin, else its coin is booked again in time
         // order at the end, from its earliest row.
         func book(_ trade: Trade, in portfolio: Portfolio, line: Int) throws {
           var trade = trade
+          let link = links[line]
+          if let link, link != trade.externalID {
+            trade.linkID = try Trade.id(externalID: link, preferring: portfolio.id, db)
+            guard trade.linkID != nil else { throw ImportRowError.unknownLink(link) }
+          }
           guard let id = try trade.insert(using: insert, db) else {
             skipped += 1
             return
           }
           trade.id = id
+          if link != nil, trade.linkID == nil {
+            try Trade.linkToItself(id: id, db)
+            trade.linkID = id
+          }
           if lines.isEmpty { firstID = id }
           lines.append(Int32(truncatingIfNeeded: line))
           let position = PositionID(portfolioID: portfolio.id, coinID: trade.coinID)
@@ -241,6 +255,21 @@ public struct TradeImporter {
             var trade = try TradeService.trade(
               from: draft, portfolio: target, coinID: coinID, stamp: stamp, latest: latest,
               dates: dates)
+            try KindColumns.apply(
+              kind: field(columns.kind), incomeType: field(columns.incomeType),
+              amount: field(columns.amount), acquired: field(columns.acquired), to: &trade,
+              dates: dates)
+            if let link = field(columns.link), !link.isEmpty {
+              guard trade.kind == .transfer || trade.kind == .swap else {
+                throw TradeInputError(
+                  field: "link", reason: "only the rows of a transfer or a swap have a link")
+              }
+              links[record.line] = link
+            } else if trade.kind == .transfer || trade.kind == .swap {
+              throw TradeInputError(
+                field: "link",
+                reason: "a \(trade.kind.rawValue) row needs the id of the row giving the units up")
+            }
             if let place = field(columns.location), !place.isEmpty {
               if let known = places[place] {
                 trade.locationID = known
@@ -406,6 +435,7 @@ public struct TradeImporter {
     let count: Int
     let date, side, coin, quantity, price: Int
     let fee, note, id, portfolio, location: Int?
+    let kind, incomeType, amount, acquired, link: Int?
   }
 
   private static func columns(_ header: CSVRecord, source: String) throws -> Columns {
@@ -433,19 +463,25 @@ public struct TradeImporter {
     return Columns(
       count: header.fields.count, date: date, side: side, coin: coin, quantity: quantity,
       price: price, fee: index["fee"], note: index["note"], id: index["id"],
-      portfolio: index["portfolio"], location: index["location"])
+      portfolio: index["portfolio"], location: index["location"], kind: index["kind"],
+      incomeType: index["income_type"], amount: index["amount"], acquired: index["acquired"],
+      link: index["link"])
   }
 }
 
 /// A row refused for what it shares with an earlier row of the same file.
 enum ImportRowError: LocalizedError {
   case repeatedID(String, firstLine: Int)
+  case unknownLink(String)
 
   var errorDescription: String? {
     switch self {
     case .repeatedID(let id, let line):
       return "id '\(id)' is also on line \(line); an id may appear only once per portfolio "
         + "in a file"
+    case .unknownLink(let link):
+      return "link '\(link)' names no row of the file before it or of the database (import the "
+        + "file of the portfolio the units left first)"
     }
   }
 }
@@ -484,5 +520,64 @@ struct PositionID: Hashable, Comparable {
 
   static func < (lhs: PositionID, rhs: PositionID) -> Bool {
     (lhs.portfolioID, lhs.coinID) < (rhs.portfolioID, rhs.coinID)
+  }
+}
+
+/// The columns of the kinds of transaction in a CSV row (docs/trades.md): `kind`,
+/// `income_type`, `amount` and `acquired`, checked as the database's CHECKs would (the import
+/// writes with them off).
+enum KindColumns {
+  static func apply(
+    kind: String?, incomeType: String?, amount: String?, acquired: String?, to trade: inout Trade,
+    dates: Timestamp.Syntax
+  ) throws {
+    let text = (kind ?? "").lowercased()
+    guard let kind = text.isEmpty ? .trade : TradeKind(rawValue: text) else {
+      throw TradeInputError(
+        field: "kind",
+        reason: "'\(text)' is not one of "
+          + TradeKind.allCases.map(\.rawValue).joined(separator: ", "))
+    }
+    trade.kind = kind
+    let side = trade.side
+    if (kind == .income || kind == .deposit) && side != .buy
+      || kind == .withdrawal && side != .sell
+    {
+      throw TradeInputError(
+        field: "side", reason: "a \(kind.rawValue) row is a \(side == .buy ? "sell" : "buy")")
+    }
+    let type = (incomeType ?? "").lowercased()
+    if kind == .income {
+      guard let parsed = IncomeType(rawValue: type) else {
+        throw TradeInputError(
+          field: "income_type",
+          reason: "an income row needs one of "
+            + IncomeType.allCases.map(\.rawValue).joined(separator: ", "))
+      }
+      trade.incomeType = parsed
+    } else if !type.isEmpty {
+      throw TradeInputError(field: "income_type", reason: "only income rows have one")
+    }
+    let needsAmount =
+      kind == .deposit || kind == .swap || (kind == .transfer && side == .buy)
+    if let amount, !amount.isEmpty {
+      guard needsAmount else {
+        throw TradeInputError(field: "amount", reason: "a \(kind.rawValue) row has none")
+      }
+      trade.amount = try TradeInput.amount(amount, field: "amount")
+    } else if needsAmount {
+      throw TradeInputError(field: "amount", reason: "a \(kind.rawValue) row needs its total")
+    }
+    if let acquired, !acquired.isEmpty {
+      guard side == .buy, kind == .deposit || kind == .transfer else {
+        throw TradeInputError(
+          field: "acquired", reason: "only a deposit or a transfer's arriving row has one")
+      }
+      let time = try TradeInput.date(acquired, field: "acquired", syntax: dates).description
+      guard time <= trade.executedAt else {
+        throw TradeInputError(field: "acquired", reason: "'\(acquired)' is after the row's date")
+      }
+      trade.acquiredAt = time
+    }
   }
 }

@@ -430,3 +430,29 @@ extension Trade {
       """, [portfolioID, coinID, key.executedAt, key.id], Trade.init(row:))
   }
 }
+
+extension Trade {
+  /// The id of the trade whose external id is `externalID`: in portfolio `preferring` if it
+  /// has one, else the first in any portfolio.
+  public static func id(externalID: String, preferring portfolioID: Int64, _ db: Database) throws
+    -> Int64?
+  {
+    try db.row(
+      """
+      SELECT id FROM trades WHERE external_id = ? ORDER BY portfolio_id <> ?, id LIMIT 1
+      """, [externalID, portfolioID]
+    ) { try $0["id"] }
+  }
+
+  /// The trade `id`, in whichever portfolio.
+  public static func find(id: Int64, _ db: Database) throws -> Trade? {
+    try db.row("SELECT \(columns) FROM trades WHERE id = ?", [id], Trade.init(row:))
+  }
+
+  /// True when the portfolio has a row of another kind than a buy or sell for cash.
+  public static func hasOtherKinds(portfolioID: Int64, _ db: Database) throws -> Bool {
+    try db.scalarInt(
+      "SELECT EXISTS (SELECT 1 FROM trades WHERE portfolio_id = ? AND kind <> 'trade')",
+      [portfolioID]) == 1
+  }
+}

@@ -12,8 +12,9 @@ struct ExportTrades: FolioCommand {
     let exporter = TradeExporter(try context.store())
     let portfolio = try context.portfolio()
     let file = try output.write(context) { sink in
-      sink.write(CSVWriter.line(TradeExporter.header))
-      try exporter.forEachRow(of: portfolio) { sink.write(CSVWriter.line($0)) }
+      try exporter.forEachRow(
+        of: portfolio, header: { sink.write(CSVWriter.line($0)) },
+        { sink.write(CSVWriter.line($0)) })
     }
     if let file { context.err.write("wrote \(file)\n") }
   }

@@ -1,0 +1,120 @@
+import FolioTestSupport
+import Foundation
+import Testing
+
+/// Issue 15, part 1: the commands of the kinds of transaction, and their CSV round trip.
+@Suite struct KindCommandsTests {
+  let sandbox = Sandbox()
+
+  func ok(_ arguments: String...) -> String {
+    let result = sandbox.run(arguments)
+    #expect(result.code == 0, "\(arguments): \(result.err)")
+    return result.out
+  }
+
+  /// A history with every kind, in two portfolios.
+  func everyKind() {
+    _ = ok("portfolio", "add", "cold")
+    _ = ok("buy", "btc", "1", "--price", "100", "--date", "2024-01-01")
+    _ = ok("buy", "btc", "1", "--price", "300", "--date", "2024-01-02")
+    _ = ok("income", "eth", "2", "--price", "10", "--kind", "staking", "--date", "2024-01-02")
+    _ = ok(
+      "transfer", "btc", "1.5", "--from", "main", "--to", "cold", "--fee", "0.1", "--date",
+      "2024-01-03")
+    _ = ok(
+      "swap", "0.5", "btc", "for", "10", "eth", "--value", "150", "--fee", "0.1", "eth",
+      "--date", "2024-01-04")
+    _ = ok(
+      "deposit", "sol", "3", "--cost", "30", "--acquired", "2023-01-01", "--date", "2024-01-05")
+    _ = ok("withdraw", "eth", "1", "--date", "2024-01-06")
+  }
+
+  @Test func everyKindIsListedAndBooked() throws {
+    everyKind()
+    let list = ok("tx", "list", "--format", "csv")
+    #expect(
+      list.split(separator: "\n").map {
+        $0.split(separator: ",", omittingEmptySubsequences: false)[2]
+      }
+        == [
+          "side", "buy", "buy", "income:staking", "transfer-out", "swap-out", "swap-in", "deposit",
+          "withdrawal",
+        ])
+    #expect(
+      try sandbox.sqlite(
+        "SELECT coin_id, quantity, cost_basis, realized_pnl FROM positions ORDER BY portfolio_id, coin_id"
+      )
+        == "bitcoin|0|0|0\nethereum|11|160|0\nsolana|3|30|0\nbitcoin|1.4|250|0\n")
+    // The lots that arrived keep their dates.
+    #expect(
+      try sandbox.sqlite(
+        "SELECT acquired_at, remaining, remaining_cost FROM v_lots WHERE portfolio = 'cold' ORDER BY acquired_at"
+      )
+        == "2024-01-01T00:00:00Z|1|100\n2024-01-02T00:00:00Z|0.4|150\n")
+    #expect(try sandbox.sqlite("SELECT count(*) FROM v_trades WHERE kind = 'transfer'") == "3\n")
+    #expect(ok("db", "check").hasPrefix("ok"))
+  }
+
+  /// Export both portfolios, import them into a new database, export again: the same bytes.
+  @Test func csvCarriesEveryKindByteForByte() throws {
+    everyKind()
+    _ = ok("export", "trades", "--out", sandbox.path + "/main.csv")
+    _ = ok("--portfolio", "cold", "export", "trades", "--out", sandbox.path + "/cold.csv")
+    let main = try String(contentsOfFile: sandbox.path + "/main.csv", encoding: .utf8)
+    let cold = try String(contentsOfFile: sandbox.path + "/cold.csv", encoding: .utf8)
+    #expect(
+      main.hasPrefix(
+        "date,side,coin,quantity,price,fee,note,id,location,kind,income_type,amount,acquired,link\n"
+      ))
+    let copy = Sandbox()
+    #expect(copy.run("portfolio", "add", "cold").code == 0)
+    let first = copy.run("import", "trades", sandbox.path + "/main.csv")
+    #expect(first.code == 0, "\(first.err)")
+    let second = copy.run("--portfolio", "cold", "import", "trades", sandbox.path + "/cold.csv")
+    #expect(second.code == 0, "\(second.err)")
+    #expect(copy.run("export", "trades").out == main)
+    #expect(copy.run("--portfolio", "cold", "export", "trades").out == cold)
+    #expect(
+      try copy.sqlite(
+        "SELECT coin_id, quantity, cost_basis FROM positions ORDER BY portfolio_id, coin_id")
+        == "bitcoin|0|0\nethereum|11|160\nsolana|3|30\nbitcoin|1.4|250\n")
+  }
+
+  /// A file of a plain portfolio keeps the columns it always had.
+  @Test func aPortfolioOfBuysAndSellsExportsTheOldColumns() throws {
+    _ = ok("buy", "btc", "1", "--price", "100", "--date", "2024-01-01")
+    #expect(
+      ok("export", "trades").hasPrefix("date,side,coin,quantity,price,fee,note,id,location\n"))
+  }
+
+  @Test func refusalsNameWhatIsWrongAndWriteNothing() throws {
+    _ = ok("portfolio", "add", "euro", "--currency", "eur")
+    _ = ok("buy", "btc", "1", "--price", "100", "--date", "2024-01-01")
+    let before = try sandbox.dump()
+    let transfer = sandbox.run("transfer", "btc", "1", "--from", "main", "--to", "euro")
+    #expect(transfer.code == 65)
+    #expect(transfer.err.contains("'main' counts in usd and 'euro' in eur"))
+    let swap = sandbox.run("swap", "1", "btc", "for", "20", "eth", "--date", "2024-01-02")
+    #expect(swap.code == 65)
+    #expect(swap.err.contains("no value for the swap"))
+    let withdraw = sandbox.run("withdraw", "btc", "2", "--date", "2024-01-02")
+    #expect(withdraw.code == 65)
+    let link = sandbox.write(
+      "orphan.csv",
+      "date,side,coin,quantity,price,kind,amount,acquired,link\n"
+        + "2024-01-03,buy,bitcoin,1,0,transfer,5,2024-01-01,nowhere\n")
+    let imported = sandbox.run("import", "trades", link)
+    #expect(imported.code == 65)
+    #expect(imported.err.contains("link 'nowhere' names no row"))
+    #expect(try sandbox.dump() == before)
+  }
+
+  /// Deleting one row of a transfer deletes all of it.
+  @Test func deletingARowOfATransferDeletesAllOfIt() throws {
+    everyKind()
+    let out = ok("tx", "delete", "4")
+    #expect(out.split(separator: "\n").count == 3)
+    #expect(try sandbox.sqlite("SELECT count(*) FROM trades WHERE kind = 'transfer'") == "0\n")
+    #expect(ok("db", "check").hasPrefix("ok"))
+  }
+}
