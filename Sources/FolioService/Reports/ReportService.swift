@@ -329,13 +329,17 @@ public struct ReportService {
     let snapshot = try MarketRecords.latestSnapshot(
       database, vsCurrency: portfolio.currency, before: bound)
     let global = try MarketRecords.latestGlobal(database, before: bound)
-    // A daily close nearer the day's end than the coin's newest quote prices it instead
-    // (docs/reports.md): the 24h change is then the change from the close of the day before.
+    // A daily close within --max-age of the day's end (or now, for today) and nearer it than
+    // the coin's newest quote prices it instead (docs/reports.md): the 24h change is then the
+    // change from the close of the day before. An older close is never used.
+    let reference = min(now, day.next.start.date)
     var closes: [String: (price: DailyPrice, change24h: ExactDecimal?)] = [:]
     for (coin, close) in try DailyPriceRecords.latestPrices(
       database, coinIDs: held.map(\.coinID), vsCurrency: portfolio.currency, from: "0000-01-01",
       through: day.description)
-    where close.pricedAt <= bound {
+    where close.pricedAt <= bound
+      && MarketData.staleness(of: close.pricedAt, now: reference, maxAge: maxAge) == nil
+    {
       if let quote = quotes[coin], quote.snapshotAt > close.pricedAt { continue }
       let before = CalendarDay(close.day)?.adding(days: -1).description ?? ""
       let previous = try DailyPriceRecords.prices(
@@ -443,16 +447,12 @@ public struct ReportService {
       HistoryPoint(day: day.description, value: figures.value, isSaved: !savedToday.isEmpty))
 
     // Freshness, judged at the end of the day (or now, for today).
+    // The closes used are all fresh; the snapshot's age matters while any held coin is still
+    // priced from it.
     var staleAge: TimeInterval?
-    if let snapshot {
-      let reference = min(now, day.next.start.date)
+    if let snapshot, held.contains(where: { closes[$0.coinID] == nil && quotes[$0.coinID] != nil })
+    {
       staleAge = MarketData.staleness(of: snapshot.fetchedAt, now: reference, maxAge: maxAge)
-      // Prices from daily closes newer than the snapshot: judged by the newest close instead.
-      if let newestClose, newestClose > snapshot.fetchedAt,
-        MarketData.staleness(of: newestClose, now: reference, maxAge: maxAge) == nil
-      {
-        staleAge = nil
-      }
     }
 
     return DailyReport(

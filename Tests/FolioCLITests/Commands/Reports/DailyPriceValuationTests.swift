@@ -111,4 +111,32 @@ import Testing
     #expect(may.code == 0, "\(may.err)")
     #expect(try value("2024-05-14") == "123002.5\n")
   }
+
+  @Test func anOldCloseIsNeverUsedAndAFreshOneDoesNotHideAnOldSnapshot() throws {
+    run("buy", "bitcoin", "1", "--price", "30000", "--date", "2024-01-01")
+    run("buy", "ethereum", "10", "--price", "2000", "--date", "2024-01-01")
+    run(
+      "market", "import", Fixtures.path("coingecko/markets_usd.json"), "--at",
+      "2024-01-24T00:00:00Z")
+    // Closes of 2019-12-31 and 2020-01-01 only: far older than --max-age, never a price.
+    let old = sandbox.write("old.json", #"{"prices":[[1577836800000,7000],[1577923200000,7100]]}"#)
+    run("market", "import", old, "--coin", "bitcoin", "--vs", "usd")
+    let stale = sandbox.run("report", "--max-age", "2d")
+    #expect(stale.code == 0)
+    #expect(!stale.out.contains("†"), "\(stale.out)")
+    #expect(!stale.out.contains("$7,100.00"), "\(stale.out)")
+    #expect(stale.out.contains("is 311d"), "\(stale.out)")
+    #expect(sandbox.run("report", "--max-age", "2d", "--strict").code == 65)
+
+    // A fresh close of bitcoin (2024-11-29, priced at 2024-11-30T00:00:00Z) prices it, but
+    // ethereum is still priced from the old snapshot: the warning stands.
+    let fresh = sandbox.write(
+      "fresh.json", #"{"prices":[[1732838400000,90000],[1732924800000,91000],[1732968000000,1]]}"#)
+    run("market", "import", fresh, "--coin", "bitcoin", "--vs", "usd")
+    let mixed = sandbox.run("report", "--max-age", "2d")
+    #expect(mixed.code == 0)
+    #expect(mixed.out.contains("$91,000.00†"), "\(mixed.out)")
+    #expect(mixed.out.contains("older than 2d"), "\(mixed.out)")
+    #expect(sandbox.run("report", "--max-age", "2d", "--strict").code == 65)
+  }
 }
