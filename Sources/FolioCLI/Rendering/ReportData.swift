@@ -116,6 +116,15 @@ enum ReportData {
         holding.realized.description, holding.unavailable ?? "",
       ])
     }
+    // Closed positions: nothing held, worth 0, with the profit their sells realized, so the
+    // realized_pnl column sums to the all-time realized profit.
+    for position in report.closed {
+      output += CSVWriter.line([
+        report.day, report.portfolio.name, report.portfolio.currency, position.coinID,
+        position.symbol ?? "", position.name ?? "", "0", "", "", "0", "", "", "0", "0",
+        position.realized.description, "",
+      ])
+    }
     return output
   }
 }

@@ -165,12 +165,27 @@ enum ReportFormat {
       ("Portfolio Value", statistics.portfolioValue),
       ("Portfolio Value 24h change", statistics.portfolioChange24h),
     ])
-    if !statistics.unpriced.isEmpty {
-      notes.append(
-        "unpriced (held, no market price cached, not counted in the value): "
-          + statistics.unpriced.joined(separator: ", "))
-    }
+    if let note = unpriced(statistics.unpriced) { notes.append(note) }
     return notes
+  }
+
+  /// The line naming the held coins without a market price, left out of the totals (the one
+  /// valuation rule, `Measure.total(of:)`); nil when there are none.
+  static func unpriced(_ coins: [String]) -> String? {
+    coins.isEmpty
+      ? nil
+      : "unpriced (held, no market price cached, not counted in the value): "
+        + coins.joined(separator: ", ")
+  }
+
+  /// `* price from an older snapshot: A (time), B (time)` for the `(label, price time)` pairs
+  /// whose time is not the newest snapshot's; nil when there are none.
+  static func olderPrices(_ prices: [(String, String?)], newest: String?) -> String? {
+    let older = prices.compactMap { label, at in at != nil && at != newest ? (label, at ?? "") : nil
+    }
+    guard !older.isEmpty else { return nil }
+    return "* price from an older snapshot: "
+      + older.map { "\($0.0) (\($0.1))" }.joined(separator: ", ")
   }
 
   /// One sentence per reason that some of the `labelled` figures read n/a, each naming them
@@ -236,14 +251,10 @@ enum ReportFormat {
   /// Holdings whose price comes from an older snapshot than the report's.
   /// Also names the holdings priced at a daily close (marked `†`).
   static func olderPrices(_ report: DailyReport) -> String? {
-    let older = report.holdings.filter { isOlder($0, report) }
     let closes = report.holdings.filter(\.isDailyClose)
     var parts: [String] = []
-    if !older.isEmpty {
-      parts.append(
-        "* price from an older snapshot: "
-          + older.map { "\($0.label) (\($0.priceAt ?? ""))" }.joined(separator: ", "))
-    }
+    let older = report.holdings.filter { isOlder($0, report) }.map { ($0.label, $0.priceAt) }
+    if let older = olderPrices(older, newest: nil) { parts.append(older) }
     if !closes.isEmpty {
       parts.append(
         "† daily closing price: "

@@ -36,6 +36,16 @@ public struct ReportHolding: Equatable, Sendable {
   public var label: String { symbol.map { $0.uppercased() } ?? coinID }
 }
 
+/// A coin sold out before the report's day ended: what its sells realized.
+public struct ClosedPosition: Equatable, Sendable {
+  public let coinID: String
+  /// The coin's symbol and name from the coin directory, when known.
+  public let symbol: String?
+  public let name: String?
+  /// The realized profit of every sell of this coin up to the report.
+  public let realized: ExactDecimal
+}
+
 /// Realized profit over the periods a report shows, each ending with the report's day.
 public struct RealizedSummary: Equatable, Sendable {
   public let day: ExactDecimal
@@ -109,6 +119,9 @@ public struct DailyReport: Equatable, Sendable {
   public let statistics: PortfolioStatistics
   /// Held coins (quantity above zero), largest value first; unpriced coins last.
   public let holdings: [ReportHolding]
+  /// Coins sold out before the day's end with a realized profit or loss (closed positions),
+  /// by coin id: with `holdings` they account for all of `realized.allTime`.
+  public let closed: [ClosedPosition]
   /// Cost basis of everything held.
   public let totalCostBasis: ExactDecimal
   /// Unrealized profit of the priced holdings; nil when holdings exist but none is priced.

@@ -283,19 +283,19 @@ public struct ReportService {
     day: CalendarDay, held: [Standing.Held], realized: ExactDecimal,
     prices: [String: ExactDecimal], snapshot: MarketSnapshotRef?, pricedAt: String? = nil
   ) throws -> DailyFigures {
-    var values: [Measure] = []
-    var profits: [Measure] = []
+    var values: [Measure?] = []
+    var profits: [Measure?] = []
     var cost = ExactDecimal.zero
     for coin in held {
       cost = try cost + coin.costBasis
-      guard let price = prices[coin.coinID] else { continue }
-      let value = Measure.computing { try coin.quantity * price }
+      let value = prices[coin.coinID].map { price in
+        Measure.computing { try coin.quantity * price }
+      }
       values.append(value)
-      profits.append(value.then { try $0 - coin.costBasis })
+      profits.append(value?.then { try $0 - coin.costBasis })
     }
-    // Nothing held is worth zero; holdings of which none is priced have no value.
-    let value = held.isEmpty ? .known(.zero) : values.isEmpty ? nil : Measure.sum(values)
-    let unrealized = held.isEmpty ? .known(.zero) : profits.isEmpty ? nil : Measure.sum(profits)
+    let value = Measure.total(of: values)
+    let unrealized = Measure.total(of: profits)
     return DailyFigures(
       day: day.description, value: value?.value, costBasis: cost, unrealized: unrealized?.value,
       realized: realized,
@@ -403,6 +403,19 @@ public struct ReportService {
       }
     }
 
+    // Closed positions: sold out with a profit or loss, which is part of the all-time total.
+    let heldIDs = Set(held.map(\.coinID))
+    let closedIDs = standing.realizedByCoin.filter { !heldIDs.contains($0.key) && !$0.value.isZero }
+      .keys.sorted()
+    let closed = try closedIDs.map { coin in
+      let record = try MarketRecords.coin(database, id: coin).flatMap {
+        $0.symbol.isEmpty ? nil : $0
+      }
+      return ClosedPosition(
+        coinID: coin, symbol: record?.symbol, name: record?.name,
+        realized: standing.realizedByCoin[coin] ?? .zero)
+    }
+
     // The day's trades, with locations.
     let book = LocationBook(store)
     var dayTrades: [ReportTrade] = []
@@ -458,7 +471,7 @@ public struct ReportService {
     return DailyReport(
       portfolio: portfolio, method: method, day: day.description,
       generatedAt: Timestamp.format(now), snapshot: snapshot, staleAge: staleAge, maxAge: maxAge,
-      statistics: statistics, holdings: holdings, totalCostBasis: figures.costBasis,
+      statistics: statistics, holdings: holdings, closed: closed, totalCostBasis: figures.costBasis,
       totalUnrealized: figures.unrealized,
       realized: RealizedSummary(
         day: try standing.realized(since: day.start),

@@ -42,6 +42,16 @@ public enum Measure: Equatable, Sendable {
     }
   }
 
+  /// The valuation rule of every command and view (`holdings`, `stats`, `report`, `report
+  /// --save`, `v_holdings`): a held coin without a market price is left out of the total and
+  /// listed as unpriced, never valued at a guess. `figures` has one entry per held coin, nil
+  /// for an unpriced one. Nothing held is worth zero; holdings none of which is priced have no
+  /// total (nil).
+  public static func total(of figures: [Measure?]) -> Measure? {
+    let priced = figures.compactMap { $0 }
+    return figures.isEmpty ? .known(.zero) : priced.isEmpty ? nil : sum(priced)
+  }
+
   /// The sum of `figures`; unavailable for the first unavailable figure's reason, or when the
   /// sum is too large.
   public static func sum(_ figures: [Measure]) -> Measure {

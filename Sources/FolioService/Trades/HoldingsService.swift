@@ -6,7 +6,7 @@ public struct PriceQuote: Sendable, Equatable {
   public let price: ExactDecimal
   /// When the price was observed (UTC ISO-8601).
   public let asOf: String
-  /// "market" for a cached market snapshot, "last trade" for the latest trade's price.
+  /// "market": a price from a cached market snapshot (the only kind holdings use).
   public let source: String
 
   public init(price: ExactDecimal, asOf: String, source: String) {
@@ -30,8 +30,10 @@ public struct Holding: Sendable, Equatable {
   /// value − costBasis; unavailable without a value.
   public let unrealized: Measure
   public let realized: ExactDecimal
-  /// value ÷ total value × 100; nil when the total is zero.
+  /// value ÷ total value × 100; nil when the total is zero or the coin has no price.
   public let share: Measure?
+  /// False for a held coin without a market price: left out of the totals.
+  public let isPriced: Bool
 }
 
 /// The holdings of a portfolio with totals; a total is unavailable when one of its terms is,
@@ -44,8 +46,10 @@ public struct Holdings: Sendable, Equatable {
   public let totalCostBasis: Measure
   public let totalUnrealized: Measure
   public let totalRealized: Measure
-  /// Held coins without any price: not counted in the value totals.
+  /// Held coins without a market price: not counted in the value and profit totals.
   public let unpriced: [String]
+  /// The newest market snapshot in the portfolio's currency, for the freshness check.
+  public let snapshot: MarketSnapshotRef?
 }
 
 /// Holdings, cost basis and profit per coin, from the stored positions or, for another
@@ -57,41 +61,53 @@ public struct HoldingsService {
   public init(_ store: Store) { self.store = store }
 
   /// The holdings of `portfolio` with `method` (default: the portfolio's own), valued at the
-  /// latest cached market price in the portfolio's currency, else at the coin's last trade price.
+  /// latest cached market price of each coin in the portfolio's currency. A held coin without
+  /// one is valued by the rule every command follows (`Measure.total(of:)`): its value,
+  /// profit and share read n/a, it is left out of the totals and listed in `unpriced`.
   public func holdings(_ portfolio: Portfolio, method: CostMethod? = nil) throws -> Holdings {
     try db.read {
-      let quotes = try MarketData(store).latestQuotes(vsCurrency: portfolio.currency)
-      func price(_ coin: String) -> PriceQuote? {
-        quotes[coin].map { PriceQuote(price: $0.price, asOf: $0.snapshotAt, source: "market") }
-      }
       let method = method ?? portfolio.method
       let positions =
         method == portfolio.method
         ? try DerivedTables(db).positions(portfolioID: portfolio.id)
         : try recomputed(portfolio, method: method)
-      let unpriced: [String] = []
+      let quotes = try MarketRecords.latestQuotes(
+        db, coinIDs: positions.map(\.coinID), vsCurrency: portfolio.currency, before: nil)
+      let unpriced = positions.filter { !$0.quantity.isZero && quotes[$0.coinID] == nil }
+        .map(\.coinID)
+      let missing = Measure.unavailable(
+        "no market price is cached for " + Statistics.list(unpriced))
       let priced = positions.map { position in
-        let quote =
-          price(position.coinID)
-          ?? PriceQuote(
-            price: position.lastPrice, asOf: position.lastTrade.executedAt, source: "last trade")
-        return (position, quote, Measure.computing { try position.quantity * quote.price })
+        let quote = quotes[position.coinID].map {
+          PriceQuote(price: $0.price, asOf: $0.snapshotAt, source: "market")
+        }
+        let value: Measure? =
+          position.quantity.isZero
+          ? .known(.zero)
+          : quote.map { quote in Measure.computing { try position.quantity * quote.price } }
+        return (position, quote, value)
       }
-      let totalValue = Measure.sum(priced.map(\.2))
+      let totalValue = Measure.total(of: priced.map(\.2)) ?? missing
       let rows = priced.map { position, quote, value in
-        Holding(
+        let unrealized = value?.then { try $0 - position.costBasis }
+        return Holding(
           coinID: position.coinID, quantity: position.quantity, costBasis: position.costBasis,
           averageCost: position.quantity.isZero
             ? nil : Measure.computing { try position.costBasis / position.quantity },
-          quote: quote, value: value, unrealized: value.then { try $0 - position.costBasis },
+          quote: quote,
+          value: value ?? .unavailable("no market price is cached for \(position.coinID)"),
+          unrealized: unrealized
+            ?? .unavailable("no market price is cached for \(position.coinID)"),
           realized: position.realized,
-          share: share(of: value, in: totalValue))
+          share: value.flatMap { share(of: $0, in: totalValue) }, isPriced: value != nil)
       }
       return Holdings(
         portfolio: portfolio, method: method, rows: rows, totalValue: totalValue,
         totalCostBasis: Measure.sum(positions.map { .known($0.costBasis) }),
-        totalUnrealized: Measure.sum(rows.map(\.unrealized)),
-        totalRealized: Measure.sum(positions.map { .known($0.realized) }), unpriced: unpriced)
+        totalUnrealized: Measure.total(
+          of: rows.map { $0.isPriced ? $0.unrealized : nil }) ?? missing,
+        totalRealized: Measure.sum(positions.map { .known($0.realized) }), unpriced: unpriced,
+        snapshot: try MarketRecords.latestSnapshot(db, vsCurrency: portfolio.currency))
     }
   }
 

@@ -9,16 +9,21 @@ struct HoldingsCommand: FolioCommand {
     discussion: """
       Cost basis includes buy fees; realized profit is sell proceeds (after fees) minus the cost
       basis of the units sold, chosen by the method (the portfolio's own unless --method is given).
+      Prices are the latest cached market price of each coin in the portfolio's currency; a held
+      coin without one reads n/a, is listed as unpriced and is not counted in the totals (as in
+      stats and report).
       """)
 
   enum Format: String, OutputFormat { case text, json, csv }
 
   @Option(help: "Compute with this method instead.") var method: CostMethod?
   @Option var format = Format.text
+  @OptionGroup var freshness: PriceFreshness
 
   func run(_ context: Context) throws {
     let holdings = try HoldingsService(context.store()).holdings(
       context.portfolio(), method: method)
+    if let snapshot = holdings.snapshot { try freshness.check(snapshot.fetchedAt, context) }
     switch format {
     case .json: context.print(json(holdings).rendered())
     case .csv: csv(holdings, context)
@@ -104,6 +109,14 @@ struct HoldingsCommand: FolioCommand {
     context.print(
       "portfolio \(holdings.portfolio.name) (\(holdings.portfolio.currency), \(holdings.method.rawValue))"
     )
+    if let snapshot = holdings.snapshot {
+      context.print(MarketFormat.snapshotLine(snapshot))
+    } else if !holdings.unpriced.isEmpty {
+      context.print(
+        "No market snapshot in \(holdings.portfolio.currency.uppercased()) is cached; run "
+          + "'folio market refresh' (online) or 'folio market import FILE'")
+    }
+    let newest = holdings.snapshot?.fetchedAt
     var table = TextTable(
       headers: [
         "COIN", "QUANTITY", "AVG COST", "COST BASIS", "PRICE", "VALUE", "UNREALIZED", "REALIZED",
@@ -116,13 +129,14 @@ struct HoldingsCommand: FolioCommand {
         row.coinID, Formatting.quantity(row.quantity),
         row.averageCost.map { Formatting.money($0.value, .ledger) } ?? "-",
         Formatting.money(row.costBasis, .ledger),
-        Formatting.money(row.quote?.price, .ledger),
+        Formatting.money(row.quote?.price, .ledger)
+          + (row.quote.map { $0.asOf != newest } == true ? "*" : ""),
         Formatting.money(row.value.value, .ledger),
         Formatting.money(row.unrealized.value, .ledger, sign: .always),
         Formatting.money(row.realized, .ledger, sign: .always),
         row.share.map { Formatting.percent($0.value, .share) } ?? "",
       ])
-      notes += ReportFormat.unavailable(Self.measures(row), of: row.coinID)
+      if row.isPriced { notes += ReportFormat.unavailable(Self.measures(row), of: row.coinID) }
     }
     table.rows.append([
       "TOTAL", "", "", Formatting.money(holdings.totalCostBasis.value, .ledger), "",
@@ -132,10 +146,12 @@ struct HoldingsCommand: FolioCommand {
     ])
     notes += ReportFormat.unavailable(Self.measures(totalsOf: holdings), of: "TOTAL")
     context.out.write(table.rendered())
-    for note in notes { context.print(note) }
-    let sources = Set(holdings.rows.compactMap { $0.quote?.source })
-    if sources.contains("last trade") {
-      context.print("prices: last trade price per coin (no market snapshot cached)")
+    if let older = ReportFormat.olderPrices(
+      holdings.rows.map { ($0.coinID, $0.quote?.asOf) }, newest: newest)
+    {
+      context.print(older)
     }
+    if let unpriced = ReportFormat.unpriced(holdings.unpriced) { context.print(unpriced) }
+    for note in notes { context.print(note) }
   }
 }

@@ -111,13 +111,11 @@ import Testing
   func holdingsViewGivesTheFiguresOfHoldingsJSON(portfolio: String, withMarketData: Bool) throws {
     try buildHoldingsDemo(withMarketData: withMarketData)
     let rows = try expectHoldingsViewMatchesJSON(portfolio)
-    // Without market data every price is a last trade's; with it, held coins quoted in the
-    // portfolio's currency are valued at market (monero has no USD quote: last trade in main).
+    // Only market quotes value a coin (one valuation rule): without market data nothing has
+    // a price; with it, held coins quoted in the portfolio's currency are valued at market
+    // (monero has no USD quote: no price in main).
     let sources = Set(rows.compactMap { $0["price_source"] as? String })
-    let expected: Set<String> =
-      !withMarketData
-      ? ["last trade"] : portfolio == "main" ? ["market", "last trade"] : ["market"]
-    #expect(sources == expected)
+    #expect(sources == (withMarketData ? ["market"] : []))
   }
 
   @Test func afterAMarketPruneHoldingsViewStillGivesTheFiguresOfHoldingsJSON() throws {
@@ -133,11 +131,12 @@ import Testing
     }
     let solana = try #require(
       try sandbox.sqliteJSON("SELECT * FROM v_holdings WHERE coin_id = 'solana'").first)
-    #expect(solana["price_source"] as? String == "last trade")
-    #expect(solana["price"] as? String == "25.5")
+    // Its quotes pruned, solana has no price (sold out, it is still worth 0).
+    #expect(solana["price_source"] is NSNull && solana["price"] is NSNull)
+    #expect(number(solana["value_real"]) == 0)
   }
 
-  @Test func holdingsViewValuesAtTheNewestQuoteInThePortfoliosCurrencyElseTheLastTrade() throws {
+  @Test func holdingsViewValuesAtTheNewestQuoteInThePortfoliosCurrencyElseNot() throws {
     try buildHoldingsDemo(withMarketData: true)
     let rows = try sandbox.sqliteJSON(
       """
@@ -147,13 +146,13 @@ import Testing
     func row(_ portfolio: String, _ coin: String) -> [String: Any]? {
       rows.first { $0["portfolio"] as? String == portfolio && $0["coin_id"] as? String == coin }
     }
-    let expected: [(String, String, String, String, String)] = [
+    let expected: [(String, String, String?, String?, String?)] = [
       // The 2024-01-25 snapshot is the newest with bitcoin; the 2024-01-20 one came in last.
       ("main", "bitcoin", "42150.25", "2024-01-25T00:00:00Z", "market"),
       // Solana is not in the 2024-01-25 snapshot: its newest quote is older.
       ("main", "solana", "84.8128", "2024-01-24T00:28:58Z", "market"),
-      // No USD quote for monero: the last trade's price and time.
-      ("main", "monero", "150.5", "2023-10-02T00:00:00Z", "last trade"),
+      // No USD quote for monero: no price, no value (left out of the total).
+      ("main", "monero", nil, nil, nil),
       ("cold", "bitcoin", "42150.25", "2024-01-25T00:00:00Z", "market"),
       // A EUR portfolio takes EUR quotes.
       ("euro", "bitcoin", "36685", "2024-01-24T00:28:58Z", "market"),

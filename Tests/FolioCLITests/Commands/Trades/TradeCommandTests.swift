@@ -31,8 +31,18 @@ import Testing
       sandbox.run("buy", "ethereum", "2", "--price", "3000", "--date", "2024-03-05").out == "4\n")
   }
 
+  /// A market snapshot quoting bitcoin at 70000 and ethereum at 3000 (their last trades'
+  /// prices): holdings value only at market prices.
+  func quote() {
+    let page = sandbox.write(
+      "markets.json",
+      sandbox.marketsPage(bitcoin: ("70000", nil), ethereum: ("3000", nil), solana: ("1", nil)))
+    #expect(sandbox.run("market", "import", page, "--at", "2024-11-30T11:00:00Z").code == 0)
+  }
+
   @Test func holdingsJSONCarriesExactFigures() throws {
     seed()
+    quote()
     let result = sandbox.run("holdings", "--format", "json")
     #expect(result.code == 0)
     let json = try #require(
@@ -43,7 +53,7 @@ import Testing
     #expect(bitcoin["quantity"] as? String == "0.15")
     #expect(bitcoin["cost_basis"] as? String == "9009")
     #expect(bitcoin["realized_pnl"] as? String == "15994")  // 42000 − 20000 − 6006
-    #expect(bitcoin["price"] as? String == "70000")  // the last trade's price: no market data
+    #expect(bitcoin["price"] as? String == "70000")
     #expect(bitcoin["value"] as? String == "10500")
     #expect(bitcoin["unrealized_pnl"] as? String == "1491")
     let totals = try #require(json["totals"] as? [String: Any])
@@ -57,6 +67,7 @@ import Testing
 
   @Test func methodOverrideOnHoldings() throws {
     seed()
+    quote()
     let lifo = sandbox.run("holdings", "--method", "lifo", "--format", "csv")
     #expect(lifo.code == 0)
     // LIFO: 0.25 @ (15000 + 15 fee) then 0.35 @ 40000 → cost 29015, realized 12985.
