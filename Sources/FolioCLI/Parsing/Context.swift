@@ -53,8 +53,18 @@ final class Context {
     self.stderrIsTerminal = stderrIsTerminal
   }
 
-  /// Colour is used only on a terminal and never when NO_COLOR is set.
-  var useColor: Bool { stdoutIsTerminal && (environment["NO_COLOR"] ?? "").isEmpty }
+  /// Whether text output is coloured: `--color always` or `never` decides; otherwise (auto)
+  /// only on a terminal, never when NO_COLOR is set (to anything but the empty string) or
+  /// TERM is `dumb`.
+  var useColor: Bool {
+    switch globals.color ?? .auto {
+    case .always: return true
+    case .never: return false
+    case .auto:
+      return stdoutIsTerminal && (environment["NO_COLOR"] ?? "").isEmpty
+        && environment["TERM"] != "dumb"
+    }
+  }
 
   /// Where the database is, from `--db`, the environment or the default.
   func location() throws -> StoreLocation {

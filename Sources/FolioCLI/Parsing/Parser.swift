@@ -17,12 +17,26 @@ struct Invocation {
 struct GlobalOptions: Equatable {
   var database: String?
   var portfolio: String?
+  /// `--color`: nil when not given (auto).
+  var color: ColorChoice?
+
+  /// When text output is coloured.
+  enum ColorChoice: String, CaseIterable {
+    /// On a terminal, unless NO_COLOR is set or TERM is dumb.
+    case auto
+    case always
+    case never
+  }
 
   static let specs: [OptionSpec] = [
     .value("db", "path", help: "The database file (default: $FOLIO_DB, else the XDG data folder)."),
     .value(
       "portfolio", "name",
       help: "The portfolio to work on (default: $FOLIO_PORTFOLIO, else 'main')."),
+    .value(
+      "color", "auto|always|never",
+      help:
+        "Colour gains and losses: auto (a terminal without NO_COLOR or TERM=dumb), always, never."),
   ]
 
   /// Sets global option `name`; given twice, or given an empty value, it is a usage error
@@ -35,6 +49,13 @@ struct GlobalOptions: Equatable {
     switch name {
     case "db": (previous, database) = (database, value)
     case "portfolio": (previous, portfolio) = (portfolio, value)
+    case "color":
+      guard let choice = ColorChoice(rawValue: value.lowercased()) else {
+        throw UsageError(
+          "'--color' takes auto, always or never, not '\(FolioCLI.visible(value))'",
+          commandPath: path)
+      }
+      (previous, color) = (color?.rawValue, choice)
     default: previous = nil
     }
     guard previous == nil else {

@@ -8,8 +8,10 @@ enum Formatting {
   enum Digits {
     /// Two decimals: `19,967.65`.
     case cents
-    /// Two decimals, or up to 8 below 1 so small prices stay readable (`0.00001234`), as the
-    /// ledger commands (`holdings`, `tx`) write amounts without a currency.
+    /// A price as the ledger holds it: exact, with at least two decimals and at most eight
+    /// (rounded half to even beyond), so quantity × price visibly gives the value:
+    /// `1.0028` × 100 = `100.28`, `40,000.123`, `0.00001234`, `12.50`. The ledger commands
+    /// (`holdings`, `tx`, `locations show`) write prices so; their amounts use `cents`.
     case ledger
     /// As many decimals as a price's size needs: two from 1000 up (`39,935.30`), up to four
     /// from 1 (`84.8128`), up to six below 1 (`0.516645`), or four significant digits when six
@@ -88,11 +90,11 @@ enum Formatting {
     case .cents:
       return grouped(value.formatted(places: 2))
     case .ledger:
-      guard value.magnitude < .one && !value.isZero else {
-        return grouped(value.formatted(places: 2))
-      }
-      let text = value.rounded(places: 8).description
-      return text.contains(".") ? text : text + ".00"
+      var text = value.rounded(places: 8).description
+      if text == "-0" { text = "0" }
+      let decimals = text.firstIndex(of: ".").map { text.distance(from: $0, to: text.endIndex) - 1 }
+      if let decimals, decimals < 2 { text += String(repeating: "0", count: 2 - decimals) }
+      return grouped(decimals == nil ? text + ".00" : text)
     case .price:
       return grouped(priceDigits(value))
     case .abbreviated:

@@ -113,8 +113,8 @@ enum LocationRendering {
       headers: ["ID", "EXECUTED AT", "SIDE", "COIN", "QUANTITY", "PRICE"], rightAligned: [0, 4, 5])
     table.rows = detail.trades.map {
       [
-        String($0.id), $0.executedAt, $0.side, $0.coinID, $0.quantity.description,
-        $0.price.description,
+        String($0.id), $0.executedAt, $0.side, $0.coinID, Formatting.quantity($0.quantity),
+        Formatting.money($0.price, .ledger, in: $0.currency),
       ]
     }
     return lines.joined(separator: "\n") + "\n" + table.rendered()

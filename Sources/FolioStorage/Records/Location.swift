@@ -167,8 +167,9 @@ public struct Location: Sendable, Equatable {
   public static func trades(at id: Int64, _ db: Database) throws -> [LocationTrade] {
     try db.rows(
       """
-      SELECT id, executed_at, side, coin_id, quantity, price FROM trades
-      WHERE location_id = ? ORDER BY executed_at, id
+      SELECT t.id, t.executed_at, t.side, t.coin_id, t.quantity, t.price, p.currency
+      FROM trades AS t JOIN portfolios AS p ON p.id = t.portfolio_id
+      WHERE t.location_id = ? ORDER BY t.executed_at, t.id
       """, [id], LocationTrade.init(row:))
   }
 
@@ -193,11 +194,13 @@ public struct LocationTrade: Sendable, Equatable {
   public let coinID: String
   public let quantity: ExactDecimal
   public let price: ExactDecimal
+  /// The currency of the trade's portfolio, which its price is in.
+  public let currency: String
 
   init(row: Row) throws {
-    (id, executedAt, side, coinID, quantity, price) = (
+    (id, executedAt, side, coinID, quantity, price, currency) = (
       try row["id"], try row["executed_at"], try row["side"], try row["coin_id"],
-      try row["quantity"], try row["price"]
+      try row["quantity"], try row["price"], try row["currency"]
     )
   }
 }

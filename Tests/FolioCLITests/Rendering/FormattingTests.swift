@@ -33,8 +33,11 @@ import Testing
   @Test func digitStylesKeepTheirDifferences() {
     let cases: [(String, Formatting.Digits, String)] = [
       ("1234567.891", .cents, "1,234,567.89"), ("0.00001234", .cents, "0.00"),
-      ("1234567.891", .ledger, "1,234,567.89"), ("0.00001234", .ledger, "0.00001234"),
-      ("0.5", .ledger, "0.5"), ("0", .ledger, "0.00"), ("-0.25", .ledger, "-0.25"),
+      // A ledger price is exact (up to 8 decimals), so quantity × price gives the value.
+      ("1234567.891", .ledger, "1,234,567.891"), ("0.00001234", .ledger, "0.00001234"),
+      ("0.5", .ledger, "0.50"), ("0", .ledger, "0.00"), ("-0.25", .ledger, "-0.25"),
+      ("1.00285", .ledger, "1.00285"), ("40000.125", .ledger, "40,000.125"),
+      ("0.123456789", .ledger, "0.12345679"), ("-0.000000001", .ledger, "0.00"),
       ("39935.3", .price, "39,935.30"), ("84.81281", .price, "84.8128"), ("1.5", .price, "1.50"),
       ("0.516645", .price, "0.516645"), ("0.000008839", .price, "0.000008839"),
       ("0", .price, "0.00"), ("-0.5", .price, "-0.50"),

@@ -105,6 +105,15 @@ struct HoldingsCommand: FolioCommand {
     }
   }
 
+  /// The colours of a row: unrealized and realized profit green when up, red when down, as
+  /// `report` colours them.
+  static func directions(_ unrealized: ExactDecimal?, _ realized: ExactDecimal?) -> [Bool?] {
+    [
+      nil, nil, nil, nil, nil, nil, MarketFormat.direction(unrealized),
+      MarketFormat.direction(realized), nil,
+    ]
+  }
+
   func text(_ holdings: Holdings, _ context: Context) {
     context.print(
       "portfolio \(holdings.portfolio.name) (\(holdings.portfolio.currency), \(holdings.method.rawValue))"
@@ -124,28 +133,32 @@ struct HoldingsCommand: FolioCommand {
       ],
       rightAligned: Set(1...8))
     var notes: [String] = []
+    let currency = holdings.portfolio.currency
+    func money(_ value: ExactDecimal?, sign: Formatting.Sign = .minusOnly) -> String {
+      Formatting.money(value, in: currency, sign: sign)
+    }
     for row in holdings.rows {
-      table.rows.append([
-        row.coinID, Formatting.quantity(row.quantity),
-        row.averageCost.map { Formatting.money($0.value, .ledger) } ?? "-",
-        Formatting.money(row.costBasis, .ledger),
-        Formatting.money(row.quote?.price, .ledger)
-          + (row.quote.map { $0.asOf != newest } == true ? "*" : ""),
-        Formatting.money(row.value.value, .ledger),
-        Formatting.money(row.unrealized.value, .ledger, sign: .always),
-        Formatting.money(row.realized, .ledger, sign: .always),
-        row.share.map { Formatting.percent($0.value, .share) } ?? "",
-      ])
+      table.append(
+        [
+          row.coinID, Formatting.quantity(row.quantity),
+          row.averageCost.map { Formatting.money($0.value, .price, in: currency) } ?? "-",
+          money(row.costBasis),
+          Formatting.money(row.quote?.price, .ledger, in: currency)
+            + (row.quote.map { $0.asOf != newest } == true ? "*" : ""),
+          money(row.value.value), money(row.unrealized.value, sign: .always),
+          money(row.realized, sign: .always),
+          row.share.map { Formatting.percent($0.value, .share) } ?? "",
+        ], directions: Self.directions(row.unrealized.value, row.realized))
       if row.isPriced { notes += ReportFormat.unavailable(Self.measures(row), of: row.coinID) }
     }
-    table.rows.append([
-      "TOTAL", "", "", Formatting.money(holdings.totalCostBasis.value, .ledger), "",
-      Formatting.money(holdings.totalValue.value, .ledger),
-      Formatting.money(holdings.totalUnrealized.value, .ledger, sign: .always),
-      Formatting.money(holdings.totalRealized.value, .ledger, sign: .always), "",
-    ])
+    table.append(
+      [
+        "TOTAL", "", "", money(holdings.totalCostBasis.value), "", money(holdings.totalValue.value),
+        money(holdings.totalUnrealized.value, sign: .always),
+        money(holdings.totalRealized.value, sign: .always), "",
+      ], directions: Self.directions(holdings.totalUnrealized.value, holdings.totalRealized.value))
     notes += ReportFormat.unavailable(Self.measures(totalsOf: holdings), of: "TOTAL")
-    context.out.write(table.rendered())
+    context.out.write(table.rendered(useColor: context.useColor))
     if let older = ReportFormat.olderPrices(
       holdings.rows.map { ($0.coinID, $0.quote?.asOf) }, newest: newest)
     {

@@ -106,9 +106,9 @@ enum TradeRendering {
   }
 
   /// The fee as shown in tables: money, or units of the coin on a transfer or a swap.
-  static func fee(_ trade: Trade) -> String {
+  static func fee(_ trade: Trade, in currency: String) -> String {
     trade.kind == .transfer || trade.kind == .swap
-      ? Formatting.quantity(trade.fee) : Formatting.money(trade.fee, .ledger)
+      ? Formatting.quantity(trade.fee) : Formatting.money(trade.fee, in: currency)
   }
 
   /// The trade as JSON followed by its location's `"NAME, CITY"` (null without one), as

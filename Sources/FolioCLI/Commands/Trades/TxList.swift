@@ -46,8 +46,10 @@ struct TxList: FolioCommand {
       try service.eachTrade(in: portfolio, filter: filter) { trade in
         table.rows.append([
           String(trade.id), trade.executedAt, TradeRendering.label(trade), trade.coinID,
-          Formatting.quantity(trade.quantity), Formatting.money(trade.price, .ledger),
-          TradeRendering.fee(trade), TradeRendering.location(trade, places) ?? "",
+          Formatting.quantity(trade.quantity),
+          Formatting.money(trade.price, .ledger, in: portfolio.currency),
+          TradeRendering.fee(trade, in: portfolio.currency),
+          TradeRendering.location(trade, places) ?? "",
           trade.note ?? "",
         ])
       }

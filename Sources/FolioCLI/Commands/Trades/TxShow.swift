@@ -13,8 +13,12 @@ struct TxShow: FolioCommand {
   @Option var format = Format.text
 
   func run(_ context: Context) throws {
-    let detail = try TradeService(context.store()).detail(id.value, in: context.portfolio())
+    let portfolio = try context.portfolio()
+    let detail = try TradeService(context.store()).detail(id.value, in: portfolio)
     let trade = detail.trade
+    func money(_ value: ExactDecimal, sign: Formatting.Sign = .minusOnly) -> String {
+      Formatting.money(value, in: portfolio.currency, sign: sign)
+    }
     if format == .json {
       var json = TradeRendering.json(trade, location: detail.location?.reference)
       if let lot = detail.lot {
@@ -49,12 +53,13 @@ struct TxShow: FolioCommand {
       return
     }
     context.print(
-      "trade #\(trade.id): \(TradeRendering.label(trade)) \(trade.quantity) \(trade.coinID)")
+      "trade #\(trade.id): \(TradeRendering.label(trade)) \(Formatting.quantity(trade.quantity)) "
+        + trade.coinID)
     context.print("date:      \(trade.executedAt)")
-    context.print("price:     \(Formatting.money(trade.price, .ledger))")
-    context.print("fee:       \(TradeRendering.fee(trade))")
+    context.print("price:     \(Formatting.money(trade.price, .ledger, in: portfolio.currency))")
+    context.print("fee:       \(TradeRendering.fee(trade, in: portfolio.currency))")
     if let amount = trade.amount {
-      context.print("value:     \(Formatting.money(amount, .ledger))")
+      context.print("value:     \(Formatting.money(amount, .ledger, in: portfolio.currency))")
     }
     if let acquired = trade.acquiredAt { context.print("acquired:  \(acquired)") }
     if let link = trade.linkID, link != trade.id { context.print("part of:   #\(link)") }
@@ -64,19 +69,19 @@ struct TxShow: FolioCommand {
       context.print("location:  \(location.reference.shown) (location \(location.id))")
     }
     if let lot = detail.lot {
-      context.print("lot cost:  \(Formatting.money(lot.cost, .ledger))")
+      context.print("lot cost:  \(money(lot.cost))")
       context.print(
-        "remaining: \(lot.remaining) (cost \(Formatting.money(lot.remainingCost, .ledger)))")
+        "remaining: \(Formatting.quantity(lot.remaining)) (cost \(money(lot.remainingCost)))")
     }
     if let disposal = detail.disposal {
-      context.print("proceeds:  \(Formatting.money(disposal.proceeds, .ledger))")
+      context.print("proceeds:  \(money(disposal.proceeds))")
       context.print(
-        "cost:      \(Formatting.money(disposal.costBasis, .ledger)) (\(disposal.method.rawValue))")
-      context.print("realized:  \(Formatting.money(disposal.realized, .ledger, sign: .always))")
+        "cost:      \(money(disposal.costBasis)) (\(disposal.method.rawValue))")
+      context.print("realized:  \(money(disposal.realized, sign: .always))")
       for piece in detail.consumptions {
         context.print(
-          "  from lot #\(piece.lotTradeID): \(piece.quantity) at cost "
-            + Formatting.money(piece.cost, .ledger)
+          "  from lot #\(piece.lotTradeID): \(Formatting.quantity(piece.quantity)) at cost "
+            + money(piece.cost)
         )
       }
     }

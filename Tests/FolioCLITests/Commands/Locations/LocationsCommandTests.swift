@@ -100,9 +100,9 @@ import Testing
       show.out.hasSuffix(
         """
         trades made here (2):
-        ID  EXECUTED AT           SIDE  COIN     QUANTITY    PRICE
-         2  2024-01-15T08:30:00Z  buy   bitcoin      0.25  61000.5
-         1  2024-03-01T12:00:00Z  buy   bitcoin      0.25  61000.5
+        ID  EXECUTED AT           SIDE  COIN     QUANTITY       PRICE
+         2  2024-01-15T08:30:00Z  buy   bitcoin      0.25  $61,000.50
+         1  2024-03-01T12:00:00Z  buy   bitcoin      0.25  $61,000.50
 
         """), "\(show.out)")
     let json = sandbox.run("locations", "show", "Colosseum, Rome", "--format", "json")
