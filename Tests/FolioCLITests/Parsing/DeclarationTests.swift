@@ -55,7 +55,8 @@ import Testing
       let keys = spec.options.compactMap(\.key) + spec.arguments.compactMap(\.key)
       #expect(keys.sorted() == declared.sorted(), "\(path)")
       let help = sandbox.run(Array(path.dropFirst()) + ["--help"]).out
-      let globals = ["--db", "--portfolio", "-h,"] + (path.count == 1 ? ["--version"] : [])
+      let globals =
+        ["--db", "--portfolio", "--color", "-h,"] + (path.count == 1 ? ["--version"] : [])
       #expect(
         rows("OPTIONS", of: help) == spec.options.map { "--\($0.name)" } + globals, "\(path)")
       #expect(rows("ARGUMENTS", of: help) == spec.arguments.map { "<\($0.name)>" }, "\(path)")
