@@ -32,12 +32,15 @@ public enum HTTPTransportError: Error, Equatable, Sendable {
   case failed(String)
   /// The response body (decompressed) is larger than `limit` bytes; nothing of it is kept.
   case tooLarge(limit: Int)
+  /// No request could be made at all (the network helper is missing or cannot be run);
+  /// trying again cannot help.
+  case unavailable(String)
 
   /// A phrase for messages.
   public var reason: String {
     switch self {
     case .timedOut: return "the request timed out"
-    case .failed(let reason): return reason
+    case .failed(let reason), .unavailable(let reason): return reason
     case .tooLarge(let limit):
       return "the response is larger than \(limit) bytes, the limit FOLIO_HTTP_MAX_BYTES sets"
     }

@@ -54,7 +54,7 @@ public struct HelperTransport: HTTPTransport {
     -> HTTPResponse
   {
     guard FileManager.default.isExecutableFile(atPath: executable.path) else {
-      throw .failed(
+      throw .unavailable(
         "\(Self.name), folio's network helper, was not found at \(executable.path); "
           + "install it beside folio or set FOLIO_FETCH to its path")
     }
@@ -83,7 +83,9 @@ public struct HelperTransport: HTTPTransport {
     do {
       try process.run()
     } catch {
-      throw .failed("\(Self.name) could not be started: \(error.localizedDescription)")
+      throw .unavailable(
+        "\(Self.name), folio's network helper, at \(executable.path) could not be started"
+          + Self.describe(error) + "; reinstall it beside folio or set FOLIO_FETCH to its path")
     }
     let request = Self.headerLines(headers)
     // Should the helper be gone already, the write fails instead of SIGPIPE ending folio; its
@@ -102,6 +104,20 @@ public struct HelperTransport: HTTPTransport {
     }
     process.waitUntilExit()
     return try Self.response(from: reply, status: process.terminationStatus)
+  }
+
+  /// Why a program could not be started, in words (": permission denied"), never the
+  /// system's own error text; empty when that is not known.
+  static func describe(_ error: any Error) -> String {
+    let error = error as NSError
+    let posix =
+      error.domain == NSPOSIXErrorDomain
+      ? Int32(error.code)
+      : ((error.userInfo[NSUnderlyingErrorKey] as? NSError).flatMap {
+        $0.domain == NSPOSIXErrorDomain ? Int32($0.code) : nil
+      })
+    guard let posix, let text = strerror(posix) else { return "" }
+    return ": " + String(cString: text).lowercased()
   }
 
   /// Reads `handle` to its end; nil as soon as it holds more than `limit` bytes.
@@ -157,7 +173,8 @@ public struct HelperTransport: HTTPTransport {
     switch failure {
     case .timedOut: return "timed-out\n"
     case .tooLarge(let limit): return "too-large \(limit)\n"
-    case .failed(let reason): return "failed: \(reason.replacingOccurrences(of: "\n", with: " "))\n"
+    case .failed(let reason), .unavailable(let reason):
+      return "failed: \(reason.replacingOccurrences(of: "\n", with: " "))\n"
     }
   }
 

@@ -152,7 +152,9 @@ private final class Transfer: NSObject, URLSessionDownloadDelegate, @unchecked S
   }
 
   private static func describe(_ error: any Error) -> String {
-    guard let urlError = error as? URLError else { return error.localizedDescription }
+    // Never Foundation's own text ("The operation could not be completed. (NSURLErrorDomain
+    // error -1001.)"): each failure in words.
+    guard let urlError = error as? URLError else { return "the request failed" }
     switch urlError.code {
     case .cannotConnectToHost: return "the connection was refused"
     case .cannotFindHost, .dnsLookupFailed: return "the host name could not be resolved"
@@ -161,7 +163,15 @@ private final class Transfer: NSObject, URLSessionDownloadDelegate, @unchecked S
     case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate:
       return "the secure connection failed"
     case .badServerResponse: return "the server sent a malformed HTTP response"
-    default: return urlError.localizedDescription
+    case .timedOut: return "the request timed out"
+    case .badURL, .unsupportedURL: return "the URL is not one that can be requested"
+    case .cancelled: return "the request was cancelled"
+    case .httpTooManyRedirects, .redirectToNonExistentLocation:
+      return "the server redirected the request too often, or nowhere"
+    case .zeroByteResource, .cannotDecodeRawData, .cannotDecodeContentData,
+      .cannotParseResponse:
+      return "the server's response could not be read"
+    default: return "the request failed (URL error \(urlError.code.rawValue))"
     }
   }
 }

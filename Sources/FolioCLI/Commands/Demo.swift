@@ -23,27 +23,49 @@ struct Demo: FolioCommand {
     let (outcome, report) = try DemoBuilder.create(at: path, now: context.now)
     context.print("Demo database: \(path)")
     let portfolios = outcome.portfolios.map { "'\($0.name)' (\($0.trades) trades)" }
+    let days = Set(outcome.historyDays)
+    let history =
+      days.count == 1
+      ? "\(days.first ?? 0) days × \(outcome.historyDays.count) portfolios"
+      : zip(outcome.portfolios, outcome.historyDays).map { "\($1) days of '\($0.name)'" }
+        .joined(separator: " and ")
     context.print(
       "It holds \(outcome.locations) locations, \(outcome.marketSnapshots) daily market "
         + "snapshots since \(outcome.firstDay), portfolios "
         + portfolios.joined(separator: " and ")
-        + " and \(outcome.historyRows) saved days of history.")
+        + " and their saved daily history: \(history).")
     context.print()
     context.out.write(ReportText.render(report, useColor: context.useColor))
     let db = Self.quoted(path)
+    // As the user can type it: `folio` when that is this program on PATH, else this
+    // program's own path (after `swift run folio demo`, say).
+    let folio = Self.invocation(path: context.environment["PATH"])
     context.print()
     context.print("Try next:")
     for line in [
-      "folio --db \(db) report --format html --out report.html",
-      "folio --db \(db) --portfolio savings report --format md",
-      "folio --db \(db) report history",
-      "folio --db \(db) stats",
-      "folio --db \(db) coins list --limit 10",
-      "folio --db \(db) tx list",
-      "folio --db \(db) locations near 41.9 12.5",
+      "\(folio) --db \(db) report --format html --out report.html",
+      "\(folio) --db \(db) --portfolio savings report --format md",
+      "\(folio) --db \(db) report history",
+      "\(folio) --db \(db) stats",
+      "\(folio) --db \(db) coins list --limit 10",
+      "\(folio) --db \(db) tx list",
+      "\(folio) --db \(db) locations near 41.9 12.5",
     ] {
       context.print("  " + line)
     }
+  }
+
+  /// How a shell reaches the running program: `folio` when the first `folio` on `path` (the
+  /// PATH variable) is this very program, else this program's absolute path, quoted.
+  static func invocation(path: String?) -> String {
+    let running = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+    for folder in (path ?? "").split(separator: ":") where !folder.isEmpty {
+      let candidate = String(folder) + "/folio"
+      guard FileManager.default.isExecutableFile(atPath: candidate) else { continue }
+      let resolved = URL(fileURLWithPath: candidate).resolvingSymlinksInPath().path
+      return resolved == running ? "folio" : quoted(running)
+    }
+    return quoted(running)
   }
 
   /// `path` quoted for a POSIX shell when it holds anything but safe characters.

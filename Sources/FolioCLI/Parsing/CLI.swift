@@ -73,14 +73,18 @@ public enum FolioCLI {
     now: Date, stdoutIsTerminal: Bool = false, stderrIsTerminal: Bool = false
   ) -> Int32 {
     var globals = GlobalOptions()
+    var path: [String]?
     do {
       let invocation = try Parser.parse(arguments, root: Root.spec)
       globals = invocation.globals
+      path = invocation.path
       switch invocation.action {
       case .version:
         out.write("folio \(folioVersion)\n")
       case .help(let path, let spec):
         out.write(Help.text(path: path, spec: spec))
+      case .overview:
+        out.write(Help.overview(Root.spec))
       case .run(let command):
         let context = Context(
           out: out, err: err, environment: environment, globals: invocation.globals, now: now,
@@ -90,11 +94,8 @@ public enum FolioCLI {
       }
       return ExitCode.ok
     } catch let error as UsageError {
-      let spec = specAt(error.commandPath)
       err.write("folio: error: \(oneLine(error.message))\n")
-      err.write("Usage: \(Help.usage(path: error.commandPath, spec: spec))\n")
-      err.write(
-        "  See '\(error.commandPath.joined(separator: " ")) --help' for more information.\n")
+      writeUsage(of: error.commandPath, to: err)
       return ExitCode.usage
     } catch {
       let database = try? StoreLocation.resolve(
@@ -102,8 +103,16 @@ public enum FolioCLI {
       ).path
       let (message, code) = describe(error, database: database)
       err.write("folio: error: \(message)\n")
+      // Text that does not parse (64) found while running is a usage error like any other.
+      if code == ExitCode.usage, let path { writeUsage(of: path, to: err) }
       return code
     }
+  }
+
+  /// The usage line of the command at `path` and where its help is, after a usage error.
+  private static func writeUsage(of path: [String], to err: TextSink) {
+    err.write("Usage: \(Help.usage(path: path, spec: specAt(path)))\n")
+    err.write("  See '\(path.joined(separator: " ")) --help' for more information.\n")
   }
 
   /// The message and exit code for any error a command can throw; `database` is the path of
@@ -127,10 +136,13 @@ public enum FolioCLI {
       let data = error.category == .damaged || error.category == .mismatch
       return (message, data ? ExitCode.dataError : ExitCode.ioError)
     }
-    let message = (error as? LocalizedError)?.errorDescription ?? String(describing: error)
+    // Folio's own errors say what happened; a system error is put in words
+    // (`SystemErrorText`), never shown as Foundation's "Error Domain=… Code=…" text.
+    let message = SystemErrorText.words(error)
     if let classified = error as? ClassifiedError {
       let code: Int32
       switch classified.kind {
+      case .malformed: code = ExitCode.usage
       case .badData: code = ExitCode.dataError
       case .inputMissing: code = ExitCode.noInput
       case .unavailable: code = ExitCode.unavailable

@@ -77,7 +77,14 @@ extension ExpressibleByArgument {
 }
 
 extension ExpressibleByArgument where Self: CaseIterable & RawRepresentable<String> {
-  init?(argument: String) { self.init(rawValue: argument) }
+  /// Any case of the letters: `--method FIFO` is `--method fifo`.
+  init?(argument: String) {
+    let typed = argument.lowercased()
+    guard let value = Self.allCases.first(where: { $0.rawValue.lowercased() == typed }) else {
+      return nil
+    }
+    self = value
+  }
   static var expected: String { allCases.map(\.rawValue).joined(separator: ", ") }
   static var placeholder: String? { allCases.map(\.rawValue).joined(separator: "|") }
 }

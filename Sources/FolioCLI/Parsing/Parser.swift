@@ -6,11 +6,15 @@ struct Invocation {
   enum Action {
     case run(any FolioCommand)
     case help(path: [String], spec: CommandSpec)
+    /// A bare `folio`: the short overview of the commands.
+    case overview
     case version
   }
 
   let action: Action
   let globals: GlobalOptions
+  /// The command names from the root, such as ["folio", "tx", "list"].
+  var path = ["folio"]
 }
 
 /// Options accepted before or after any command name.
@@ -155,18 +159,21 @@ enum Parser {
       return Invocation(action: .help(path: values.path, spec: spec), globals: globals)
     }
     if wantsVersion { return Invocation(action: .version, globals: globals) }
+    if values.path.count == 1 && spec.make == nil && values.arguments.isEmpty {
+      return Invocation(action: .overview, globals: globals)
+    }
     guard let make = spec.make else {
       throw UsageError(
         "missing subcommand; choose one of: "
           + spec.subcommands.map(\.name).joined(separator: ", "),
         commandPath: values.path)
     }
-    try checkArguments(values, spec: spec)
+    try checkArguments(values, spec: spec, given: values.options)
     for option in spec.options
     where !option.repeating && (values.options[option.name]?.count ?? 0) > 1 {
       throw UsageError("'--\(option.name)' was given more than once", commandPath: values.path)
     }
-    return Invocation(action: .run(try make(values)), globals: globals)
+    return Invocation(action: .run(try make(values)), globals: globals, path: values.path)
   }
 
   /// `help [<command> ...]` at `path`: the help of the command the words name.
@@ -189,7 +196,9 @@ enum Parser {
     return Invocation(action: .help(path: path, spec: spec), globals: globals)
   }
 
-  private static func checkArguments(_ values: ParsedValues, spec: CommandSpec) throws {
+  private static func checkArguments(
+    _ values: ParsedValues, spec: CommandSpec, given: [String: [String]]
+  ) throws {
     let required = spec.arguments.filter { !$0.optional }.count
     let unlimited = spec.arguments.last?.repeating == true
     if values.arguments.count < required {
@@ -198,7 +207,18 @@ enum Parser {
     }
     if !unlimited && values.arguments.count > spec.arguments.count {
       let extra = values.arguments[spec.arguments.count]
-      throw UsageError("unexpected argument '\(extra)'", commandPath: values.path)
+      var message = "unexpected argument '\(extra)'"
+      // `buy bitcoin 0.5 40000`: the word is likely the value of a required option left out.
+      let missing = spec.options.filter {
+        !$0.isFlag && !$0.repeating && $0.value != nil && $0.value?.initial == nil
+          && given[$0.name] == nil
+      }
+      if values.arguments.count == spec.arguments.count + 1, missing.count == 1,
+        let option = missing.first, option.value?.parse(extra) != nil
+      {
+        message += "; did you mean '--\(option.name) \(extra)'?"
+      }
+      throw UsageError(message, commandPath: values.path)
     }
   }
 

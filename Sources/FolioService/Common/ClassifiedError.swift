@@ -3,9 +3,13 @@ import Foundation
 
 /// The kind of failure, which the CLI turns into a sysexits exit code.
 public enum FailureKind: Sendable, Equatable {
-  /// The input or the data broke a rule (65).
+  /// Text given on the command line does not parse, such as a malformed date (64). A file
+  /// whose content does not parse is `badData`: an import wraps these in its own error.
+  case malformed
+  /// The input is well-formed but breaks a rule (65).
   case badData
-  /// A named input file does not exist (66).
+  /// A named input file, or a named record (trade, portfolio, location, coin), does not
+  /// exist (66).
   case inputMissing
   /// A remote service could not be used (69).
   case unavailable

@@ -9,7 +9,9 @@ public struct DemoOutcome: Sendable {
   /// Market snapshots, one a day.
   public let marketSnapshots: Int
   /// Rows of the daily history saved for all portfolios together.
-  public let historyRows: Int
+  public var historyRows: Int { historyDays.reduce(0, +) }
+  /// The days of daily history saved for each portfolio, in the order of `portfolios`.
+  public let historyDays: [Int]
   public let firstDay: String
 }
 
@@ -220,15 +222,16 @@ public struct DemoBuilder {
         counts[portfolio.name, default: 0] += 1
       }
       // The saved daily history of both portfolios.
-      var historyRows = 0
+      var historyDays: [Int] = []
       for portfolio in [main, savings] {
-        historyRows += try ReportService(store).backfillDays(
-          portfolio, since: firstDay, until: today, replace: false, now: now
-        ).saved.count
+        historyDays.append(
+          try ReportService(store).backfillDays(
+            portfolio, since: firstDay, until: today, replace: false, now: now
+          ).saved.count)
       }
       return DemoOutcome(
         portfolios: [main, savings].map { ($0.name, counts[$0.name] ?? 0) },
-        locations: locations.count, marketSnapshots: Self.days + 1, historyRows: historyRows,
+        locations: locations.count, marketSnapshots: Self.days + 1, historyDays: historyDays,
         firstDay: firstDay.description)
     }
   }

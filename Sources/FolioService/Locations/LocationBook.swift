@@ -156,9 +156,11 @@ public struct LocationBook {
 
   private static func radius(_ text: String) throws(LocationError) -> Double {
     let trimmed = text.trimmingCharacters(in: .whitespaces)
-    let refused = LocationError.invalidField(
-      field: "radius", message: "radius '\(trimmed)' must be a positive number of kilometres")
-    guard let value = try? ExactDecimal(parsing: trimmed), value.isPositive else { throw refused }
+    let message = "radius '\(trimmed)' must be a positive number of kilometres"
+    guard let value = try? ExactDecimal(parsing: trimmed) else {
+      throw .malformedField(field: "radius", message: message)
+    }
+    guard value.isPositive else { throw .invalidField(field: "radius", message: message) }
     return value.doubleValue
   }
 

@@ -4,6 +4,8 @@ import Foundation
 public enum LocationError: LocalizedError, ClassifiedError, Equatable {
   /// A field broke a rule; the message names the field (65).
   case invalidField(field: String, message: String)
+  /// A field's text does not parse, such as a latitude that is not a number (64).
+  case malformedField(field: String, message: String)
   /// Another location already has this name in this city (65); `existing` is its
   /// `"NAME, CITY"` as stored, which may differ in case.
   case duplicate(name: String, city: String, existingID: Int64, existing: String)
@@ -26,6 +28,7 @@ public enum LocationError: LocalizedError, ClassifiedError, Equatable {
   public var kind: FailureKind {
     switch self {
     case .notFound, .fileMissing: return .inputMissing
+    case .malformedField: return .malformed
     case .fileError: return .io
     default: return .badData
     }
@@ -33,7 +36,7 @@ public enum LocationError: LocalizedError, ClassifiedError, Equatable {
 
   public var errorDescription: String? {
     switch self {
-    case .invalidField(_, let message):
+    case .invalidField(_, let message), .malformedField(_, let message):
       return message
     case .duplicate(let name, let city, let id, let existing):
       return

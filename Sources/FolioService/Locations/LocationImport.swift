@@ -183,7 +183,7 @@ private struct ElementReader {
     do {
       return LocationImport.Entry(
         element: element, line: node.line, input: input, valid: try ValidLocation(input))
-    } catch .invalidField(_, let message) {
+    } catch .invalidField(_, let message), .malformedField(_, let message) {
       throw fail(node, message)
     } catch {
       throw error

@@ -66,7 +66,7 @@ struct ValidLocation: Equatable {
         field: field, message: "\(field) '\(trimmed)' has more than 18 decimal places")
     } catch .invalid(_, let reason) {
       let detail = reason == "not a number" ? "" : " (\(reason))"
-      throw .invalidField(
+      throw .malformedField(
         field: field,
         message: "\(field) '\(trimmed)' is not a number of degrees such as 41.8902\(detail)")
     } catch {

@@ -29,12 +29,18 @@ public struct CoinResolution: Equatable, Sendable {
 /// A coin that cannot be resolved.
 public enum CoinError: LocalizedError, ClassifiedError, Equatable {
   /// Text that is neither a coin of the directory, nor its symbol, with the closest coins of
-  /// the directory; `canAdd` when `--new-coin` would record it anyway (65).
+  /// the directory; `canAdd` when `--new-coin` would record it anyway (66: a named record
+  /// that does not exist).
   case unknown(String, suggestions: [DirectoryCoin], canAdd: Bool)
-  /// Text that cannot be a CoinGecko id (65).
+  /// Text that cannot be a CoinGecko id (64: it does not parse).
   case invalid(String)
 
-  public var kind: FailureKind { .badData }
+  public var kind: FailureKind {
+    switch self {
+    case .unknown: return .inputMissing
+    case .invalid: return .malformed
+    }
+  }
 
   public var errorDescription: String? {
     switch self {

@@ -188,6 +188,7 @@ public final class CoinGeckoClient {
         response = try transport.get(url, headers: headers)
       } catch {
         if case .tooLarge(let limit) = error { throw .tooLarge(endpoint: label, limit: limit) }
+        if case .unavailable(let reason) = error { throw .helperUnavailable(reason) }
         failure = .unreachable(endpoint: label, reason: error.reason, attempts: attempt)
         try wait(afterAttempt: attempt, retryAfter: nil, waited: &waited, failure: failure)
         continue

@@ -16,6 +16,8 @@ public enum CoinGeckoError: LocalizedError, ClassifiedError, Equatable {
   case malformedResponse(endpoint: String, reason: String)
   /// A response larger than `FOLIO_HTTP_MAX_BYTES` (decompressed); not retried.
   case tooLarge(endpoint: String, limit: Int)
+  /// No request could be made: the network helper is missing or cannot be run. Not retried.
+  case helperUnavailable(String)
 
   public var kind: FailureKind {
     if case .coinNotFound = self { return .badData }
@@ -48,6 +50,8 @@ public enum CoinGeckoError: LocalizedError, ClassifiedError, Equatable {
     case .tooLarge(let endpoint, let limit):
       return "CoinGecko's response for \(endpoint) is larger than \(limit) bytes "
         + "(FOLIO_HTTP_MAX_BYTES); it was not read"
+    case .helperUnavailable(let reason):
+      return reason
     case .malformedResponse(let endpoint, let reason):
       return "CoinGecko sent a response for \(endpoint) that Folio cannot read (\(reason)); "
         + "try again later"

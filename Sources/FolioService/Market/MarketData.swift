@@ -449,7 +449,7 @@ public struct MarketData {
   }
 
   /// What the cache holds about `coinID`: its newest quote in `vsCurrency` and newest detail.
-  /// Throws `unknownCoin` (65) when it holds nothing at all.
+  /// Throws `unknownCoin` (66) when it holds nothing at all.
   public func overview(of coinID: String, vsCurrency: String = "usd") throws -> CoinOverview {
     try database.read {
       let coin = try MarketRecords.coin(database, id: coinID)
@@ -471,7 +471,7 @@ public struct MarketData {
 
   /// The cached prices of `coinID` in `vsCurrency` since `since`, oldest first: the snapshot
   /// quotes and the daily closes (of the days from the one `since` falls in). Throws
-  /// `unknownCoin` (65) when the cache holds no price of it in `vsCurrency` at all.
+  /// `unknownCoin` (66) when the cache holds no price of it in `vsCurrency` at all.
   public func history(of coinID: String, vsCurrency: String = "usd", since: Date? = nil) throws
     -> CoinHistory
   {

@@ -41,7 +41,7 @@ public enum MarketError: LocalizedError, ClassifiedError, Equatable {
 
   public var kind: FailureKind {
     switch self {
-    case .fileMissing, .noMarketData, .nothingToFetch: return .inputMissing
+    case .fileMissing, .noMarketData, .nothingToFetch, .unknownCoin: return .inputMissing
     case .unreadableFile: return .io
     case .refreshFailed(let error, _): return error.kind
     default: return .badData

@@ -99,7 +99,7 @@ public struct DailyArchive {
       try FileManager.default.createDirectory(
         atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     } catch {
-      throw FileError.cannotWrite(path: path, reason: Self.reason(error))
+      throw FileError.cannotWrite(path: path, reason: Self.notAFolder(path) ?? Self.reason(error))
     }
     let descriptor = open(path + "/.folio-daily.lock", O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else {
@@ -261,9 +261,22 @@ public struct DailyArchive {
     return lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
   }
 
+  /// "X is not a folder" when `path`, or the nearest part of it that exists, is something
+  /// other than a folder (a file where the reports folder, or one of its parents, should be).
+  static func notAFolder(_ path: String) -> String? {
+    var candidate = path
+    while !candidate.isEmpty {
+      var status = stat()
+      if stat(candidate, &status) == 0 {
+        return status.st_mode & S_IFMT == S_IFDIR ? nil : "\(candidate) is not a folder"
+      }
+      guard let slash = candidate.lastIndex(of: "/") else { return nil }
+      candidate = String(candidate[..<slash])
+    }
+    return nil
+  }
+
   static func reason(_ error: any Error) -> String {
-    let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
-    return underlying.map { FileError.describe(errno: Int32($0.code)) }
-      ?? error.localizedDescription
+    SystemErrorText.words(error)
   }
 }

@@ -30,7 +30,7 @@ public enum Measure: Equatable, Sendable {
     } catch DecimalError.overflow {
       return .unavailable(tooLarge)
     } catch {
-      return .unavailable(error.localizedDescription)
+      return .unavailable(SystemErrorText.words(error))
     }
   }
 

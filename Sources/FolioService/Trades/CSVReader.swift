@@ -1,3 +1,4 @@
+import FolioStorage
 import Foundation
 
 /// One record of a CSV file: its fields and the line it starts on.
@@ -69,7 +70,7 @@ public final class CSVReader {
       data = try handle.read(upToCount: 1 << 20) ?? Data()
     } catch {
       throw CSVError(
-        source: source, line: line, reason: "cannot be read: \(error.localizedDescription)",
+        source: source, line: line, reason: "cannot be read: \(SystemErrorText.words(error))",
         kind: .io)
     }
     if data.isEmpty {

@@ -11,7 +11,10 @@ public enum PortfolioError: LocalizedError, ClassifiedError, Equatable {
   case holdsTrades(String, Int)
   case isDefault(String)
 
-  public var kind: FailureKind { .badData }
+  public var kind: FailureKind {
+    if case .notFound = self { return .inputMissing }
+    return .badData
+  }
 
   public var errorDescription: String? {
     switch self {

@@ -30,13 +30,17 @@ public struct TradeDraft: Sendable {
 public struct TradeInputError: LocalizedError, ClassifiedError, Equatable {
   public let field: String
   public let reason: String
+  /// True when the text does not parse (a malformed date or number: 64); false when it
+  /// parses but breaks a rule (65).
+  public let malformed: Bool
 
-  public init(field: String, reason: String) {
+  public init(field: String, reason: String, malformed: Bool = false) {
     self.field = field
     self.reason = reason
+    self.malformed = malformed
   }
 
-  public var kind: FailureKind { .badData }
+  public var kind: FailureKind { malformed ? .malformed : .badData }
   public var errorDescription: String? { "\(field): \(reason)" }
 }
 
@@ -64,7 +68,15 @@ public enum TradeInput {
     do {
       return try ExactDecimal(parsing: text)
     } catch {
-      throw TradeInputError(field: field, reason: error.errorDescription ?? "invalid number")
+      // Text that is no number at all does not parse (64); a number too large or too
+      // precise is well-formed but unacceptable (65).
+      let malformed: Bool
+      switch error {
+      case .empty, .invalid: malformed = true
+      default: malformed = false
+      }
+      throw TradeInputError(
+        field: field, reason: error.errorDescription ?? "invalid number", malformed: malformed)
     }
   }
 
@@ -110,7 +122,7 @@ public enum TradeInput {
     do {
       time = try Timestamp(parsing: text, syntax)
     } catch {
-      throw TradeInputError(field: field, reason: "'\(text)' \(error)")
+      throw TradeInputError(field: field, reason: "'\(text)' \(error)", malformed: true)
     }
     if let latest, latest < time {
       throw TradeInputError(

@@ -6,12 +6,19 @@ public enum TradeError: LocalizedError, ClassifiedError, Equatable {
   case notFound(Int64, portfolio: String)
   case duplicateExternalID(String)
   case nothingToChange
+  /// `tx list --since` later than `--until`.
+  case emptyRange(since: String, until: String)
   /// `coins merge` of a coin into itself.
   case sameCoin(String)
   /// `coins merge` of a coin no trade names (in the portfolio, when one is given).
   case noTradesOfCoin(String, portfolio: String?)
 
-  public var kind: FailureKind { .badData }
+  public var kind: FailureKind {
+    switch self {
+    case .notFound, .noTradesOfCoin: return .inputMissing
+    default: return .badData
+    }
+  }
 
   public var errorDescription: String? {
     switch self {
@@ -25,6 +32,8 @@ public enum TradeError: LocalizedError, ClassifiedError, Equatable {
       let scope = portfolio.map { "portfolio '\($0)'" } ?? "any portfolio"
       return "no trade of \(scope) names the coin '\(coin)' (give the coin as the trades "
         + "store it: 'folio tx list' shows them)"
+    case .emptyRange(let since, let until):
+      return "--since \(since) is after --until \(until); give the earlier date first"
     case .nothingToChange:
       return "nothing to change: give at least one of --quantity, --price, --fee, --date, --note, "
         + "--location, --no-location, --coin"
@@ -80,14 +89,16 @@ public struct TradeQuery: Sendable {
   /// A bare date includes that whole day; a time is an exact (inclusive) bound.
   public var until: String?
   public var limit: Int?
+  /// Only the newest this many trades.
+  public var last: Int?
   public var location: String?
 
   public init(
     coin: String? = nil, side: TradeSide? = nil, since: String? = nil, until: String? = nil,
-    limit: Int? = nil, location: String? = nil
+    limit: Int? = nil, last: Int? = nil, location: String? = nil
   ) {
     (self.coin, self.side, self.since, self.until) = (coin, side, since, until)
-    (self.limit, self.location) = (limit, location)
+    (self.limit, self.last, self.location) = (limit, last, location)
   }
 }
 
@@ -388,12 +399,18 @@ public struct TradeService {
   /// coin or location, or a date that is not one, is refused (65).
   public func filter(_ query: TradeQuery) throws -> Trade.Filter {
     var filter = Trade.Filter(side: query.side, limit: query.limit)
+    filter.last = query.last
     filter.coinID = try query.coin.map { try CoinDirectory(store).resolve($0, unknown: .accept).id }
     filter.since = try query.since.map { try TradeInput.date($0, field: "--since") }
     if let until = query.until {
       let time = try TradeInput.date(until, field: "--until")
       // A bare date includes that whole day; a time is an exact (inclusive) bound.
       filter.through = CalendarDay(until)?.end ?? time
+    }
+    if let since = query.since, let until = query.until, let from = filter.since,
+      let through = filter.through, through < from
+    {
+      throw TradeError.emptyRange(since: since, until: until)
     }
     filter.locationID = try query.location.map { try LocationBook(store).locationID(for: $0) }
     return filter

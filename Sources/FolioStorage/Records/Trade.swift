@@ -224,6 +224,8 @@ public struct Trade: Equatable, Sendable {
     /// Inclusive upper bound on executed_at.
     public var through: Timestamp?
     public var limit: Int?
+    /// Only the newest this many trades (still listed oldest first).
+    public var last: Int?
     public var locationID: Int64?
 
     public init(
@@ -271,6 +273,12 @@ public struct Trade: Equatable, Sendable {
     if let location = filter.locationID {
       sql += " AND location_id = ?"
       values.append(location)
+    }
+    if let last = filter.last {
+      sql =
+        "SELECT * FROM (\(sql) ORDER BY executed_at DESC, id DESC LIMIT ?) ORDER BY executed_at, id"
+      values.append(last)
+      return (sql, values)
     }
     sql += " ORDER BY executed_at, id"
     if let limit = filter.limit {

@@ -39,7 +39,9 @@ import Testing
       #expect(result.out.contains("\n\(section)\n"))
     }
     #expect(result.out.contains("\nVALUE OVER THE LAST 30 DAYS\n"))
-    #expect(result.out.contains("  folio --db \(path) report --format html --out report.html\n"))
+    // The copy is not on PATH: the lines name it by its path, as after `swift run folio demo`.
+    #expect(result.out.contains("  \(binary) --db \(path) report --format html --out report.html\n"))
+    #expect(result.out.contains(" and their saved daily history: 91 days × 2 portfolios.\n"))
     // Demo data never goes to the user's own database.
     #expect(!FileManager.default.fileExists(atPath: sandbox.database))
     func query(_ sql: String) throws -> String {
@@ -60,5 +62,29 @@ import Testing
     #expect(savings.code == 0, "\(savings.err)")
     #expect(savings.out.hasPrefix("# Folio daily report: savings, "))
     #expect(elapsed < 10, "the demo took \(elapsed) s")
+
+    // Every "Try next" line works as printed, typed into a shell in the same folder.
+    let tries = result.out.components(separatedBy: "\nTry next:\n").last?
+      .split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) } ?? []
+    #expect(tries.count == 7)
+    for line in tries {
+      let ran = try Binary.runTool(
+        "/bin/sh", ["-c", line], environment: ["PATH": "/usr/bin:/bin", "HOME": folder],
+        directory: folder)
+      #expect(ran.code == 0, "\(line): \(ran.err)")
+      #expect(!ran.out.isEmpty, "\(line)")
+    }
+    #expect(FileManager.default.fileExists(atPath: folder + "/report.html"))
+  }
+
+  @Test func tryNextSaysFolioWhenItIsOnThePath() throws {
+    let folder = sandbox.file("bin")
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let binary = try Binary.copy(into: folder)
+    let result = try Binary.run(
+      ["--db", sandbox.file("demo.sqlite3"), "demo"],
+      environment: ["PATH": folder + ":/usr/bin:/bin"], executable: binary, directory: folder)
+    #expect(result.code == 0, "\(result.err)")
+    #expect(result.out.contains("\n  folio --db \(sandbox.file("demo.sqlite3")) stats\n"))
   }
 }

@@ -24,15 +24,15 @@ import Testing
   /// `daily` and `coins merge` work on every portfolio unless --portfolio names one, and do
   /// not read $FOLIO_PORTFOLIO: their help says so instead of the global default.
   @Test func commandsOverEveryPortfolioSayWhatPortfolioMeans() throws {
-    let daily = Help.text(path: ["folio", "daily"], spec: Daily.spec)
+    let daily = unwrapped(Help.text(path: ["folio", "daily"], spec: Daily.spec))
     #expect(daily.contains("The one portfolio to file, or all (default: all; $FOLIO_PORTFOLIO"))
     #expect(!daily.contains("else 'main'"))
     let merge = try #require(Coins.spec.subcommand("merge"))
-    let text = Help.text(path: ["folio", "coins", "merge"], spec: merge)
+    let text = unwrapped(Help.text(path: ["folio", "coins", "merge"], spec: merge))
     #expect(text.contains("Move only this portfolio's trades (default: every portfolio;"))
     let backup = try #require(DB.spec.subcommand("backup"))
     #expect(
-      Help.text(path: ["folio", "db", "backup"], spec: backup)
+      unwrapped(Help.text(path: ["folio", "db", "backup"], spec: backup))
         .contains("The portfolio to work on (default: $FOLIO_PORTFOLIO, else 'main')."))
   }
 
@@ -42,7 +42,9 @@ import Testing
     #expect(text.contains("\nUSAGE: folio db <subcommand>\n"))
     let listed = text.components(separatedBy: "SUBCOMMANDS:\n")[1].split(separator: "\n")
       .compactMap {
-        $0.hasPrefix("  ") && !$0.hasPrefix("  See") ? $0.split(separator: " ").first : nil
+        // A row's wrapped help continues on lines indented further.
+        $0.hasPrefix("  ") && !$0.hasPrefix("   ") && !$0.hasPrefix("  See")
+          ? $0.split(separator: " ").first : nil
       }
       .map(String.init)
     #expect(listed == DB.spec.subcommands.map(\.name))
@@ -57,7 +59,7 @@ import Testing
 
   @Test func rootHelpOffersTheVersionAndListsExitCodes() {
     let text = Help.text(path: ["folio"], spec: Root.spec)
-    #expect(text.hasPrefix("OVERVIEW: \(Root.spec.abstract)\n"))
+    #expect(unwrapped(text).hasPrefix("OVERVIEW: \(Root.spec.abstract)\n"))
     #expect(text.contains("\n  --version               Show the version.\n"))
     for code in ["64", "65", "66", "69", "70", "74", "75"] {
       #expect(text.contains(code))
@@ -72,5 +74,11 @@ import Testing
     #expect(
       text.contains(
         "\n  --a-very-long-option-name <value>\n                          Explained here.\n"))
+  }
+
+  /// `text` with the line breaks of wrapped help (a break and the indentation after it)
+  /// read as spaces.
+  func unwrapped(_ text: String) -> String {
+    text.replacingOccurrences(of: #"\n +"#, with: " ", options: .regularExpression)
   }
 }

@@ -39,6 +39,7 @@ enum DemoTemplate {
     #expect(outcome.locations == 5)
     #expect(outcome.marketSnapshots == DemoBuilder.days + 1)
     #expect(outcome.historyRows == 2 * (DemoBuilder.days + 1))
+    #expect(outcome.historyDays == [DemoBuilder.days + 1, DemoBuilder.days + 1])
     #expect(outcome.firstDay == "2024-09-01")
     let store = try DemoTemplate.open()
     let db = store.database

@@ -321,6 +321,8 @@ final class LocationTestStore {
         Issue.record("accepted \(lat) \(lon) \(radius ?? "-")")
       } catch let LocationError.invalidField(found, _) {
         #expect(found == field)
+      } catch let LocationError.malformedField(found, _) {
+        #expect(found == field)
       }
     }
   }

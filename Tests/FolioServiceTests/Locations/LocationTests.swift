@@ -19,7 +19,11 @@ import Testing
       _ = try ValidLocation(input)
       return nil
     } catch {
-      if case .invalidField(let field, let message) = error { return (field, message) }
+      switch error {
+      case .invalidField(let field, let message), .malformedField(let field, let message):
+        return (field, message)
+      default: return nil
+      }
       return nil
     }
   }

@@ -50,7 +50,7 @@ import Testing
 
   @Test func anUnknownCoinIsRefusedWithTheClosestCoins() throws {
     let typo = #expect(throws: CoinError.self) { try directory.resolve("bitcon") }
-    #expect(typo?.kind == .badData)
+    #expect(typo?.kind == .inputMissing)
     #expect(
       typo?.errorDescription
         == "unknown coin 'bitcon'; did you mean 'bitcoin' (Bitcoin, BTC, rank 1)?; "

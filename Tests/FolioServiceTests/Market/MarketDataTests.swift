@@ -262,7 +262,7 @@ import Testing
     try sandbox.importFixtures("coingecko/markets_usd.json")
     let error = #expect(throws: PortfolioError.self) { try list(portfolio: "savings") }
     #expect(error == .notFound("savings", known: ["main"]))
-    #expect(error?.kind == .badData)
+    #expect(error?.kind == .inputMissing)
   }
 
   @Test func noMarketDataIsInputMissing() throws {

@@ -7,14 +7,16 @@ import Testing
   @Test func datesNameTheirField() throws {
     #expect(try TradeInput.date("2024-03-01T12:00:00+02:00").description == "2024-03-01T10:00:00Z")
     #expect(
-      throws: TradeInputError(field: "date", reason: "'2024-02-30' is not a real calendar date")
+      throws: TradeInputError(
+        field: "date", reason: "'2024-02-30' is not a real calendar date", malformed: true)
     ) {
       try TradeInput.date("2024-02-30")
     }
     #expect(
       throws: TradeInputError(
         field: "--until",
-        reason: "'2024-03-01T12:00' needs a time zone: end it with Z or an offset such as +02:00")
+        reason: "'2024-03-01T12:00' needs a time zone: end it with Z or an offset such as +02:00",
+        malformed: true)
     ) { try TradeInput.date("2024-03-01T12:00", field: "--until") }
   }
 

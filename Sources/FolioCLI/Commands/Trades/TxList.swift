@@ -13,17 +13,24 @@ struct TxList: FolioCommand {
   @Option(valueName: "date", help: "Only trades at or after this date.") var since: String?
   @Option(valueName: "date", help: "Only trades up to this date (a whole day is included).")
   var until: String?
-  @Option(help: "At most this many trades.") var limit: Limit?
+  @Option(help: "At most this many trades (the oldest).") var limit: Limit?
+  @Option(help: "Only the newest N trades (still listed oldest first).") var last: Limit?
   @Option(valueName: "id|\"name, city\"", help: "Only trades made at this location.")
   var location: String?
   @Option var format = Format.text
+
+  func validate() throws {
+    if limit != nil && last != nil {
+      throw ValidationError("give --limit (the oldest trades) or --last (the newest), not both")
+    }
+  }
 
   func run(_ context: Context) throws {
     let service = try TradeService(context.store())
     let filter = try service.filter(
       TradeQuery(
         coin: coin, side: side, since: since, until: until, limit: limit?.value,
-        location: location))
+        last: last?.value, location: location))
     let portfolio = try context.portfolio()
     let places = try LocationBook(context.store()).references()
     switch format {
@@ -53,7 +60,7 @@ struct TxList: FolioCommand {
           trade.note ?? "",
         ])
       }
-      context.out.write(table.rendered())
+      context.out.write(table.rows.isEmpty ? "no trades\n" : table.rendered())
     }
   }
 }

@@ -173,9 +173,7 @@ import Testing
       (base + ["--lat", "91", "--lon", "0"], "latitude '91' is out of range"),
       (base + ["--lat", "-90.0001", "--lon", "0"], "latitude '-90.0001' is out of range"),
       (base + ["--lat", "0", "--lon", "180.5"], "longitude '180.5' is out of range"),
-      (base + ["--lat", "north", "--lon", "0"], "latitude 'north' is not a number"),
       (base + ["--lat", "0", "--lon", "1e3"], "longitude '1e3' is out of range"),
-      (base + ["--lat", "0", "--lon", "NaN"], "longitude 'NaN' is not a number"),
       (
         ["locations", "add", "", "--city", "Rome", "--lat", "0", "--lon", "0"],
         "name must not be empty"
@@ -204,6 +202,12 @@ import Testing
     for (arguments, message) in cases {
       try expectRefusal(arguments, message: message)
     }
+    // Text that is not a number at all does not parse: a usage error (64).
+    try expectRefusal(
+      base + ["--lat", "north", "--lon", "0"], code: 64,
+      message: "latitude 'north' is not a number")
+    try expectRefusal(
+      base + ["--lat", "0", "--lon", "NaN"], code: 64, message: "longitude 'NaN' is not a number")
   }
 
   @Test func missingOptionsAreUsageErrors() throws {

@@ -50,9 +50,9 @@ import Testing
     #expect(sandbox.run("coins", "history", "bitcoin", "--since", "later").code == 64)
   }
 
-  @Test func anUnknownCoinExits65AndAStaleCacheWarns() {
+  @Test func anUnknownCoinExits66AndAStaleCacheWarns() {
     importAt("2024-11-01T00:00:00Z", "70000")
-    #expect(sandbox.run("coins", "history", "ethereum").code == 65)
+    #expect(sandbox.run("coins", "history", "ethereum").code == 66)
     let stale = sandbox.run("coins", "history", "bitcoin")
     #expect(stale.code == 0)
     #expect(stale.err.contains("is 29d12h old, older than --max-age 1d"))

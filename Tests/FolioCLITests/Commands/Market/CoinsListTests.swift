@@ -97,13 +97,13 @@ import Testing
   @Test func thePortfolioComesFromTheOptionOrTheEnvironment() throws {
     sandbox.importUSDFixtures()
     let missing = sandbox.run(["coins", "list", "--portfolio", "savings"] + fresh)
-    #expect(missing.code == 65)
+    #expect(missing.code == 66)
     #expect(
       missing.err
         == "folio: error: there is no portfolio named 'savings'; the portfolios are: main\n")
     let fromEnv = sandbox.run(
       ["coins", "list"] + fresh, environment: ["FOLIO_PORTFOLIO": "savings"])
-    #expect(fromEnv.code == 65)
+    #expect(fromEnv.code == 66)
     _ = try sandbox.sqlite(
       "INSERT INTO portfolios (name, created_at) VALUES ('savings', '2024-01-01T00:00:00Z')")
     try sandbox.hold("solana", "3", portfolio: "savings")

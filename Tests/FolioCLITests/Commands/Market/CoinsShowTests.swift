@@ -68,13 +68,13 @@ import Testing
     #expect((details["description"] as? String)?.contains("<") == false)
   }
 
-  @Test func unknownCoinsExit65AndAnAmbiguousSymbolTakesTheBestRank() throws {
+  @Test func unknownCoinsExit66AndAnAmbiguousSymbolTakesTheBestRank() throws {
     sandbox.importUSDFixtures()
     let unknown = sandbox.run("coins", "show", "nocoin")
-    #expect(unknown.code == 65)
+    #expect(unknown.code == 66)
     #expect(unknown.err.hasPrefix("folio: error: no cached market data or details for 'nocoin'"))
     let invalid = sandbox.run("coins", "show", "no coin")
-    #expect(invalid.code == 65)
+    #expect(invalid.code == 64)
     let twins = sandbox.write(
       "twins.json",
       #"[{"id":"alpha-one","symbol":"alp","name":"A","current_price":1,"market_cap_rank":7},{"id":"alpha-two","symbol":"alp","name":"B","current_price":2,"market_cap_rank":3}]"#

@@ -221,7 +221,7 @@ import Testing
   @Test func refusedBeforeAnyRequestForAnUnknownPortfolioOrBadSettings() {
     let portfolio = sandbox.run(
       ["market", "refresh", "--portfolio", "nope"], environment: environment)
-    #expect(portfolio.code == 65)
+    #expect(portfolio.code == 66)
     #expect(portfolio.err.contains("there is no portfolio named 'nope'"))
     let badURL = refresh(environment: ["FOLIO_COINGECKO_URL": "not a url"])
     #expect(badURL.code == 65)
@@ -277,14 +277,38 @@ import Testing
     _ = sandbox.run("db", "migrate")
     let before = try sandbox.dump()
     let helper = sandbox.file("folio-fetch")
-    let result = refresh(environment: ["FOLIO_FETCH": helper])
+    // The default retries (which wait seconds) do not apply: a missing helper fails at once.
+    var quick = environment
+    for name in ["FOLIO_HTTP_RETRIES", "FOLIO_HTTP_RETRY_BASE_MS", "FOLIO_HTTP_RETRY_MAX_WAIT_MS"] {
+      quick[name] = nil
+    }
+    let started = Date()
+    let result = sandbox.run(
+      ["market", "refresh"], environment: quick.merging(["FOLIO_FETCH": helper]) { $1 })
+    #expect(Date().timeIntervalSince(started) < 1, "a missing helper was retried")
     #expect(result.code == 69)
     #expect(
-      result.err.contains(
-        "folio-fetch, folio's network helper, was not found at \(helper); install it beside "
-          + "folio or set FOLIO_FETCH to its path"))
+      result.err.hasPrefix(
+        "folio: error: folio-fetch, folio's network helper, was not found at \(helper); "
+          + "install it beside folio or set FOLIO_FETCH to its path"))
+    #expect(!result.err.contains("network connection"), "\(result.err)")
+    #expect(!result.err.contains("attempt"), "\(result.err)")
     #expect(try sandbox.dump() == before)
     #expect(server.requests(to: "/coins/markets").isEmpty)
+
+    // A helper that cannot be started is said in words, not as the system's error text.
+    sandbox.write("folio-fetch", "not a program\n")
+    chmod(helper, 0o755)
+    let broken = sandbox.run(
+      ["market", "refresh"], environment: quick.merging(["FOLIO_FETCH": helper]) { $1 })
+    #expect(broken.code == 69)
+    #expect(
+      broken.err.hasPrefix(
+        "folio: error: folio-fetch, folio's network helper, at \(helper) could not be started"),
+      "\(broken.err)")
+    #expect(!broken.err.contains("Domain") && !broken.err.contains("Code="), "\(broken.err)")
+    #expect(!broken.err.contains("network connection"), "\(broken.err)")
+    #expect(try sandbox.dump() == before)
   }
 
   /// Only the helper loads the network stack (libcurl and its TLS libraries cost every command

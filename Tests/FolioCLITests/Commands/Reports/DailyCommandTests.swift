@@ -89,7 +89,7 @@ import Testing
       try sandbox.sqlite("SELECT portfolio_id FROM portfolio_daily WHERE day = '2024-11-30'")
         == "2\n")
     let unknown = sandbox.run(["--portfolio", "nope", "daily", "--out-dir", reports, "--offline"])
-    #expect(unknown.code == 65)
+    #expect(unknown.code == 66)
     #expect(unknown.err.hasPrefix("folio: error: there is no portfolio named 'nope'"))
   }
 

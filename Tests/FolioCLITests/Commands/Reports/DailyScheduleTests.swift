@@ -62,7 +62,7 @@ import Testing
           + "\(state)/reports; refresh failed (cached prices used)"))
     #expect(
       logged.contains {
-        $0.hasPrefix("folio: warning: cannot reach CoinGecko")
+        $0.hasPrefix("folio: warning: folio-fetch, folio's network helper, was not found at ")
           && $0.hasSuffix("; going on with the cached prices")
       })
     #expect(

@@ -47,18 +47,18 @@ import Testing
   @Test func anUnknownCoinIsRefusedWithADidYouMean() throws {
     #expect(sandbox.run("db", "migrate").code == 0)
     try refused(
-      ["buy", "bitcon", "1", "--price", "1", "--date", "2024-01-01"], code: 65,
+      ["buy", "bitcon", "1", "--price", "1", "--date", "2024-01-01"], code: 66,
       "unknown coin 'bitcon'; did you mean 'bitcoin' (Bitcoin, BTC, rank 1)?; "
         + "give --new-coin to add it as a new coin")
     try refused(
-      ["sell", "etherum", "1", "--price", "1", "--date", "2024-01-01"], code: 65,
+      ["sell", "etherum", "1", "--price", "1", "--date", "2024-01-01"], code: 66,
       "did you mean 'ethereum'")
     // Two letters swapped are one edit.
     try refused(
-      ["buy", "sloana", "1", "--price", "1", "--date", "2024-01-01"], code: 65,
+      ["buy", "sloana", "1", "--price", "1", "--date", "2024-01-01"], code: 66,
       "did you mean 'solana'")
     try refused(
-      ["buy", "bit coin", "1", "--price", "1", "--date", "2024-01-01"], code: 65,
+      ["buy", "bit coin", "1", "--price", "1", "--date", "2024-01-01"], code: 64,
       "'bit coin' is not a known coin symbol or a CoinGecko id")
   }
 
@@ -219,10 +219,10 @@ import Testing
         == "bitcoin|2.5|350\n")
     #expect(sandbox.run("db", "check").code == 0)
     try refused(
-      ["coins", "merge", "btc-legacy", "bitcoin"], code: 65,
+      ["coins", "merge", "btc-legacy", "bitcoin"], code: 66,
       "no trade of any portfolio names the coin 'btc-legacy'")
     try refused(["coins", "merge", "bitcoin", "btc"], code: 65, "nothing to merge")
-    try refused(["coins", "merge", "bitcoin", "bitcon"], code: 65, "did you mean 'bitcoin'")
+    try refused(["coins", "merge", "bitcoin", "bitcon"], code: 66, "did you mean 'bitcoin'")
   }
 
   @Test func txEditCoinMovesOneTradeAndRefusesAnOversell() throws {
@@ -236,7 +236,7 @@ import Testing
     // Moving the only buy of btc-legacy away would leave nothing: fine, no sell is left there.
     // Moving bitcoin's buy (#3) to ethereum leaves the sell #2 of bitcoin short.
     try refused(["tx", "edit", "3", "--coin", "ethereum"], code: 65, "exceeds")
-    try refused(["tx", "edit", "3", "--coin", "etherium"], code: 65, "did you mean 'ethereum'")
+    try refused(["tx", "edit", "3", "--coin", "etherium"], code: 66, "did you mean 'ethereum'")
     let added = sandbox.run("tx", "edit", "1", "--coin", "my-coin", "--new-coin")
     #expect(added.code == 0, "\(added.err)")
     #expect(try sandbox.sqlite("SELECT coin_id FROM trades WHERE id = 1") == "my-coin\n")

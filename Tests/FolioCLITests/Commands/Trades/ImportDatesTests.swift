@@ -47,9 +47,11 @@ import Testing
     }
     #expect(try sandbox.dump() == before)
     let help = sandbox.run("import", "trades", "--help")
+    let helpText = help.out.replacingOccurrences(
+      of: #"\n +"#, with: " ", options: .regularExpression)
     #expect(help.out.contains("--timezone"))
-    #expect(help.out.contains("(default: UTC)"))
-    #expect(help.out.contains("13 digits"))
+    #expect(helpText.contains("(default: UTC)"))
+    #expect(helpText.contains("13 digits"))
   }
 
   /// A local time the clocks skip or repeat, digits that are neither seconds nor

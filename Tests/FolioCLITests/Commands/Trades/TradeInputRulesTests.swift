@@ -7,10 +7,10 @@ import Testing
   let sandbox = Sandbox()
   let header = "date,side,coin,quantity,price,fee,note\n"
 
-  func refused(_ arguments: [String], _ message: String) throws {
+  func refused(_ arguments: [String], _ message: String, code: Int32 = 65) throws {
     let before = try sandbox.dump()
     let result = sandbox.run(arguments)
-    #expect(result.code == 65, "\(arguments): \(result.err)")
+    #expect(result.code == code, "\(arguments): \(result.err)")
     #expect(result.err.hasPrefix("folio: error: "), "\(arguments)")
     #expect(result.err.contains(message), "\(arguments): \(result.err)")
     #expect(result.out.isEmpty)
@@ -72,8 +72,10 @@ import Testing
         == "0.5|1000|0\n0.25|0.00000004|5\n15|0.5|0\n5|0.02|0\n")
     try refused(
       ["buy", "bitcoin", "-0", "--price", "1"], "quantity: must be greater than zero, got '-0'")
-    try refused(["buy", "bitcoin", ".", "--price", "1"], "quantity: '.' is not a valid decimal")
-    try refused(["buy", "bitcoin", "1", "--price", "1,5"], "thousands separators")
+    // Text that does not parse is a usage error (64); a number that breaks a rule is 65.
+    try refused(
+      ["buy", "bitcoin", ".", "--price", "1"], "quantity: '.' is not a valid decimal", code: 64)
+    try refused(["buy", "bitcoin", "1", "--price", "1,5"], "thousands separators", code: 64)
     let added = sandbox.run(
       "locations", "add", "Spot", "--city", "Rome", "--lat", ".5e1", "--lon", "-12.")
     #expect(added.out == "added location 1: Spot, Rome (5, -12)\n", "\(added.err)")

@@ -88,7 +88,7 @@ import Testing
     let both = sandbox.run("tx", "edit", "1", "--location", "1", "--no-location")
     #expect(both.code == 64)
     #expect(both.err.contains("give either --location or --no-location, not both"))
-    #expect(sandbox.run("tx", "edit", "9", "--location", "1").code == 65)
+    #expect(sandbox.run("tx", "edit", "9", "--location", "1").code == 66)
     #expect(sandbox.run("tx", "edit", "1").err.contains("--location, --no-location"))
     #expect(try sandbox.dump() == before)
   }
