@@ -30,6 +30,8 @@ import Testing
   }
 
   @Test func folioErrorsKeepTheirOwnSentence() {
-    #expect(SystemErrorText.words(FileError.alreadyExists("/x")) == FileError.alreadyExists("/x").errorDescription)
+    #expect(
+      SystemErrorText.words(FileError.alreadyExists("/x"))
+        == FileError.alreadyExists("/x").errorDescription)
   }
 }

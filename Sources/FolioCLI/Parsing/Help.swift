@@ -42,7 +42,8 @@ enum Help {
     }
     return paragraphs.filter { !$0.isEmpty }.map { lines in
       lines.count == 1 && (lines[0].isEmpty || lines[0].first == " " || lines[0].first == "-")
-        ? wrap(String(lines[0])) : fill(lines.joined(separator: " "), width: width, continuation: "")
+        ? wrap(String(lines[0]))
+        : fill(lines.joined(separator: " "), width: width, continuation: "")
     }.joined(separator: "\n")
   }
 

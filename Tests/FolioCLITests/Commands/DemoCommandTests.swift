@@ -40,7 +40,8 @@ import Testing
     }
     #expect(result.out.contains("\nVALUE OVER THE LAST 30 DAYS\n"))
     // The copy is not on PATH: the lines name it by its path, as after `swift run folio demo`.
-    #expect(result.out.contains("  \(binary) --db \(path) report --format html --out report.html\n"))
+    #expect(
+      result.out.contains("  \(binary) --db \(path) report --format html --out report.html\n"))
     #expect(result.out.contains(" and their saved daily history: 91 days × 2 portfolios.\n"))
     // Demo data never goes to the user's own database.
     #expect(!FileManager.default.fileExists(atPath: sandbox.database))
@@ -64,7 +65,8 @@ import Testing
     #expect(elapsed < 10, "the demo took \(elapsed) s")
 
     // Every "Try next" line works as printed, typed into a shell in the same folder.
-    let tries = result.out.components(separatedBy: "\nTry next:\n").last?
+    let tries =
+      result.out.components(separatedBy: "\nTry next:\n").last?
       .split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) } ?? []
     #expect(tries.count == 7)
     for line in tries {

@@ -129,7 +129,8 @@ import Testing
     }
     for path in leaves(Root.spec, []) where !path.isEmpty {
       #expect(
-        commandLines.contains { Array($0.prefix(path.count)) == path
+        commandLines.contains {
+          Array($0.prefix(path.count)) == path
         }, "no row for folio \(path.joined(separator: " "))")
     }
   }

@@ -159,7 +159,8 @@ import Testing
     #expect(listed("--since", "2024-03-01T00:00:01Z", "--until", "2024-03-04") == "")
     let bad = sandbox.run("tx", "list", "--until", "2024-02-30")
     #expect(bad.code == 64)
-    #expect(bad.err.hasPrefix("folio: error: --until: '2024-02-30' is not a real calendar date\nUsage: "))
+    #expect(
+      bad.err.hasPrefix("folio: error: --until: '2024-02-30' is not a real calendar date\nUsage: "))
     let limited = sandbox.run("tx", "list", "--coin", "bitcoin", "--limit", "1")
     #expect(limited.out.split(separator: "\n").count == 2)
     #expect(sandbox.run("tx", "list", "--side", "hold").code == 64)
