@@ -8,7 +8,11 @@ public enum SystemErrorText {
   /// device"; folio's own errors keep their description.
   public static func words(_ error: any Error) -> String {
     if let posix = posixCode(of: error) { return FileError.describe(errno: posix) }
-    if let cocoa = error as? CocoaError { return words(cocoa) }
+    if isFoundationError(error), (error as NSError).domain == NSCocoaErrorDomain,
+      let cocoa = error as? CocoaError
+    {
+      return words(cocoa)
+    }
     if !isFoundationError(error), let text = (error as? LocalizedError)?.errorDescription {
       return text
     }

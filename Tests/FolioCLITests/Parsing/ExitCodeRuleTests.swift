@@ -55,6 +55,8 @@ import Testing
     (["market", "import", "@missing.json"], 66),
     (["market", "refresh", "--pages", "x"], 64),
     (["market", "prune", "--keep-days", "x"], 64),
+    (["market", "history", "--since", "01/02/2024"], 64),
+    (["--portfolio", "nope", "market", "history"], 66),
     (["stats", "--max-age", "x"], 64),
     (["--portfolio", "nope", "stats"], 66),
     (["report", "--date", "01/02/2024"], 64),
@@ -96,6 +98,7 @@ import Testing
     (["db", "backup"], 64),
     (["db", "restore", "@missing.sqlite3"], 66),
     (["demo", "x"], 64),
+    (["completions", "tcsh"], 64),
   ]
 
   @Test func everyCommandFollowsTheRule() throws {

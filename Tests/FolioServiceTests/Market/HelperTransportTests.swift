@@ -32,7 +32,7 @@ import Testing
     let missing = URL(fileURLWithPath: "/nonexistent/folio-fetch")
     let url = try #require(URL(string: "http://127.0.0.1:9/"))
     #expect(
-      throws: HTTPTransportError.failed(
+      throws: HTTPTransportError.unavailable(
         "folio-fetch, folio's network helper, was not found at /nonexistent/folio-fetch; "
           + "install it beside folio or set FOLIO_FETCH to its path")
     ) { try transport(missing).get(url, headers: [:]) }
