@@ -13,7 +13,7 @@ enum Root: ParsableCommand {
       TransferCommand.self, SwapCommand.self, Tx.self, HoldingsCommand.self, PortfolioGroup.self,
       Coins.self,
       Market.self, Stats.self, Report.self, Daily.self, Locations.self, Import.self, Export.self,
-      SQLCommand.self, DB.self, Demo.self,
+      SQLCommand.self, DB.self, Demo.self, Completions.self,
     ])
 
   /// The groups a bare `folio` lists the commands in, the most used first.
@@ -23,5 +23,6 @@ enum Root: ParsableCommand {
     ("Market data", ["coins", "market"]),
     ("Portfolios and places", ["portfolio", "locations"]),
     ("The database", ["db", "sql", "demo"]),
+    ("Shell", ["completions"]),
   ]
 }

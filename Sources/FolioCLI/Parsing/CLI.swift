@@ -72,6 +72,19 @@ public enum FolioCLI {
     _ arguments: [String], out: TextSink, err: TextSink, environment: [String: String],
     now: Date, stdoutIsTerminal: Bool = false, stderrIsTerminal: Bool = false
   ) -> Int32 {
+    // The shells' completion scripts and the man page ask for these; they are no commands.
+    if arguments.first == Completion.command {
+      let words = Array(arguments.dropFirst())
+      let found = Completion.candidates(words, root: Root.spec) { source, database in
+        Completion.names(source, database: database, environment: environment)
+      }
+      out.write(found.map { $0 + "\n" }.joined())
+      return ExitCode.ok
+    }
+    if arguments == [ManPage.command] {
+      out.write(ManPage.render(Root.spec))
+      return ExitCode.ok
+    }
     var globals = GlobalOptions()
     var path: [String]?
     do {

@@ -109,6 +109,9 @@ public struct CoinDirectory {
   let database: Database
 
   public init(_ store: Store) { database = store.database }
+
+  /// The ids of every coin of the directory, best rank first (for shell completion).
+  public func ids() throws -> [String] { try CoinDirectoryRecords.ids(database) }
   init(_ database: Database) { self.database = database }
 
   /// Resolves what the user typed for a coin (see `Unknown`). Surrounding spaces are ignored;
