@@ -28,6 +28,9 @@ public struct ExternalTool: Sendable {
   /// systemd-analyze, to verify the unit files of docs/daily.md.
   public static let systemdAnalyze = ExternalTool(
     names: ["systemd-analyze"], install: "apt-get install systemd")
+  /// bash and zsh, whose completion functions ShellIntegrationTests drives.
+  public static let bash = ExternalTool(names: ["bash"], install: "apt-get install bash")
+  public static let zsh = ExternalTool(names: ["zsh"], install: "apt-get install zsh")
   /// python3, for the checks written in it.
   public static let python3 = ExternalTool(names: ["python3"], install: "apt-get install python3")
 

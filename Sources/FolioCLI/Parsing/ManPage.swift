@@ -1,3 +1,4 @@
+import FolioService
 import Foundation
 
 /// The manual page `folio(1)`, generated from the command declarations as the help is; the

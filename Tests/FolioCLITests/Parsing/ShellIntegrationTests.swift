@@ -4,11 +4,6 @@ import Testing
 
 @testable import FolioCLI
 
-extension ExternalTool {
-  static let bash = ExternalTool(names: ["bash"], install: "apt-get install bash")
-  static let zsh = ExternalTool(names: ["zsh"], install: "apt-get install zsh")
-}
-
 /// `folio completions` and the man page: generated from the declarations, and driven here
 /// through the real completion functions of bash and zsh.
 @Suite struct ShellIntegrationTests {
