@@ -74,7 +74,7 @@ import Testing
         printf '%s\\n' "${COMPREPLY[@]}"
         """)
     }
-    #expect(try complete("coins", "lsi") == ["list"])
+    #expect(try complete("coins", "li") == ["list"])
     #expect(try complete("holdings", "--method", "") == ["fifo", "lifo", "hifo", "average"])
     #expect(try complete("--portfolio", "s") == ["savings"])
     #expect(try complete("locations", "show", "") == ["Colosseum, Rome"])
@@ -95,7 +95,7 @@ import Testing
         _folio
         """)
     }
-    #expect(try complete("coins", "lsi") == ["list"])
+    #expect(try complete("coins", "li") == ["list"])
     #expect(try complete("tx", "list", "--format", "") == ["text", "json", "csv"])
     #expect(try complete("--portfolio", "") == ["main", "savings"])
     #expect(try complete("import", "trades", "") == ["<files>"])
