@@ -19,6 +19,7 @@ enum Root: ParsableCommand {
   /// The groups a bare `folio` lists the commands in, the most used first.
   static let overviewGroups: [(title: String, commands: [String])] = [
     ("Record trades", ["buy", "sell", "tx", "import", "export"]),
+    ("Other transactions", ["income", "transfer", "swap", "deposit", "withdraw"]),
     ("See where you stand", ["holdings", "report", "stats", "daily"]),
     ("Market data", ["coins", "market"]),
     ("Portfolios and places", ["portfolio", "locations"]),
