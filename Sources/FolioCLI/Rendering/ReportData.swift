@@ -94,27 +94,67 @@ enum ReportData {
             ])
           })
       ),
+      ("returns", returns(report.returns)),
+      ("chart_returns", report.chartReturn.map { returns([$0]) } ?? .null),
       ("saved", .bool(saved)),
     ])
   }
 
-  static let csvHeader = [
-    "day", "portfolio", "currency", "coin", "symbol", "name", "quantity", "price", "price_at",
-    "value", "change_24h_percent", "share_percent", "cost_basis", "unrealized_pnl",
-    "realized_pnl", "unavailable",
-  ]
+  /// Each period's returns: figures as exact decimal strings (percentages for TWR and the
+  /// annualised XIRR), null with the reason in `<figure>_unavailable` when n/a.
+  static func returns(_ entries: [PeriodReturn]) -> JSONValue {
+    .array(
+      entries.map { entry in
+        var fields: [(String, JSONValue)] = [
+          ("period", .string(entry.period.rawValue)),
+          ("from", .string(entry.start?.description)),
+          ("through", .string(entry.through)),
+        ]
+        for (name, measure) in [
+          ("net_flow", entry.netFlow), ("market_gain", entry.marketGain),
+          ("twr_percent", entry.twr), ("xirr_percent", entry.xirr),
+        ] {
+          fields += [
+            (name, .decimal(measure.value)), (name + "_unavailable", .string(measure.reason)),
+          ]
+        }
+        return .object(fields)
+      })
+  }
+
+  static let csvHeader =
+    [
+      "day", "portfolio", "currency", "coin", "symbol", "name", "quantity", "price", "price_at",
+      "value", "change_24h_percent", "share_percent", "cost_basis", "unrealized_pnl",
+      "realized_pnl", "unavailable",
+    ]
+    + ReturnPeriod.allCases.flatMap { period in
+      ["net_flow", "market_gain", "twr_percent", "xirr_percent"].map { $0 + "_" + period.rawValue }
+    } + ["returns_unavailable"]
+
+  /// The portfolio's returns as the trailing CSV fields (the same on every row).
+  static func csvReturns(_ report: DailyReport) -> [String] {
+    ReturnPeriod.allCases.flatMap { period -> [String] in
+      guard let entry = report.returns(period) else { return ["", "", "", ""] }
+      return [entry.netFlow, entry.marketGain, entry.twr, entry.xirr].map {
+        $0.value?.description ?? ""
+      }
+    } + [ReportFormat.returnNotes(report).joined(separator: "; ")]
+  }
 
   static func csv(_ report: DailyReport) -> String {
     var output = CSVWriter.line(csvHeader)
+    let returns = csvReturns(report)
     for holding in report.holdings {
-      output += CSVWriter.line([
-        report.day, report.portfolio.name, report.portfolio.currency, holding.coinID,
-        holding.symbol ?? "", holding.name ?? "", holding.quantity.description,
-        holding.price?.description ?? "", holding.priceAt ?? "", holding.value?.description ?? "",
-        holding.change24h?.description ?? "", holding.share?.description ?? "",
-        holding.costBasis.description, holding.unrealized?.description ?? "",
-        holding.realized.description, holding.unavailable ?? "",
-      ])
+      output += CSVWriter.line(
+        [
+          report.day, report.portfolio.name, report.portfolio.currency, holding.coinID,
+          holding.symbol ?? "", holding.name ?? "", holding.quantity.description,
+          holding.price?.description ?? "", holding.priceAt ?? "", holding.value?.description ?? "",
+          holding.change24h?.description ?? "", holding.share?.description ?? "",
+          holding.costBasis.description, holding.unrealized?.description ?? "",
+          holding.realized.description, holding.unavailable ?? "",
+        ] + returns)
     }
     // Closed positions: nothing held, worth 0, with the profit their sells realized, so the
     // realized_pnl column sums to the all-time realized profit.

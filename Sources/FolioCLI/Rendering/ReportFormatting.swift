@@ -112,6 +112,40 @@ enum ReportFormat {
       })
   }
 
+  /// Net flow, market gain, TWR and XIRR of each period ending with the report's day.
+  static func returnsTable(_ report: DailyReport) -> Table {
+    let currency = report.portfolio.currency
+    func money(_ measure: Measure) -> Cell {
+      Cell(
+        Formatting.money(measure.value, in: currency, sign: .nonZero), signOf: measure.value)
+    }
+    func percent(_ measure: Measure) -> Cell {
+      Cell(Formatting.percent(measure.value), signOf: measure.value)
+    }
+    return Table(
+      headers: ["Period", "From", "Net flow", "Market gain", "TWR", "XIRR (annual)"],
+      figures: [2, 3, 4, 5],
+      rows: report.returns.map { entry in
+        [
+          Cell(entry.period.label), Cell(entry.from), money(entry.netFlow),
+          money(entry.marketGain), percent(entry.twr), percent(entry.xirr),
+        ]
+      })
+  }
+
+  /// One sentence per reason that a return reads n/a, naming the periods and figures.
+  static func returnNotes(_ report: DailyReport) -> [String] {
+    var notes: [String] = []
+    for entry in report.returns {
+      notes += unavailable(
+        [
+          ("net flow", entry.netFlow), ("market gain", entry.marketGain), ("TWR", entry.twr),
+          ("XIRR", entry.xirr),
+        ], of: entry.period.label)
+    }
+    return notes
+  }
+
   /// The day's trades; a held coin by its symbol.
   static func tradesTable(_ report: DailyReport) -> Table {
     let currency = report.portfolio.currency
@@ -285,8 +319,10 @@ enum ReportFormat {
     return String(parts[1].dropLast(parts[1].hasSuffix("Z") ? 1 : 0))
   }
 
-  /// The first and last known values of the series and the change between them:
-  /// `2024-11-01 $20,000.00 → 2024-11-30 $24,451.23 (+22.26%)`.
+  /// The first and last known values of the series and the change between them, which is
+  /// the market gain only (money put in or taken out is not a change):
+  /// `2024-11-01 $20,000.00 → 2024-11-30 $24,451.23: net flow +$4,000.00, market gain
+  /// +$451.23 (+2.10% time-weighted)`.
   static func historySummary(_ report: DailyReport) -> String? {
     let known = report.history.filter { $0.value != nil }
     guard let first = known.first, let last = known.last, let from = first.value,
@@ -296,10 +332,17 @@ enum ReportFormat {
     var text =
       "\(first.day) \(Formatting.money(from, in: currency)) → "
       + "\(last.day) \(Formatting.money(to, in: currency))"
-    if first.day != last.day, from.isPositive,
-      let change = try? ExactDecimal.scaled(to - from, by: .hundred, dividedBy: from)
-    {
-      text += " (\(Formatting.percent(change, missing: "—")))"
+    if first.day != last.day, let window = report.chartReturn {
+      if let flow = window.netFlow.value, let gain = window.marketGain.value {
+        text +=
+          ": net flow \(Formatting.money(flow, in: currency, sign: .nonZero)), market gain "
+          + Formatting.money(gain, in: currency, sign: .nonZero)
+        if let twr = window.twr.value {
+          text += " (\(Formatting.percent(twr)) time-weighted)"
+        }
+      } else if let reason = window.marketGain.reason {
+        text += ": market gain n/a: " + reason
+      }
     }
     return text
   }

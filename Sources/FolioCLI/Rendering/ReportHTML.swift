@@ -97,6 +97,15 @@ enum ReportHTML {
     }
     body.append("</section></div>")
 
+    // Returns: net flow apart from market gain, TWR and XIRR.
+    body += ["<section class=\"panel\"><h2>Returns</h2>", table(ReportFormat.returnsTable(report))]
+    let returnNotes = ReportFormat.returnNotes(report)
+    if !returnNotes.isEmpty {
+      body.append(
+        "<ul class=\"notes\">" + returnNotes.map { "<li>\(escape($0))</li>" }.joined() + "</ul>")
+    }
+    body.append("</section>")
+
     // The day's trades.
     body.append("<section class=\"panel\"><h2>Trades on \(report.day)</h2>")
     if report.trades.isEmpty {

@@ -40,6 +40,9 @@ enum ReportMarkdown {
     }
 
     lines += ["", "## Realized profit", ""] + table(ReportFormat.realizedTable(report))
+    lines += ["", "## Returns", ""] + table(ReportFormat.returnsTable(report))
+    let returnNotes = ReportFormat.returnNotes(report)
+    if !returnNotes.isEmpty { lines += [""] + returnNotes.map { "- " + cell($0) } }
     lines += ["", "## Trades on \(report.day)", ""]
     lines += report.trades.isEmpty ? ["None."] : table(ReportFormat.tradesTable(report))
     lines += ["", "## Top movers (24h)", ""]

@@ -19,6 +19,8 @@ enum ReportText {
       output += ReportFormat.holdingNotes(report).map { $0 + "\n" }.joined()
     }
     output += "\nREALIZED PROFIT\n" + table(ReportFormat.realizedTable(report))
+    output += "\nRETURNS\n" + table(ReportFormat.returnsTable(report))
+    output += ReportFormat.returnNotes(report).map { $0 + "\n" }.joined()
     output += "\nTRADES ON \(report.day)\n"
     output += report.trades.isEmpty ? "none\n" : table(ReportFormat.tradesTable(report))
     output += "\nTOP MOVERS (24H)\n"

@@ -137,4 +137,15 @@ public struct DailyReport: Equatable, Sendable {
   public let historyDays: Int
   /// The figures `--save` stores.
   public let figures: DailyFigures
+  /// Net flow, market gain, TWR and XIRR of each period ending with the day (1d, 7d, 30d,
+  /// YTD, 1y, all), in that order.
+  public var returns: [PeriodReturn] = []
+  /// The returns over the chart, from its first day with a known value; nil when it has none
+  /// before the day.
+  public var chartReturn: PeriodReturn?
+
+  /// The returns of `period`.
+  public func returns(_ period: ReturnPeriod) -> PeriodReturn? {
+    returns.first { $0.period == period }
+  }
 }

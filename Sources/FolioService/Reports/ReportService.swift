@@ -114,17 +114,6 @@ public struct ReportService {
     }
   }
 
-  /// The change in percent of each row's value from the last value saved before it; nil for
-  /// a row without a value or without a positive value before it.
-  public static func changes(_ rows: [DailyRecord]) -> [ExactDecimal?] {
-    var previous: ExactDecimal?
-    return rows.map { row in
-      defer { previous = row.value ?? previous }
-      guard let value = row.value, let before = previous, before.isPositive else { return nil }
-      return try? ExactDecimal.scaled(value - before, by: .hundred, dividedBy: before)
-    }
-  }
-
   /// The saved days of `portfolio` from `since` through `until` (nil bounds are open),
   /// oldest first.
   public func history(_ portfolio: Portfolio, since: CalendarDay?, until: CalendarDay?) throws
@@ -468,7 +457,7 @@ public struct ReportService {
       staleAge = MarketData.staleness(of: snapshot.fetchedAt, now: reference, maxAge: maxAge)
     }
 
-    return DailyReport(
+    var report = DailyReport(
       portfolio: portfolio, method: method, day: day.description,
       generatedAt: Timestamp.format(now), snapshot: snapshot, staleAge: staleAge, maxAge: maxAge,
       statistics: statistics, holdings: holdings, closed: closed, totalCostBasis: figures.costBasis,
@@ -480,6 +469,11 @@ public struct ReportService {
         allTime: figures.realized),
       trades: dayTrades, movers: Array(movers.prefix(5)), history: history,
       historyDays: historyDays, figures: figures)
+    report.returns = try periodReturns(
+      portfolio, through: day, value: figures.value, reason: figures.unavailable)
+    report.chartReturn = try windowReturn(
+      portfolio, history: history, through: day, value: figures.value)
+    return report
   }
 }
 

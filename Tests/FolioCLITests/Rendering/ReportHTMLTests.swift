@@ -32,7 +32,7 @@ import Testing
     #expect(lines.first == "{http://www.w3.org/1999/xhtml}html")
     // The value chart, the allocation donut and one 7-day sparkline (bitcoin's).
     #expect(lines.count == 4 && lines[1] == "3")
-    #expect(lines.count == 4 && lines[2] == "4")
+    #expect(lines.count == 4 && lines[2] == "5")
     #expect(lines.last == "Folio daily report: main, 2024-11-30")
   }
 

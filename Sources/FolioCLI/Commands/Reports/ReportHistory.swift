@@ -9,8 +9,9 @@ struct ReportHistory: FolioCommand {
     abstract: "Show the saved daily history: value over time with a chart.",
     discussion: """
       Lists the days saved by 'folio report --save' or 'folio report backfill', oldest first,
-      with the value, its change from the previous saved day, cost basis, unrealized and
-      realized profit and the snapshot the prices came from. Days are UTC; --since and --until
+      with the value, the net flow (money put in or taken out) and the market gain since the
+      previous saved day, the change (market gain in percent, Modified Dietz), cost basis,
+      unrealized and realized profit and the snapshot the prices came from. Days are UTC; --since and --until
       are inclusive. Exit codes: 0 ok (also when nothing is saved), 64 usage, 65 --since after
       --until, 66 no database.
       """)
@@ -24,15 +25,21 @@ struct ReportHistory: FolioCommand {
   func run(_ context: Context) throws {
     let store = try context.existingStore()
     let portfolio = try context.portfolio()
-    let rows = try ReportService(store).history(portfolio, since: since, until: until)
+    let service = ReportService(store)
+    let rows = try service.history(portfolio, since: since, until: until)
+    let returns = try service.dayReturns(portfolio, rows: rows)
     switch format {
-    case .json: context.print(json(rows, portfolio).rendered())
-    case .csv: context.out.write(csv(rows, portfolio))
-    case .text: context.out.write(text(rows, portfolio, useColor: context.useColor))
+    case .json:
+      let periods = try service.historyReturns(portfolio, rows: rows)
+      context.print(json(rows, returns, periods, portfolio).rendered())
+    case .csv: context.out.write(csv(rows, returns, portfolio))
+    case .text: context.out.write(text(rows, returns, portfolio, useColor: context.useColor))
     }
   }
 
-  func text(_ rows: [DailyRecord], _ portfolio: Portfolio, useColor: Bool) -> String {
+  func text(_ rows: [DailyRecord], _ returns: [DayReturn], _ portfolio: Portfolio, useColor: Bool)
+    -> String
+  {
     let currency = portfolio.currency
     var output =
       "Daily history of portfolio '\(portfolio.name)' (\(currency.uppercased())): "
@@ -57,12 +64,18 @@ struct ReportHistory: FolioCommand {
     }
     output += "\n"
     var table = TextTable(
-      headers: ["DAY", "VALUE", "CHANGE", "COST BASIS", "UNREALIZED", "REALIZED", "SNAPSHOT"])
-    table.rightAligned = [1, 2, 3, 4, 5]
-    for (row, change) in zip(rows, ReportService.changes(rows)) {
+      headers: [
+        "DAY", "VALUE", "NET FLOW", "MARKET GAIN", "CHANGE", "COST BASIS", "UNREALIZED",
+        "REALIZED", "SNAPSHOT",
+      ])
+    table.rightAligned = [1, 2, 3, 4, 5, 6, 7]
+    for (row, entry) in zip(rows, returns) {
+      let change = entry.percent
       table.append(
         [
           row.day, Formatting.money(row.value, in: currency),
+          Formatting.money(entry.netFlow, in: currency, sign: .nonZero, missing: ""),
+          Formatting.money(entry.marketGain, in: currency, sign: .nonZero, missing: ""),
           Formatting.percent(change, missing: ""),
           Formatting.money(row.costBasis, in: currency),
           Formatting.money(row.unrealized, in: currency, sign: .nonZero),
@@ -70,23 +83,29 @@ struct ReportHistory: FolioCommand {
           row.snapshotAt ?? "none",
         ],
         directions: [
-          nil, nil, MarketFormat.direction(change), nil, MarketFormat.direction(row.unrealized),
+          nil, nil, nil, MarketFormat.direction(entry.marketGain), MarketFormat.direction(change),
+          nil, MarketFormat.direction(row.unrealized),
           MarketFormat.direction(row.realized),
         ])
     }
     return output + table.rendered(useColor: useColor)
   }
 
-  func json(_ rows: [DailyRecord], _ portfolio: Portfolio) -> JSONValue {
+  func json(
+    _ rows: [DailyRecord], _ returns: [DayReturn], _ periods: [PeriodReturn],
+    _ portfolio: Portfolio
+  ) -> JSONValue {
     .object([
       ("portfolio", .string(portfolio.name)),
       ("currency", .string(portfolio.currency)),
       (
         "days",
         .array(
-          rows.map { row in
+          zip(rows, returns).map { row, entry in
             .object([
               ("day", .string(row.day)), ("value", .decimal(row.value)),
+              ("net_flow", .decimal(entry.netFlow)), ("market_gain", .decimal(entry.marketGain)),
+              ("change_percent", .decimal(entry.percent)),
               ("cost_basis", .decimal(row.costBasis)),
               ("unrealized_pnl", .decimal(row.unrealized)),
               ("realized_pnl", .decimal(row.realized)), ("snapshot_at", .string(row.snapshotAt)),
@@ -94,17 +113,21 @@ struct ReportHistory: FolioCommand {
             ])
           })
       ),
+      ("returns", ReportData.returns(periods)),
     ])
   }
 
-  func csv(_ rows: [DailyRecord], _ portfolio: Portfolio) -> String {
+  func csv(_ rows: [DailyRecord], _ returns: [DayReturn], _ portfolio: Portfolio) -> String {
     var output = CSVWriter.line([
-      "day", "portfolio", "currency", "value", "cost_basis", "unrealized_pnl", "realized_pnl",
+      "day", "portfolio", "currency", "value", "net_flow", "market_gain", "change_percent",
+      "cost_basis", "unrealized_pnl", "realized_pnl",
       "snapshot_at", "saved_at",
     ])
-    for row in rows {
+    for (row, entry) in zip(rows, returns) {
       output += CSVWriter.line([
         row.day, portfolio.name, portfolio.currency, row.value?.description ?? "",
+        entry.netFlow?.description ?? "", entry.marketGain?.description ?? "",
+        entry.percent?.description ?? "",
         row.costBasis?.description ?? "", row.unrealized?.description ?? "",
         row.realized?.description ?? "", row.snapshotAt ?? "", row.savedAt,
       ])

@@ -1,0 +1,298 @@
+import FolioStorage
+import Foundation
+
+/// Money the owner put into (+) or took out of (−) a portfolio at one moment.
+public struct CashFlow: Equatable, Sendable {
+  public let at: Timestamp
+  public let amount: ExactDecimal
+
+  public init(at: Timestamp, amount: ExactDecimal) {
+    self.at = at
+    self.amount = amount
+  }
+
+  /// The money a trade moved in or out, as docs/reports.md defines net flow: a buy brings in
+  /// the cash paid for it (quantity × price + fee), a sell takes out the cash received
+  /// (quantity × price − fee). Every kind of transaction is decided here, so one rule holds
+  /// for the report, `report history` and the returns; a kind that is a return rather than a
+  /// flow (income) gives nil.
+  public static func of(_ trade: Trade) throws(DecimalError) -> CashFlow? {
+    let at = Timestamp(seconds: Timestamp.seconds(of: trade.executedAt))
+    let gross = try trade.quantity * trade.price
+    switch trade.side {
+    case .buy: return CashFlow(at: at, amount: try gross + trade.fee)
+    case .sell: return CashFlow(at: at, amount: try trade.fee - gross)
+    }
+  }
+}
+
+extension Timestamp {
+  /// The seconds of a stored `YYYY-MM-DDTHH:MM:SSZ` time (0 for text of another shape, which
+  /// the schema never stores).
+  static func seconds(of stored: String) -> Int64 {
+    (try? Timestamp(parsing: stored, .stored))?.seconds ?? 0
+  }
+}
+
+/// The value of a portfolio at the end of a day (the start of the next), when known.
+public struct ValuePoint: Equatable, Sendable {
+  public let day: String
+  public let at: Timestamp
+  public let value: ExactDecimal?
+  /// Why the value is unknown; nil when it is known.
+  public let unknown: String?
+
+  public init(day: CalendarDay, value: ExactDecimal?, unknown: String? = nil) {
+    self.day = day.description
+    self.at = day.next.start
+    self.value = value
+    self.unknown = value == nil ? (unknown ?? "the value of \(day) is unknown") : nil
+  }
+}
+
+/// The periods whose returns a report shows, each ending with the report's day.
+public enum ReturnPeriod: String, CaseIterable, Sendable {
+  case day = "1d"
+  case week = "7d"
+  case month = "30d"
+  case yearToDate = "ytd"
+  case year = "1y"
+  case all = "all"
+
+  /// The label reports print.
+  public var label: String { self == .yearToDate ? "YTD" : rawValue }
+
+  /// The last day before the period: the period runs from the end of that day.
+  func dayBefore(_ day: CalendarDay) -> CalendarDay? {
+    switch self {
+    case .day: return day.adding(days: -1)
+    case .week: return day.adding(days: -7)
+    case .month: return day.adding(days: -30)
+    case .yearToDate: return day.firstOfYear.adding(days: -1)
+    case .year: return day.adding(days: -365)
+    case .all: return nil
+    }
+  }
+}
+
+/// The returns of one period: net flow, market gain, time-weighted return (TWR, chain-linked
+/// days, Modified Dietz within each) and money-weighted return (XIRR, annualised).
+public struct PeriodReturn: Equatable, Sendable {
+  public let period: ReturnPeriod
+  /// The period runs from `start` (the end of the day before it, or, for a portfolio younger
+  /// than the period, the start of its first trade's day) to the end of `through`.
+  public let start: Timestamp?
+  public let through: String
+  /// `end of 2024-11-29` or `start of 2024-03-01` (the first trade's day).
+  public var from: String {
+    guard let start else { return "" }
+    return start.seconds % 86_400 == 0 && fromInception
+      ? "start of \(start.day)" : "end of \(start.adding(seconds: -1).day)"
+  }
+  /// True when the period starts with the first trade's day.
+  public var fromInception = false
+  public let netFlow: Measure
+  public let marketGain: Measure
+  /// In percent.
+  public let twr: Measure
+  /// Annualised, in percent.
+  public let xirr: Measure
+}
+
+/// The net flow and market gain between two values, and the Modified Dietz return.
+public struct SubPeriod: Equatable, Sendable {
+  public let netFlow: ExactDecimal
+  public let marketGain: ExactDecimal
+  /// In percent; nil when nothing was invested over the period and the value changed anyway.
+  public let percent: ExactDecimal?
+}
+
+/// The arithmetic of returns, on values and cash flows alone (docs/reports.md).
+public enum Returns {
+  /// How many fractional digits the percentages keep.
+  static let places = 6
+
+  /// Net flow, market gain and the Modified Dietz return from `start` (value `from`) to `end`
+  /// (value `to`), with `flows` those of [start, end): each flow weighs by the share of the
+  /// period still to run after it.
+  public static func subPeriod(
+    start: Timestamp, from: ExactDecimal, end: Timestamp, to: ExactDecimal, flows: [CashFlow]
+  ) throws(DecimalError) -> SubPeriod {
+    var net = ExactDecimal.zero
+    var weighted = ExactDecimal.zero
+    let length = ExactDecimal(Int(max(1, end.seconds - start.seconds)))
+    for flow in flows where flow.at >= start && flow.at < end {
+      net = try net + flow.amount
+      let remaining = ExactDecimal(Int(end.seconds - flow.at.seconds))
+      weighted = try weighted + ExactDecimal.scaled(flow.amount, by: remaining, dividedBy: length)
+    }
+    let gain = try to - from - net
+    let invested = try from + weighted
+    var percent: ExactDecimal?
+    if invested.isPositive {
+      percent = try ExactDecimal.scaled(gain, by: .hundred, dividedBy: invested)
+    } else if gain.isZero {
+      percent = .zero
+    }
+    return SubPeriod(netFlow: net, marketGain: gain, percent: percent?.rounded(places: places))
+  }
+
+  /// The returns of `period` ending with the end of `day`. `points` are the known day-end
+  /// values (any order, the end day's among them); `flows` every cash flow of the portfolio;
+  /// `inception` the start of the first trade's day (nil: no trades), before which the
+  /// portfolio was worth 0.
+  public static func period(
+    _ period: ReturnPeriod, through day: CalendarDay, points: [ValuePoint], flows: [CashFlow],
+    inception: Timestamp?
+  ) -> PeriodReturn {
+    func unavailable(_ from: Timestamp?, _ reason: String) -> PeriodReturn {
+      PeriodReturn(
+        period: period, start: from, through: day.description, netFlow: .unavailable(reason),
+        marketGain: .unavailable(reason), twr: .unavailable(reason), xirr: .unavailable(reason))
+    }
+    guard let inception else {
+      return unavailable(nil, "the portfolio has no trades by the end of \(day)")
+    }
+    let end = day.next.start
+    var start = period.dayBefore(day)?.next.start ?? inception
+    let before = period.dayBefore(day)?.description ?? ""
+    var startValue: ExactDecimal
+    let byTime = Dictionary(points.map { ($0.at, $0) }, uniquingKeysWith: { _, new in new })
+    if start <= inception {
+      start = min(inception, end)
+      startValue = .zero
+    } else {
+      guard let point = byTime[start] else {
+        return unavailable(
+          start, "no value is saved for \(before); run 'folio report backfill --since \(before)'")
+      }
+      guard let value = point.value else {
+        return unavailable(start, point.unknown ?? "the value of \(before) is unknown")
+      }
+      startValue = value
+    }
+    var result = window(
+      period, start: start, from: startValue, through: day, points: points, flows: flows)
+    result.fromInception = start == inception
+    return result
+  }
+
+  /// The returns from `start` (value `startValue`) to the end of `day`; `points` hold the
+  /// known day-end values in between and the end day's.
+  public static func window(
+    _ period: ReturnPeriod, start: Timestamp, from startValue: ExactDecimal,
+    through day: CalendarDay, points: [ValuePoint], flows: [CashFlow]
+  ) -> PeriodReturn {
+    func unavailable(_ from: Timestamp?, _ reason: String) -> PeriodReturn {
+      PeriodReturn(
+        period: period, start: from, through: day.description, netFlow: .unavailable(reason),
+        marketGain: .unavailable(reason), twr: .unavailable(reason), xirr: .unavailable(reason))
+    }
+    let end = day.next.start
+    guard let last = points.last(where: { $0.at == end }) else {
+      return unavailable(start, "the value of \(day) is unknown")
+    }
+    guard let endValue = last.value else {
+      return unavailable(start, last.unknown ?? "the value of \(day) is unknown")
+    }
+    let inside = flows.filter { $0.at >= start && $0.at < end }
+    let whole: SubPeriod
+    do {
+      whole = try subPeriod(start: start, from: startValue, end: end, to: endValue, flows: inside)
+    } catch {
+      return unavailable(start, Measure.tooLarge)
+    }
+    // Chain-link the known values in between.
+    let known =
+      points.filter { $0.at > start && $0.at < end && $0.value != nil }.sorted { $0.at < $1.at }
+      + [last]
+    var twr: Measure
+    do {
+      var growth = ExactDecimal.one
+      var (from, fromValue) = (start, startValue)
+      var failure: String?
+      for point in known {
+        guard let value = point.value else { continue }
+        let part = try subPeriod(
+          start: from, from: fromValue, end: point.at, to: value, flows: inside)
+        guard let percent = part.percent else {
+          failure =
+            "nothing was invested from \(from.day) through \(point.day) while the value changed"
+          break
+        }
+        growth =
+          try growth
+          * (ExactDecimal.one + ExactDecimal.scaled(percent, by: .one, dividedBy: .hundred))
+        (from, fromValue) = (point.at, value)
+      }
+      if let failure {
+        twr = .unavailable(failure)
+      } else {
+        twr = .known(
+          try ExactDecimal.scaled(growth - .one, by: .hundred, dividedBy: .one).rounded(
+            places: places))
+      }
+    } catch {
+      twr = .unavailable(Measure.tooLarge)
+    }
+    return PeriodReturn(
+      period: period, start: start, through: day.description, netFlow: .known(whole.netFlow),
+      marketGain: .known(whole.marketGain), twr: twr,
+      xirr: xirr(start: start, from: startValue, end: end, to: endValue, flows: inside))
+  }
+
+  /// The annual rate r at which the owner's cash flows balance: the value at the start paid
+  /// in, each flow paid in (or, negative, taken out), the value at the end taken out, each
+  /// discounted by (1 + r) to the power of its years after the start (365 days a year). Solved
+  /// by bisection on ln(1 + r) in binary floating point: a rate is neither money nor a
+  /// quantity, and it is printed rounded.
+  public static func xirr(
+    start: Timestamp, from: ExactDecimal, end: Timestamp, to: ExactDecimal, flows: [CashFlow]
+  ) -> Measure {
+    func double(_ value: ExactDecimal) -> Double { Double(value.description) ?? 0 }
+    let year = 365.0 * 86_400
+    var terms: [(years: Double, amount: Double)] = [(0, -double(from))]
+    for flow in flows {
+      terms.append((Double(flow.at.seconds - start.seconds) / year, -double(flow.amount)))
+    }
+    terms.append((Double(end.seconds - start.seconds) / year, double(to)))
+    terms = terms.filter { $0.amount != 0 }
+    let span = terms.map(\.years).max() ?? 0
+    guard terms.contains(where: { $0.amount > 0 }), terms.contains(where: { $0.amount < 0 }),
+      span > 0
+    else {
+      return .unavailable(
+        "the money paid in and taken out do not both occur, so no rate balances them")
+    }
+    // The sign of the present value at ln(1 + r) = x, scaled so that no term overflows.
+    func sign(_ x: Double) -> Double {
+      var total = 0.0
+      for term in terms {
+        let exponent = x < 0 ? x * (span - term.years) : -x * term.years
+        total += term.amount * exp(exponent)
+      }
+      return total
+    }
+    var (low, high) = (-1000.0, 1000.0)
+    let (lowSign, highSign) = (sign(low), sign(high))
+    guard lowSign != 0, highSign != 0, (lowSign < 0) != (highSign < 0) else {
+      return .unavailable("no rate makes the money paid in and taken out balance")
+    }
+    for _ in 0..<200 {
+      let middle = (low + high) / 2
+      let value = sign(middle)
+      if value == 0 {
+        (low, high) = (middle, middle)
+        break
+      }
+      if (value < 0) == (lowSign < 0) { low = middle } else { high = middle }
+    }
+    let rate = (exp((low + high) / 2) - 1) * 100
+    guard rate.isFinite, abs(rate) < 1e15,
+      let exact = try? ExactDecimal(parsing: String(format: "%.6f", rate))
+    else {
+      return .unavailable("the annualised rate is too large to show")
+    }
+    return .known(exact.isZero ? .zero : exact)
+  }
+}

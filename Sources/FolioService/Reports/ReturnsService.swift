@@ -1,0 +1,171 @@
+import FolioStorage
+import Foundation
+
+/// What the returns of a report or of the saved history are worked out from: the portfolio's
+/// cash flows, its first trade, and its known day-end values.
+struct ReturnInputs {
+  var flows: [CashFlow] = []
+  var inception: Timestamp?
+  var points: [ValuePoint] = []
+  var trades: [Trade] = []
+}
+
+/// The net flow and market gain of one saved day since the saved value before it, with the
+/// Modified Dietz return of that stretch (`report history`'s CHANGE).
+public struct DayReturn: Equatable, Sendable {
+  public let day: String
+  /// Money put in (+) or taken out (−) since the previous known value; nil when there is no
+  /// earlier value to measure from.
+  public let netFlow: ExactDecimal?
+  /// Value − previous value − net flow.
+  public let marketGain: ExactDecimal?
+  /// The market gain in percent of what was invested over the stretch (Modified Dietz).
+  public let percent: ExactDecimal?
+}
+
+extension ReportService {
+  /// The flows, first trade and saved values of `portfolio` up to the end of `day`; must run
+  /// inside a transaction.
+  func returnInputs(_ portfolio: Portfolio, through day: CalendarDay) throws -> ReturnInputs {
+    var inputs = ReturnInputs()
+    try Trade.each(
+      portfolioID: portfolio.id, filter: Trade.Filter(before: day.next.start), database
+    ) { trade in
+      inputs.trades.append(trade)
+      if let flow = try CashFlow.of(trade) { inputs.flows.append(flow) }
+    }
+    if let first = inputs.trades.first {
+      inputs.inception = Timestamp(seconds: Timestamp.seconds(of: first.executedAt)).day.start
+    }
+    inputs.points = try DailyRecord.list(
+      portfolioID: portfolio.id, from: nil, through: day.description, database
+    ).compactMap { row in
+      CalendarDay(row.day).map {
+        ValuePoint(
+          day: $0, value: row.value,
+          unknown: "no held coin had a market price on \(row.day) (its saved value is n/a)")
+      }
+    }
+    return inputs
+  }
+
+  /// The returns of every period ending with `day`, whose value is `value` (the report's own
+  /// figure). A period start without a saved value is valued from the trades and the market
+  /// snapshots taken within `backfillMaxAge` before its end, as backfill would.
+  func periodReturns(
+    _ portfolio: Portfolio, through day: CalendarDay, value: ExactDecimal?, reason: String?
+  ) throws -> [PeriodReturn] {
+    var inputs = try returnInputs(portfolio, through: day)
+    inputs.points.removeAll { $0.day == day.description }
+    inputs.points.append(
+      ValuePoint(
+        day: day, value: value,
+        unknown: reason ?? "no held coin has a market price at the end of \(day)"))
+    try addMissingStarts(
+      &inputs, portfolio: portfolio,
+      days: ReturnPeriod.allCases.compactMap { $0.dayBefore(day) })
+    return ReturnPeriod.allCases.map {
+      Returns.period(
+        $0, through: day, points: inputs.points, flows: inputs.flows, inception: inputs.inception)
+    }
+  }
+
+  /// The returns over the report's chart: from the first day of the window with a known value
+  /// to the report's day; nil when the window has fewer than two known values.
+  func windowReturn(
+    _ portfolio: Portfolio, history: [HistoryPoint], through day: CalendarDay,
+    value: ExactDecimal?
+  ) throws -> PeriodReturn? {
+    guard let first = history.first(where: { $0.value != nil }), first.day != day.description,
+      let firstDay = CalendarDay(first.day), let firstValue = first.value, value != nil
+    else { return nil }
+    var inputs = try returnInputs(portfolio, through: day)
+    inputs.points.removeAll { $0.day == day.description }
+    inputs.points.append(ValuePoint(day: day, value: value))
+    return Returns.window(
+      .month, start: firstDay.next.start, from: firstValue, through: day,
+      points: inputs.points, flows: inputs.flows)
+  }
+
+  /// Values the `days` that have no saved row (after the first trade), from the trades and the
+  /// snapshots of `[end − backfillMaxAge, end)`; a day with a held coin unpriced stays unknown.
+  func addMissingStarts(_ inputs: inout ReturnInputs, portfolio: Portfolio, days: [CalendarDay])
+    throws
+  {
+    guard let inception = inputs.inception else { return }
+    let saved = Set(inputs.points.map(\.day))
+    let missing = Set(days.filter { $0.next.start > inception && !saved.contains($0.description) })
+      .sorted()
+    guard !missing.isEmpty else { return }
+    var replay = PortfolioReplay(method: portfolio.method, trades: inputs.trades)
+    for day in missing {
+      try replay.advance(before: day.next.start)
+      let held = replay.held
+      guard !held.isEmpty else {
+        inputs.points.append(ValuePoint(day: day, value: .zero))
+        continue
+      }
+      let end = day.next.start.date
+      let prices = try MarketRecords.latestPrices(
+        database, coinIDs: held.map(\.coinID), vsCurrency: portfolio.currency,
+        before: Timestamp.format(end),
+        notBefore: Timestamp.format(end.addingTimeInterval(-Self.backfillMaxAge)))
+      let unpriced = held.filter { prices[$0.coinID] == nil }.map(\.coinID)
+      guard unpriced.isEmpty else {
+        inputs.points.append(
+          ValuePoint(
+            day: day, value: nil,
+            unknown: "no value is saved for \(day) and no market price of "
+              + unpriced.joined(separator: ", ")
+              + " was taken within 2d before its end; run 'folio report backfill --since \(day)'"
+          ))
+        continue
+      }
+      let value = Measure.sum(
+        held.map { coin in Measure.computing { try coin.quantity * (prices[coin.coinID] ?? .zero) }
+        })
+      inputs.points.append(ValuePoint(day: day, value: value.value, unknown: value.reason))
+    }
+  }
+
+  /// For each saved row, the net flow and market gain since the known value before it (the
+  /// last saved value before the row, or 0 before the first trade).
+  public func dayReturns(_ portfolio: Portfolio, rows: [DailyRecord]) throws -> [DayReturn] {
+    guard let last = rows.last.flatMap({ CalendarDay($0.day) }) else { return [] }
+    return try database.read {
+      let inputs = try returnInputs(portfolio, through: last)
+      let known = inputs.points.filter { $0.value != nil }.sorted { $0.at < $1.at }
+      return rows.map { row in
+        guard let day = CalendarDay(row.day), let value = row.value else {
+          return DayReturn(day: row.day, netFlow: nil, marketGain: nil, percent: nil)
+        }
+        let end = day.next.start
+        var start: Timestamp?
+        var from = ExactDecimal.zero
+        if let previous = known.last(where: { $0.at < end }), let previousValue = previous.value {
+          (start, from) = (previous.at, previousValue)
+        } else if let inception = inputs.inception, inception < end {
+          start = inception
+        }
+        guard let start,
+          let part = try? Returns.subPeriod(
+            start: start, from: from, end: end, to: value, flows: inputs.flows)
+        else { return DayReturn(day: row.day, netFlow: nil, marketGain: nil, percent: nil) }
+        return DayReturn(
+          day: row.day, netFlow: part.netFlow, marketGain: part.marketGain,
+          percent: part.percent)
+      }
+    }
+  }
+
+  /// The returns of every period ending with the last saved day of `rows` (its saved value),
+  /// for `report history --format json`.
+  public func historyReturns(_ portfolio: Portfolio, rows: [DailyRecord]) throws
+    -> [PeriodReturn]
+  {
+    guard let last = rows.last, let day = CalendarDay(last.day) else { return [] }
+    return try database.read {
+      try periodReturns(portfolio, through: day, value: last.value, reason: nil)
+    }
+  }
+}
