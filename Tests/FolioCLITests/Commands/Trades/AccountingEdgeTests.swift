@@ -112,7 +112,7 @@ import Testing
     #expect(reportTotals["value"] is NSNull && reportTotals["unavailable"] as? String == reason)
     let reportCSV = sandbox.run("report", "--format", "csv")
     #expect(reportCSV.code == 0)
-    #expect(reportCSV.out.contains(",9999999999,,99999999999,\(reason)\n"), "\(reportCSV.out)")
+    #expect(reportCSV.out.contains(",9999999999,,99999999999,\(reason),"), "\(reportCSV.out)")
     let coins = sandbox.run("coins", "list")
     #expect(coins.code == 0, "\(coins.err)")
     #expect(coins.out.contains("\nbitcoin: value n/a: \(reason)\n"), "\(coins.out)")
