@@ -88,7 +88,8 @@ extension ReportService {
   }
 
   /// Values the `days` that have no saved row (after the first trade), from the trades and the
-  /// snapshots of `[end − backfillMaxAge, end)`; a day with a held coin unpriced stays unknown.
+  /// prices `report backfill` would use (`endOfDayPrices`, within `backfillMaxAge` before the
+  /// day's end); a day with a held coin unpriced stays unknown.
   func addMissingStarts(_ inputs: inout ReturnInputs, portfolio: Portfolio, days: [CalendarDay])
     throws
   {
@@ -105,11 +106,15 @@ extension ReportService {
         inputs.points.append(ValuePoint(day: day, value: .zero))
         continue
       }
-      let end = day.next.start.date
-      let prices = try MarketRecords.latestPrices(
-        database, coinIDs: held.map(\.coinID), vsCurrency: portfolio.currency,
-        before: Timestamp.format(end),
-        notBefore: Timestamp.format(end.addingTimeInterval(-Self.backfillMaxAge)))
+      // Priced as backfill prices a day: the snapshot quote or daily close nearer its end.
+      let bound = day.next.start.description
+      let oldest = Timestamp.format(day.next.start.date.addingTimeInterval(-Self.backfillMaxAge))
+      let snapshot = try MarketRecords.latestSnapshot(
+        database, vsCurrency: portfolio.currency, before: bound)
+      let prices = try Self.endOfDayPrices(
+        database, coinIDs: held.map(\.coinID), vsCurrency: portfolio.currency, day: day,
+        oldest: oldest, freshSnapshot: (snapshot?.fetchedAt ?? "") >= oldest
+      ).prices.mapValues(\.price)
       let unpriced = held.filter { prices[$0.coinID] == nil }.map(\.coinID)
       guard unpriced.isEmpty else {
         inputs.points.append(
@@ -117,7 +122,7 @@ extension ReportService {
             day: day, value: nil,
             unknown: "no value is saved for \(day) and no market price of "
               + unpriced.joined(separator: ", ")
-              + " was taken within 2d before its end; run 'folio report backfill --since \(day)'"
+              + " is known within 2d before its end; run 'folio report backfill --since \(day)'"
           ))
         continue
       }
