@@ -11,16 +11,15 @@ enum Root: ParsableCommand {
     subcommands: [
       Buy.self, Sell.self, IncomeCommand.self, DepositCommand.self, WithdrawCommand.self,
       TransferCommand.self, SwapCommand.self, Tx.self, HoldingsCommand.self, PortfolioGroup.self,
-      Coins.self,
-      Market.self, Stats.self, Report.self, Daily.self, Locations.self, Import.self, Export.self,
-      SQLCommand.self, DB.self, Demo.self, Completions.self,
+      Coins.self, Market.self, Stats.self, Report.self, Gains.self, Daily.self, Locations.self,
+      Import.self, Export.self, SQLCommand.self, DB.self, Demo.self, Completions.self,
     ])
 
   /// The groups a bare `folio` lists the commands in, the most used first.
   static let overviewGroups: [(title: String, commands: [String])] = [
     ("Record trades", ["buy", "sell", "tx", "import", "export"]),
     ("Other transactions", ["income", "transfer", "swap", "deposit", "withdraw"]),
-    ("See where you stand", ["holdings", "report", "stats", "daily"]),
+    ("See where you stand", ["holdings", "report", "gains", "stats", "daily"]),
     ("Market data", ["coins", "market"]),
     ("Portfolios and places", ["portfolio", "locations"]),
     ("The database", ["db", "sql", "demo"]),

@@ -148,6 +148,13 @@ extension Context {
     let name = globals.portfolio ?? environment["FOLIO_PORTFOLIO"]
     return try PortfolioService(store()).resolve(name)
   }
+
+  /// The portfolios to use: every one for `--portfolio all` (of one currency), else the one
+  /// `portfolio()` gives.
+  func portfolios() throws -> [Portfolio] {
+    let name = globals.portfolio ?? environment["FOLIO_PORTFOLIO"]
+    return try PortfolioService(store()).resolveMany(name)
+  }
 }
 
 extension Context {

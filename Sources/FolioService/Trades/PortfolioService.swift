@@ -10,6 +10,8 @@ public enum PortfolioError: LocalizedError, ClassifiedError, Equatable {
   case invalidMethod(String)
   case holdsTrades(String, Int)
   case isDefault(String)
+  /// `--portfolio all` over portfolios of different currencies: `name (CUR)` of each.
+  case mixedCurrencies([String])
 
   public var kind: FailureKind {
     if case .notFound = self { return .inputMissing }
@@ -34,6 +36,9 @@ public enum PortfolioError: LocalizedError, ClassifiedError, Equatable {
         "portfolio '\(name)' holds \(count) trade(s); use --force to delete it with its trades"
     case .isDefault(let name):
       return "'\(name)' is the default portfolio and cannot be deleted"
+    case .mixedCurrencies(let names):
+      return "--portfolio all combines portfolios of one currency, but theirs differ: "
+        + names.joined(separator: ", ") + "; name one portfolio with --portfolio NAME"
     }
   }
 }
@@ -65,6 +70,20 @@ public struct PortfolioService {
       throw PortfolioError.notFound(wanted, known: try Portfolio.all(db).map(\.name))
     }
     return portfolio
+  }
+
+  /// The portfolios `name` stands for: `all` is every portfolio (unless one is named `all`),
+  /// which must share one currency; any other name is that portfolio alone.
+  public func resolveMany(_ name: String?) throws -> [Portfolio] {
+    guard name == "all", try Portfolio.named("all", db) == nil else {
+      return [try resolve(name)]
+    }
+    let portfolios = try Portfolio.all(db)
+    if Set(portfolios.map(\.currency)).count > 1 {
+      throw PortfolioError.mixedCurrencies(
+        portfolios.map { "\($0.name) (\($0.currency.uppercased()))" })
+    }
+    return portfolios
   }
 
   /// Parses a method name.

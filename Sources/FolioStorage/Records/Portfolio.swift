@@ -53,7 +53,7 @@ public struct Portfolio: Equatable, Sendable {
       id: db.lastInsertRowID, name: name, currency: currency, method: method, createdAt: createdAt)
   }
 
-  init(id: Int64, name: String, currency: String, method: CostMethod, createdAt: String) {
+  public init(id: Int64, name: String, currency: String, method: CostMethod, createdAt: String) {
     (self.id, self.name, self.currency, self.method, self.createdAt) = (
       id, name, currency, method, createdAt
     )

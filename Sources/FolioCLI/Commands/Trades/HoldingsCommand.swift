@@ -12,6 +12,8 @@ struct HoldingsCommand: FolioCommand {
       Prices are the latest cached market price of each coin in the portfolio's currency; a held
       coin without one reads n/a, is listed as unpriced and is not counted in the totals (as in
       stats and report).
+      --portfolio all sums every portfolio of one currency per coin (refused, 65, when their
+      currencies differ).
       """)
 
   enum Format: String, OutputFormat { case text, json, csv }
@@ -22,7 +24,7 @@ struct HoldingsCommand: FolioCommand {
 
   func run(_ context: Context) throws {
     let holdings = try HoldingsService(context.store()).holdings(
-      context.portfolio(), method: method)
+      context.portfolios(), method: method)
     if let snapshot = holdings.snapshot { try freshness.check(snapshot.fetchedAt, context) }
     switch format {
     case .json: context.print(json(holdings).rendered())

@@ -1,0 +1,183 @@
+import FolioService
+import FolioStorage
+import Foundation
+
+/// `folio gains`: capital gains by tax year, one row per disposed lot piece.
+struct Gains: FolioCommand {
+  static let configuration = CommandConfiguration(
+    name: "gains",
+    abstract: "List capital gains: one row per disposed lot piece, with totals by term.",
+    discussion: """
+      Each sell is split into the lot pieces it took (by the portfolio's method, or --method):
+      coin, quantity, date acquired, date disposed, proceeds (the sell's, shared by quantity),
+      cost basis, gain, and short or long term (long when held more than --long-term-days
+      days, default 365). --year Y is 1 January through 31 December of Y (the default is the
+      current year); --since and --until take inclusive UTC days instead. The CSV follows the
+      order of a capital-gains form: description, date acquired, date sold, proceeds, cost
+      basis, gain, then term. --portfolio all combines every portfolio of one currency.
+      Exit codes: 0 ok, 64 usage (such as --year with --since), 65 --since after --until or
+      portfolios of different currencies, 66 no database.
+      """)
+
+  enum Format: String, OutputFormat { case text, csv, json }
+
+  struct Year: ExpressibleByArgument {
+    let value: Int
+    init?(argument: String) {
+      guard argument.count == 4, let year = Int(argument), (1970...9999).contains(year) else {
+        return nil
+      }
+      value = year
+    }
+    static let expected = "a year from 1970 to 9999"
+    static let placeholder: String? = "yyyy"
+  }
+
+  struct DayCount: ExpressibleByArgument {
+    let value: Int
+    init(_ value: Int) { self.value = value }
+    init?(argument: String) {
+      guard let days = Int(argument), (0...36_500).contains(days) else { return nil }
+      value = days
+    }
+    static let expected = "a whole number of days from 0 to 36500"
+    static let placeholder: String? = "n"
+  }
+
+  @Option(help: "The tax year: its disposals from 1 January through 31 December (UTC).")
+  var year: Year?
+  @Option(help: "The first day of disposals to list.") var since: CalendarDay?
+  @Option(help: "The last day of disposals to list.") var until: CalendarDay?
+  @Option(help: "Held more than this many days is long term (default: 365).")
+  var longTermDays = DayCount(365)
+  @Option(help: "Compute with this method instead.") var method: CostMethod?
+  @Option var format = Format.text
+
+  func validate() throws {
+    if year != nil && (since != nil || until != nil) {
+      throw ValidationError(
+        "--year cannot be combined with --since or --until; give one or the other")
+    }
+  }
+
+  func run(_ context: Context) throws {
+    let store = try context.existingStore()
+    let portfolios = try context.portfolios()
+    let today = CalendarDay(containing: context.now)
+    let first: CalendarDay
+    let last: CalendarDay
+    if since != nil || until != nil {
+      first = since ?? CalendarDay(ordinal: 0)
+      last = until ?? today
+    } else {
+      let base = year.flatMap { CalendarDay(String(format: "%04d-01-01", $0.value)) }
+      first = base ?? today.firstOfYear
+      last = first.adding(days: 400).firstOfYear.adding(days: -1)
+    }
+    let report = try GainsService(store).gains(
+      portfolios, since: first, until: last, method: method, longTermDays: longTermDays.value)
+    switch format {
+    case .text: context.out.write(Self.text(report, useColor: context.useColor))
+    case .csv: context.out.write(Self.csv(report))
+    case .json: context.print(Self.json(report).rendered())
+    }
+  }
+
+  static func label(_ report: GainsReport) -> String {
+    report.portfolios.count == 1
+      ? "portfolio '\(report.portfolios.first?.name ?? "")'"
+      : "portfolios " + report.portfolios.map { "'\($0.name)'" }.joined(separator: ", ")
+  }
+
+  static func text(_ report: GainsReport, useColor: Bool) -> String {
+    let currency = report.currency
+    var output =
+      "Capital gains of \(label(report)) (\(currency.uppercased()), \(report.method.rawValue)), "
+      + "disposed \(report.since) through \(report.until); long term: held more than "
+      + "\(report.longTermDays) days\n"
+    guard !report.rows.isEmpty else { return output + "no disposals in that range\n" }
+    var table = TextTable(
+      headers: [
+        "COIN", "QUANTITY", "ACQUIRED", "DISPOSED", "PROCEEDS", "COST BASIS", "GAIN", "TERM",
+      ])
+    table.rightAligned = [1, 4, 5, 6]
+    for row in report.rows {
+      table.append(
+        [
+          row.coinID, Formatting.quantity(row.quantity), row.acquired, row.disposed,
+          Formatting.money(row.proceeds, in: currency),
+          Formatting.money(row.costBasis, in: currency),
+          Formatting.money(row.gain, in: currency, sign: .nonZero),
+          row.longTerm ? "long" : "short",
+        ], directions: [nil, nil, nil, nil, nil, nil, MarketFormat.direction(row.gain)])
+    }
+    output += "\n" + table.rendered(useColor: useColor) + "\n"
+    var totals = TextTable(headers: ["TERM", "PROCEEDS", "COST BASIS", "GAIN"])
+    totals.rightAligned = [1, 2, 3]
+    for (name, sum) in [
+      ("Short", report.shortTerm), ("Long", report.longTerm), ("Total", report.total),
+    ] {
+      totals.append(
+        [
+          name, Formatting.money(sum.proceeds, in: currency),
+          Formatting.money(sum.costBasis, in: currency),
+          Formatting.money(sum.gain, in: currency, sign: .nonZero),
+        ], directions: [nil, nil, nil, MarketFormat.direction(sum.gain)])
+    }
+    return output + totals.rendered(useColor: useColor)
+  }
+
+  /// The columns of a capital-gains form, in its order, then the term and the figures a
+  /// script may want apart.
+  static let csvHeader = [
+    "description", "date_acquired", "date_sold", "proceeds", "cost_basis", "gain", "term",
+    "coin", "quantity", "portfolio",
+  ]
+
+  static func csv(_ report: GainsReport) -> String {
+    var output = CSVWriter.line(csvHeader)
+    for row in report.rows {
+      output += CSVWriter.line([
+        "\(row.quantity) \(row.coinID)", row.acquired, row.disposed, row.proceeds.description,
+        row.costBasis.description, row.gain.description, row.longTerm ? "long" : "short",
+        row.coinID, row.quantity.description, row.portfolio,
+      ])
+    }
+    return output
+  }
+
+  static func json(_ report: GainsReport) -> JSONValue {
+    func totals(_ sum: GainTotals) -> JSONValue {
+      .object([
+        ("proceeds", .decimal(sum.proceeds)), ("cost_basis", .decimal(sum.costBasis)),
+        ("gain", .decimal(sum.gain)),
+      ])
+    }
+    return .object([
+      ("portfolios", .array(report.portfolios.map { .string($0.name) })),
+      ("currency", .string(report.currency)), ("method", .string(report.method.rawValue)),
+      ("since", .string(report.since)), ("until", .string(report.until)),
+      ("long_term_days", .int(Int64(report.longTermDays))),
+      (
+        "disposals",
+        .array(
+          report.rows.map { row in
+            .object([
+              ("portfolio", .string(row.portfolio)), ("coin", .string(row.coinID)),
+              ("quantity", .decimal(row.quantity)), ("date_acquired", .string(row.acquired)),
+              ("date_sold", .string(row.disposed)), ("proceeds", .decimal(row.proceeds)),
+              ("cost_basis", .decimal(row.costBasis)), ("gain", .decimal(row.gain)),
+              ("term", .string(row.longTerm ? "long" : "short")),
+            ])
+          })
+      ),
+      (
+        "totals",
+        .object([
+          ("short", totals(report.shortTerm)), ("long", totals(report.longTerm)),
+          ("total", totals(report.total)),
+        ])
+      ),
+    ])
+  }
+}

@@ -1,0 +1,142 @@
+import FolioStorage
+import Foundation
+
+/// One piece of a lot disposed of: the part of one lot one sell took.
+public struct GainRow: Equatable, Sendable {
+  /// The portfolio's name.
+  public let portfolio: String
+  public let coinID: String
+  public let quantity: ExactDecimal
+  /// `YYYY-MM-DD` (UTC) of the buy that opened the lot, and of the sell.
+  public let acquired: String
+  public let disposed: String
+  /// The sell's proceeds (quantity × price − fee) shared by the quantity of each piece.
+  public let proceeds: ExactDecimal
+  public let costBasis: ExactDecimal
+  /// proceeds − cost basis.
+  public let gain: ExactDecimal
+  public let longTerm: Bool
+  /// The sell it belongs to.
+  public let tradeID: Int64
+}
+
+/// The sum of some rows' proceeds, cost basis and gain.
+public struct GainTotals: Equatable, Sendable {
+  public var proceeds = ExactDecimal.zero
+  public var costBasis = ExactDecimal.zero
+  public var gain = ExactDecimal.zero
+
+  mutating func add(_ row: GainRow) throws(DecimalError) {
+    proceeds = try proceeds + row.proceeds
+    costBasis = try costBasis + row.costBasis
+    gain = try gain + row.gain
+  }
+}
+
+/// The capital gains of a portfolio over a range of days.
+public struct GainsReport: Equatable, Sendable {
+  public let portfolios: [Portfolio]
+  public let currency: String
+  public let method: CostMethod
+  /// Inclusive `YYYY-MM-DD` bounds of the disposal dates.
+  public let since: String
+  public let until: String
+  public let longTermDays: Int
+  /// Oldest disposal first; within a sell, in the order its lots were taken.
+  public let rows: [GainRow]
+  public let shortTerm: GainTotals
+  public let longTerm: GainTotals
+  public let total: GainTotals
+}
+
+/// `folio gains`: one row per disposed lot piece, by any cost-basis method, computed from the
+/// trades in memory (the stored lots are not touched).
+public struct GainsService {
+  let store: Store
+  public init(_ store: Store) { self.store = store }
+
+  /// The gains of `portfolios` (one, or several of the same currency) from the disposals made
+  /// `since` through `until` (inclusive days). A piece is long-term when it was held more than
+  /// `longTermDays` days (disposal day − acquisition day > longTermDays).
+  public func gains(
+    _ portfolios: [Portfolio], since: CalendarDay, until: CalendarDay, method: CostMethod?,
+    longTermDays: Int
+  ) throws -> GainsReport {
+    if since > until {
+      throw ReportError.emptyRange(since: since.description, until: until.description)
+    }
+    if Set(portfolios.map(\.currency)).count > 1 {
+      throw PortfolioError.mixedCurrencies(
+        portfolios.map { "\($0.name) (\($0.currency.uppercased()))" })
+    }
+    let method = method ?? portfolios.first?.method ?? .fifo
+    var rows: [GainRow] = []
+    try store.database.read {
+      for portfolio in portfolios {
+        try collect(portfolio, method: method, until: until, into: &rows)
+      }
+    }
+    let from = since.description
+    let through = until.description
+    rows = rows.filter { $0.disposed >= from && $0.disposed <= through }
+    rows = rows.map { row in
+      guard let acquired = CalendarDay(row.acquired), let disposed = CalendarDay(row.disposed)
+      else { return row }
+      return GainRow(
+        portfolio: row.portfolio, coinID: row.coinID, quantity: row.quantity,
+        acquired: row.acquired,
+        disposed: row.disposed, proceeds: row.proceeds, costBasis: row.costBasis, gain: row.gain,
+        longTerm: disposed.ordinal - acquired.ordinal > Int64(longTermDays), tradeID: row.tradeID)
+    }
+    rows.sort { ($0.disposed, $0.tradeID) < ($1.disposed, $1.tradeID) }
+    var short = GainTotals()
+    var long = GainTotals()
+    var total = GainTotals()
+    for row in rows {
+      if row.longTerm { try long.add(row) } else { try short.add(row) }
+      try total.add(row)
+    }
+    return GainsReport(
+      portfolios: portfolios, currency: portfolios.first?.currency ?? "usd", method: method,
+      since: from, until: through, longTermDays: longTermDays, rows: rows, shortTerm: short,
+      longTerm: long, total: total)
+  }
+
+  /// Books every trade of `portfolio` up to the end of `until` with `method` and adds a row
+  /// for each lot piece each sell took.
+  func collect(
+    _ portfolio: Portfolio, method: CostMethod, until: CalendarDay, into rows: inout [GainRow]
+  ) throws {
+    var books: [String: PositionBook] = [:]
+    var acquired: [Int64: String] = [:]
+    try Trade.each(
+      portfolioID: portfolio.id, filter: Trade.Filter(before: until.next.start), store.database
+    ) { trade in
+      switch trade.side {
+      case .buy:
+        _ = try books[trade.coinID, default: PositionBook(method: method)].buy(trade)
+        acquired[trade.id] = String(trade.executedAt.prefix(10))
+      case .sell:
+        let result = try books[trade.coinID, default: PositionBook(method: method)].sell(trade)
+        let proceeds = result.disposal.proceeds
+        var shared = ExactDecimal.zero
+        for (index, piece) in result.consumptions.enumerated() {
+          // The proceeds shared by quantity; the last piece takes what is left, so the
+          // pieces add up to the sell's proceeds exactly.
+          let part =
+            index == result.consumptions.count - 1
+            ? try proceeds - shared
+            : try ExactDecimal.scaled(proceeds, by: piece.quantity, dividedBy: trade.quantity)
+          shared = try shared + part
+          rows.append(
+            GainRow(
+              portfolio: portfolio.name, coinID: trade.coinID, quantity: piece.quantity,
+              acquired: acquired[piece.lotTradeID] ?? "",
+              disposed: String(
+                trade.executedAt.prefix(10)), proceeds: part, costBasis: piece.cost,
+              gain: try part - piece.cost, longTerm: false, tradeID: trade.id))
+        }
+      }
+    }
+  }
+}
