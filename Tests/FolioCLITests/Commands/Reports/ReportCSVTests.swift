@@ -49,9 +49,15 @@ import Testing
     ]
     for step in steps { #expect(sandbox.run(step).code == 0, "\(step)") }
     let before = sandbox.run("report", "--date", "2024-03-15", "--format", "csv").out
-    let rows = before.split(separator: "\n").dropFirst()
+    let lines = before.split(separator: "\n", omittingEmptySubsequences: false).map {
+      $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+    }.filter { $0 != [""] }
+    let header = try #require(lines.first)
+    let rows = lines.dropFirst()
     #expect(rows.count == 1)
-    #expect(rows.first?.contains(",ethereum,") == true)
-    #expect(rows.first?.hasSuffix(",0,") == true, "\(rows)")  // held, nothing realized yet
+    let row = try #require(rows.first)
+    let realized = try #require(header.firstIndex(of: "realized_pnl"))
+    #expect(row[header.firstIndex(of: "coin") ?? 0] == "ethereum")
+    #expect(row[realized] == "0", "\(rows)")  // held, nothing realized yet
   }
 }
