@@ -77,15 +77,9 @@ public struct TransactionService {
     coin: String, quantity: String, price: String, type: IncomeType, _ draft: TransactionDraft,
     in portfolio: Portfolio, now: Date
   ) throws -> Trade {
-    let coinID = try resolve(coin)
-    return try db.write {
-      let portfolio = try Portfolio.current(portfolio, db)
-      var row = try base(draft, portfolio: portfolio, coinID: coinID, side: .buy, now: now)
-      row.kind = .income
+    try record(.income, coin: coin, quantity: quantity, draft, in: portfolio, now: now) { row in
       row.incomeType = type
-      row.quantity = try TradeInput.quantity(quantity)
       row.price = try TradeInput.amount(price, field: "--price")
-      return try book([row]).first ?? row
     }
   }
 
@@ -95,12 +89,7 @@ public struct TransactionService {
     coin: String, quantity: String, cost: String, acquired: String?, _ draft: TransactionDraft,
     in portfolio: Portfolio, now: Date
   ) throws -> Trade {
-    let coinID = try resolve(coin)
-    return try db.write {
-      let portfolio = try Portfolio.current(portfolio, db)
-      var row = try base(draft, portfolio: portfolio, coinID: coinID, side: .buy, now: now)
-      row.kind = .deposit
-      row.quantity = try TradeInput.quantity(quantity)
+    try record(.deposit, coin: coin, quantity: quantity, draft, in: portfolio, now: now) { row in
       row.amount = try TradeInput.amount(cost, field: "--cost")
       if let acquired {
         let time = try TradeInput.date(acquired, field: "--acquired").description
@@ -109,7 +98,6 @@ public struct TransactionService {
         }
         row.acquiredAt = time
       }
-      return try book([row]).first ?? row
     }
   }
 
@@ -117,12 +105,27 @@ public struct TransactionService {
   public func withdraw(
     coin: String, quantity: String, _ draft: TransactionDraft, in portfolio: Portfolio, now: Date
   ) throws -> Trade {
+    try record(.withdrawal, coin: coin, quantity: quantity, draft, in: portfolio, now: now) { _ in }
+  }
+
+  /// Records one row of `kind` (income, a deposit or a withdrawal; only a withdrawal gives
+  /// units up): resolves the coin, then, in one write transaction, re-reads the portfolio,
+  /// builds the row with the fields every kind shares and `quantity`, lets `fill` set the
+  /// kind's own fields, and books it.
+  private func record(
+    _ kind: TradeKind, coin: String, quantity: String,
+    _ draft: TransactionDraft, in portfolio: Portfolio, now: Date,
+    _ fill: (inout Trade) throws -> Void
+  ) throws -> Trade {
     let coinID = try resolve(coin)
     return try db.write {
       let portfolio = try Portfolio.current(portfolio, db)
-      var row = try base(draft, portfolio: portfolio, coinID: coinID, side: .sell, now: now)
-      row.kind = .withdrawal
+      var row = try base(
+        draft, portfolio: portfolio, coinID: coinID, side: kind == .withdrawal ? .sell : .buy,
+        now: now)
+      row.kind = kind
       row.quantity = try TradeInput.quantity(quantity)
+      try fill(&row)
       return try book([row]).first ?? row
     }
   }
