@@ -4,25 +4,53 @@ import Foundation
 /// Money the owner put into (+) or took out of (−) a portfolio at one moment.
 public struct CashFlow: Equatable, Sendable {
   public let at: Timestamp
+  /// Zero when `unknown`.
   public let amount: ExactDecimal
+  /// Why the amount is unknown (units that came or went at market value, with no market price
+  /// near their time); nil when it is known. A period holding such a flow has no returns.
+  public let unknown: String?
 
-  public init(at: Timestamp, amount: ExactDecimal) {
-    self.at = at
-    self.amount = amount
+  public init(at: Timestamp, amount: ExactDecimal, unknown: String? = nil) {
+    (self.at, self.amount, self.unknown) = (at, amount, unknown)
   }
 
-  /// The money a trade moved in or out, as docs/reports.md defines net flow: a buy brings in
-  /// the cash paid for it (quantity × price + fee), a sell takes out the cash received
-  /// (quantity × price − fee). Every kind of transaction is decided here, so one rule holds
-  /// for the report, `report history` and the returns; a kind that is a return rather than a
-  /// flow (income) gives nil.
-  public static func of(_ trade: Trade) throws(DecimalError) -> CashFlow? {
+  /// The money a row moved in or out of its portfolio, as docs/reports.md defines net flow:
+  ///
+  /// - a buy for cash brings in the cash paid (quantity × price + fee), a sell takes out the
+  ///   cash received (quantity × price − fee);
+  /// - a deposit brings in, a withdrawal takes out, its units at market value;
+  /// - a transfer's arriving piece brings in its units at market value, and its leaving row
+  ///   takes out what arrives, (quantity − fee) × market price: the fee's units are a cost of
+  ///   the sending portfolio, as a sell's fee is, so both portfolios' flows cancel;
+  /// - income is a return, not a flow, and a swap keeps both legs inside the portfolio: nil.
+  ///
+  /// `marketPrice` gives the market price of a row's coin near its time (nil: none known).
+  /// Every kind of transaction is decided here, so one rule holds for the report,
+  /// `report history` and the returns.
+  public static func of(_ trade: Trade, marketPrice: (Trade) throws -> ExactDecimal?) throws
+    -> CashFlow?
+  {
     let at = Timestamp(seconds: Timestamp.seconds(of: trade.executedAt))
-    let gross = try trade.quantity * trade.price
-    switch trade.side {
-    case .buy: return CashFlow(at: at, amount: try gross + trade.fee)
-    case .sell: return CashFlow(at: at, amount: try trade.fee - gross)
+    let units: ExactDecimal
+    let what: String
+    switch (trade.kind, trade.side) {
+    case (.trade, .buy):
+      return CashFlow(at: at, amount: try trade.quantity * trade.price + trade.fee)
+    case (.trade, .sell):
+      return CashFlow(at: at, amount: try trade.fee - trade.quantity * trade.price)
+    case (.income, _), (.swap, _): return nil
+    case (.deposit, _): (units, what) = (trade.quantity, "deposit")
+    case (.withdrawal, _): (units, what) = (try .zero - trade.quantity, "withdrawal")
+    case (.transfer, .buy): (units, what) = (trade.quantity, "transfer in")
+    case (.transfer, .sell): (units, what) = (try trade.fee - trade.quantity, "transfer out")
     }
+    guard let price = try marketPrice(trade) else {
+      return CashFlow(
+        at: at, amount: .zero,
+        unknown: "the \(what) of \(trade.quantity) \(trade.coinID) at \(trade.executedAt) is a "
+          + "flow at market value, and no market price of \(trade.coinID) is known near that time")
+    }
+    return CashFlow(at: at, amount: try units * price)
   }
 }
 
@@ -196,6 +224,9 @@ public enum Returns {
       return unavailable(start, last.unknown ?? "the value of \(day) is unknown")
     }
     let inside = flows.filter { $0.at >= start && $0.at < end }
+    if let unknown = inside.first(where: { $0.unknown != nil })?.unknown {
+      return unavailable(start, unknown)
+    }
     let whole: SubPeriod
     do {
       whole = try subPeriod(start: start, from: startValue, end: end, to: endValue, flows: inside)

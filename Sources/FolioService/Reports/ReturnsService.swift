@@ -32,7 +32,9 @@ extension ReportService {
       portfolioID: portfolio.id, filter: Trade.Filter(before: day.next.start), database
     ) { trade in
       inputs.trades.append(trade)
-      if let flow = try CashFlow.of(trade) { inputs.flows.append(flow) }
+      if let flow = try CashFlow.of(trade, marketPrice: { try flowPrice($0, portfolio) }) {
+        inputs.flows.append(flow)
+      }
     }
     if let first = inputs.trades.first {
       inputs.inception = Timestamp(seconds: Timestamp.seconds(of: first.executedAt)).day.start
@@ -47,6 +49,29 @@ extension ReportService {
       }
     }
     return inputs
+  }
+
+  /// How far from a row's time a market price may be to value the units a deposit, a
+  /// withdrawal or a transfer moved (a flow at market value).
+  static let flowPriceMaxAge: Int64 = 2 * 86_400
+
+  /// The market price of `row`'s coin in the portfolio's currency nearest the row's time,
+  /// within `flowPriceMaxAge` either side: a snapshot quote or a daily close (priced at its
+  /// day's end), the nearer; of two as near, the earlier. nil when there is none.
+  func flowPrice(_ row: Trade, _ portfolio: Portfolio) throws -> ExactDecimal? {
+    let quote = try MarketRecords.nearestPrice(
+      database, coinID: row.coinID, vsCurrency: portfolio.currency, time: row.executedAt,
+      maxSeconds: Self.flowPriceMaxAge)
+    let close = try DailyPriceRecords.nearestPrice(
+      database, coinID: row.coinID, vsCurrency: portfolio.currency, time: row.executedAt,
+      maxSeconds: Self.flowPriceMaxAge)
+    switch (quote, close) {
+    case (let quote?, let close?):
+      return (close.distance, close.at) < (quote.distance, quote.at) ? close.price : quote.price
+    case (let quote?, nil): return quote.price
+    case (nil, let close?): return close.price
+    case (nil, nil): return nil
+    }
   }
 
   /// The returns of every period ending with `day`, whose value is `value` (the report's own
@@ -153,6 +178,7 @@ extension ReportService {
           start = inception
         }
         guard let start,
+          !inputs.flows.contains(where: { $0.at >= start && $0.at < end && $0.unknown != nil }),
           let part = try? Returns.subPeriod(
             start: start, from: from, end: end, to: value, flows: inputs.flows)
         else { return DayReturn(day: row.day, netFlow: nil, marketGain: nil, percent: nil) }

@@ -118,6 +118,27 @@ public enum DailyPriceRecords {
     return result
   }
 
+  /// The closing price of `coinID` in `vsCurrency` priced nearest `time` (its `priced_at`),
+  /// at most `maxSeconds` away; of two as near, the earlier.
+  public static func nearestPrice(
+    _ database: Database, coinID: String, vsCurrency: String, time: String, maxSeconds: Int64
+  ) throws -> (price: ExactDecimal, at: String, distance: Int64)? {
+    try database.row(
+      """
+      SELECT price, priced_at, abs(unixepoch(priced_at) - unixepoch(?3)) AS distance
+      FROM daily_prices
+      WHERE coin_id = ?1 AND vs_currency = ?2
+        AND abs(unixepoch(priced_at) - unixepoch(?3)) <= ?4
+      ORDER BY distance, priced_at LIMIT 1
+      """, [coinID, vsCurrency, time, maxSeconds]
+    ) {
+      (
+        price: try $0["price"] as ExactDecimal, at: try $0["priced_at"] as String,
+        distance: try $0["distance"] as Int64
+      )
+    }
+  }
+
   /// The closing prices of `coinID` in `vsCurrency` from `from` (nil: all), oldest first.
   public static func history(
     _ database: Database, coinID: String, vsCurrency: String, from: String?
