@@ -34,6 +34,19 @@ struct CurrencyOption: ParsableArguments {
   var vsCurrency: String { code.text }
 }
 
+/// `--vs CURRENCY` for commands that fetch prices to value a portfolio (`market history`):
+/// without it, the currency of the portfolio in use.
+struct PortfolioCurrencyOption: ParsableArguments {
+  @Option(name: "vs", help: "The currency of the prices (default: the portfolio's currency).")
+  private var code: CurrencyCode?
+
+  /// The lower-cased currency code: `--vs`, else the currency of the portfolio in use.
+  func vsCurrency(_ context: Context) throws -> String {
+    if let code { return code.text }
+    return try context.portfolio().currency
+  }
+}
+
 /// A currency code of 2 to 10 letters, lower-cased.
 struct CurrencyCode: ExpressibleByArgument {
   let text: String

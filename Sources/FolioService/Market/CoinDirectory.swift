@@ -76,6 +76,9 @@ public struct CoinDirectory {
     /// Take it as an id without adding it (filters and market commands, which may name a
     /// coin the directory has not heard of yet).
     case accept
+    /// Refuse it with a did-you-mean and no `--new-coin` hint (`market import --coin`, which
+    /// stores prices only under a coin of the directory).
+    case known
   }
 
   /// How old the newest /coins/list may be before `market refresh` fetches it again.
@@ -134,10 +137,10 @@ public struct CoinDirectory {
         added: false)
     }
     switch unknown {
-    case .refuse:
+    case .refuse, .known:
       guard TradeInput.isCoinID(lower) else { throw CoinError.invalid(text) }
       throw CoinError.unknown(
-        typed, suggestions: suggest ? try suggestions(for: lower) : [], canAdd: true)
+        typed, suggestions: suggest ? try suggestions(for: lower) : [], canAdd: unknown == .refuse)
     case .accept:
       guard TradeInput.isCoinID(lower) else { throw CoinError.invalid(text) }
       return CoinResolution(typed: typed, id: lower, chosen: nil, others: [], added: false)

@@ -45,9 +45,20 @@ public struct HistoryIncomplete: LocalizedError, ClassifiedError, Equatable {
   /// The coins not fetched, each with why.
   public let failed: [(coin: String, reason: String)]
   public let kind: FailureKind
+  /// The global options to repeat in the command to run again (`--db PATH`), shell-quoted.
+  public var globalArguments: [String] = []
 
   public static func == (a: HistoryIncomplete, b: HistoryIncomplete) -> Bool {
     a.outcome == b.outcome && a.failed.map(\.coin) == b.failed.map(\.coin)
+  }
+
+  /// The command that fetches what is missing: the coins not fetched, from the same first
+  /// day, in the same currency (the days stored already are not asked for again).
+  public var rerun: String {
+    (["folio"] + globalArguments + [
+      "market", "history", "--coins", failed.map(\.coin).joined(separator: ","), "--since",
+      outcome.since, "--vs", outcome.vsCurrency,
+    ]).joined(separator: " ")
   }
 
   public var errorDescription: String? {
@@ -58,7 +69,7 @@ public struct HistoryIncomplete: LocalizedError, ClassifiedError, Equatable {
       ? "nothing new was stored"
       : "the daily prices of \(stored.joined(separator: ", ")) were stored"
     return "daily prices were not fetched for \(which); \(kept); "
-      + "run 'folio market history' again later to fetch the rest"
+      + "run '\(rerun)' later to fetch the rest"
   }
 }
 
@@ -141,21 +152,19 @@ public struct PriceHistory {
         throw MarketError.nothingToFetch(portfolio: request.portfolio)
       }
     }
-    let first = since ?? today.adding(days: -Self.freeTierDays)
+    // The free (and demo) API serves days from `earliest` on; nil with a pro key.
+    let earliest: CalendarDay? =
+      client.configuration.apiKey?.header == "x-cg-pro-api-key"
+      ? nil
+      : CalendarDay(
+        containing: now.addingTimeInterval(-TimeInterval(Self.freeTierDays) * 86_400)
+      ).next
+    let first = since ?? earliest ?? today.adding(days: -Self.freeTierDays)
     guard first <= until else {
       throw MarketError.sinceTooLate(since: first.description, lastDay: until.description)
     }
-    var from = first
+    // Warned about only when a day the free API does not serve is actually missing.
     var freeTierFrom: String?
-    if client.configuration.apiKey?.header != "x-cg-pro-api-key" {
-      let earliest = CalendarDay(
-        containing: now.addingTimeInterval(-TimeInterval(Self.freeTierDays) * 86_400)
-      ).next
-      if from < earliest {
-        from = earliest
-        freeTierFrom = earliest.description
-      }
-    }
     var outcomes: [HistoryCoinOutcome] = []
     var failed: [(coin: String, reason: String)] = []
     var failureKind: FailureKind?
@@ -163,7 +172,13 @@ public struct PriceHistory {
     var stopped = false
     for (index, coin) in coins.enumerated() where !stopped {
       progress("fetching daily prices of \(coin) (\(index + 1) of \(coins.count))")
-      let gaps = from <= until ? try missingRuns(coin, request.vsCurrency, from, until) : []
+      var gaps = try missingRuns(coin, request.vsCurrency, first, until)
+      if let earliest, gaps.contains(where: { $0.lowerBound < earliest }) {
+        freeTierFrom = earliest.description
+        gaps = gaps.compactMap {
+          $0.upperBound < earliest ? nil : max($0.lowerBound, earliest)...$0.upperBound
+        }
+      }
       var added: [String] = []
       var requests = 0
       do {

@@ -16,10 +16,11 @@ struct MarketHistory: FolioCommand {
       COINGECKO_PRO_API_KEY earlier days are not asked for, and a warning says so (import saved
       market_chart files with 'folio market import FILE --coin ID' for those). HTTP 429 is
       retried honouring Retry-After. Each coin is stored as soon as it is fetched: when one
-      fails, the others stay stored and the command names the coins not fetched (exit 69).
+      fails, the others stay stored and the command names the coins not fetched and the
+      command that fetches them (exit 69). --vs defaults to the portfolio's currency.
       """, createsDatabase: true)
 
-  @OptionGroup var currency: CurrencyOption
+  @OptionGroup var currency: PortfolioCurrencyOption
   @Option(valueName: "id,...", help: "The coins (ids or symbols) to fetch.") var coins: String?
   @Flag(help: "The coins the portfolio held at any time since --since (the default).")
   var held: Bool
@@ -40,7 +41,7 @@ struct MarketHistory: FolioCommand {
     let configuration = try CoinGeckoConfiguration.fromEnvironment(context.environment)
     let store = try context.store()
     var request = HistoryRequest()
-    request.vsCurrency = currency.vsCurrency
+    request.vsCurrency = try currency.vsCurrency(context)
     request.since = since
     var ids: [String] = []
     for text in named {
@@ -50,24 +51,20 @@ struct MarketHistory: FolioCommand {
     request.coins = ids
     if ids.isEmpty { request.portfolio = try context.portfolio().name }
     let client = CoinGeckoClient(configuration: configuration)
-    let terminal = context.stderrIsTerminal
-    var shown = false
-    let progress: (String) -> Void = { message in
-      guard terminal else { return }
-      context.err.write("\r\u{1B}[K" + "folio: \(message)…")
-      shown = true
-    }
-    defer { if shown { context.err.write("\r\u{1B}[K") } }
+    let progress = ProgressLine(context)
+    defer { progress.finish() }
     do {
       let outcome = try PriceHistory(store).fetch(
-        request, client: client, now: context.now, progress: progress)
-      if shown { context.err.write("\r\u{1B}[K") }
-      shown = false
+        request, client: client, now: context.now, progress: progress.show)
+      progress.finish()
       report(outcome, context)
-    } catch let error as HistoryIncomplete {
-      if shown { context.err.write("\r\u{1B}[K") }
-      shown = false
+    } catch var error as HistoryIncomplete {
+      progress.finish()
       report(error.outcome, context)
+      // The command to run again names the same database.
+      if let database = context.globals.database {
+        error.globalArguments = ["--db", Demo.quoted(database)]
+      }
       throw error
     }
   }

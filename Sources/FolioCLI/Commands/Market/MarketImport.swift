@@ -23,7 +23,8 @@ struct MarketImport: FolioCommand {
       within a day. A page that does not match is refused (exit 65) naming the currency it
       looks like; --force imports it anyway.
       A /coins/{id}/market_chart response ({"prices": [[ms, price], ...], ...}) holds daily
-      prices: give its coin with --coin and its currency with --vs. Each complete UTC day is
+      prices: give its coin with --coin (an id or symbol of the coin directory; another is
+      refused, exit 66) and its currency with --vs. Each complete UTC day is
       stored once as that day's closing price (the last point up to the next 00:00:00Z); a day
       already stored is kept.
       """, createsDatabase: true)
@@ -37,7 +38,13 @@ struct MarketImport: FolioCommand {
 
   func run(_ context: Context) throws {
     let store = try context.store()
-    let coinID = try coin.map { try context.resolve($0, in: store) }
+    // Prices are stored only under a coin of the directory: a typo is refused (66), not
+    // stored under an id made up from it.
+    let coinID = try coin.map { text in
+      let coin = try CoinDirectory(store).resolve(text, unknown: .known)
+      if let note = coin.note { context.note(note) }
+      return coin.id
+    }
     let outcomes = try MarketData(store).importFiles(
       files, vsCurrency: currency.vsCurrency, at: at?.date, now: context.now, force: force,
       coin: coinID)

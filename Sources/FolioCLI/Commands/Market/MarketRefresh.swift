@@ -72,9 +72,9 @@ struct MarketRefresh: FolioCommand {
     request.detailFor = detailFor
     request.coinList = coinList
     let client = CoinGeckoClient(configuration: configuration)
-    let progress: (String) -> Void = { message in
-      if context.stderrIsTerminal { context.err.write("folio: \(message)…\n") }
-    }
-    return try service.refresh(request, client: client, now: context.now, progress: progress)
+    let progress = ProgressLine(context)
+    defer { progress.finish() }
+    return try service.refresh(
+      request, client: client, now: context.now, progress: progress.show)
   }
 }

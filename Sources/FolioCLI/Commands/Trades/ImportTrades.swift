@@ -64,12 +64,17 @@ struct ImportTrades: FolioCommand {
     }
     defer { try? handle.close() }
     let source = path == "-" ? "<stdin>" : path
-    let progress = ProgressBar(context: context, total: total)
+    let progress = ProgressLine(context)
+    defer { progress.finish() }
+    let update: (Int) -> Void = { done in
+      guard total > 0 else { return }
+      progress.show("importing trades: \(min(100, done * 100 / total))%")
+    }
     let report = try TradeImporter(context.store()).importTrades(
       from: CSVReader(handle: handle, source: source), source: source,
       into: context.portfolio(), dryRun: dryRun, allowFuture: allowFuture, newCoin: newCoin.newCoin,
       timeZone: timeZone, newestFirst: newestFirst, now: context.now,
-      progress: progress.update)
+      progress: update)
     progress.finish()
     report.notes.forEach(context.note)
     switch format {
@@ -85,32 +90,5 @@ struct ImportTrades: FolioCommand {
         "\(verb) \(report.imported) trade(s) from \(report.rows) row(s); "
           + "\(skip) \(report.skipped) already present")
     }
-  }
-}
-
-/// A progress bar on stderr, drawn only when stderr is a terminal.
-final class ProgressBar {
-  let context: Context
-  let total: Int
-  let enabled: Bool
-
-  init(context: Context, total: Int) {
-    self.context = context
-    self.total = total
-    enabled = context.stderrIsTerminal && total > 0
-  }
-
-  func update(_ done: Int) {
-    guard enabled else { return }
-    let fraction = min(1.0, Double(done) / Double(total))
-    let width = 30
-    let filled = Int(fraction * Double(width))
-    let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-    context.err.write("\r[\(bar)] \(Int(fraction * 100))%")
-  }
-
-  func finish() {
-    guard enabled else { return }
-    context.err.write("\r" + String(repeating: " ", count: 40) + "\r")
   }
 }

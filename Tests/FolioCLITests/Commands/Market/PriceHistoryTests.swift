@@ -113,6 +113,24 @@ import Testing
     #expect(try sandbox.sqlite("SELECT count(*) FROM daily_prices") == "0\n")
   }
 
+  @Test func aMarketChartForACoinTheDirectoryDoesNotKnowIsRefusedAndNothingStored() throws {
+    let chart = Fixtures.path("coingecko/charts/market_chart_bitcoin_usd.json")
+    let typo = sandbox.run("market", "import", chart, "--coin", "bitcoinn")
+    #expect(typo.code == 66)
+    #expect(typo.out.isEmpty)
+    #expect(
+      typo.err
+        == "folio: error: unknown coin 'bitcoinn'; did you mean 'bitcoin' (Bitcoin, BTC, rank 1)?\n",
+      "\(typo.err)")
+    let unknown = sandbox.run("market", "import", chart, "--coin", "zzzq-not-a-coin")
+    #expect(unknown.code == 66)
+    #expect(!unknown.err.contains("--new-coin"), "\(unknown.err)")
+    #expect(try sandbox.sqlite("SELECT count(*) FROM daily_prices") == "0\n")
+    #expect(
+      try sandbox.sqlite("SELECT count(*) FROM coins WHERE id IN ('bitcoinn', 'zzzq-not-a-coin')")
+        == "0\n")
+  }
+
   // MARK: - Fetching
 
   @Test func twoCoinsOver400DaysAreFetchedOnceAndNotAgain() throws {
@@ -206,6 +224,11 @@ import Testing
     )
     #expect(result.err.contains("daily prices were not fetched for ethereum ("), "\(result.err)")
     #expect(result.err.contains("solana (not asked for after that failure)"))
+    // The advice is the command that fetches the rest: the coins not fetched, as asked.
+    #expect(
+      result.err.hasSuffix(
+        "run 'folio market history --coins ethereum,solana --since 2024-11-20 --vs usd' later "
+          + "to fetch the rest\n"), "\(result.err)")
     #expect(result.err.contains("the daily prices of bitcoin were stored"))
     #expect(server.requests(to: "/coins/ethereum/market_chart/range").count == 3)
     #expect(server.requests(to: "/coins/solana/market_chart/range").isEmpty)
@@ -324,5 +347,113 @@ extension PriceHistoryTests {
     let empty = history("--coins", " , ")
     #expect(empty.code == 64)
     #expect(empty.err.contains("--coins names no coin"))
+  }
+}
+
+/// The free-tier warning, the default currency and the progress line of `market history`.
+extension PriceHistoryTests {
+  @Test func theFreeTierWarningAppearsOnlyWhenDaysBeyond365AreMissing() throws {
+    server.route(
+      "/coins/bitcoin/market_chart/range",
+      .json(Self.chart(days: 401, now: sandbox.now) { "\(1000 + $0)" }))
+    // No --since: the free tier's own 365 days, no warning.
+    let named = history("--coins", "bitcoin", pro: false)
+    #expect(named.code == 0, "\(named.err)")
+    #expect(named.err.isEmpty, "\(named.err)")
+    #expect(server.requests.first?.query["from"] == "1701475200")  // 2023-12-02T00:00:00Z
+    // A --since within the 365 days asks for nothing old: no warning.
+    let recent = history("--coins", "bitcoin", "--since", "2024-06-01", pro: false)
+    #expect(recent.code == 0)
+    #expect(recent.err.isEmpty, "\(recent.err)")
+    #expect(recent.out == "bitcoin: up to date\n")
+    // Days before 2023-12-02 are missing: the warning, on every run that still lacks them.
+    let old = history("--coins", "bitcoin", "--since", "2023-11-01", pro: false)
+    #expect(old.err.contains("days before 2023-12-02 were not fetched"), "\(old.err)")
+    // Once those days are stored (a saved file), nothing is missing and nothing is said.
+    let chart = sandbox.write("old.json", Self.chart(days: 401, now: sandbox.now) { "\($0 + 1)" })
+    #expect(sandbox.run("market", "import", chart, "--coin", "bitcoin").code == 0)
+    let done = history("--coins", "bitcoin", "--since", "2023-11-01", pro: false)
+    #expect(done.code == 0)
+    #expect(done.err.isEmpty, "\(done.err)")
+    #expect(done.out == "bitcoin: up to date\n")
+    #expect(server.requests.count == 1)
+  }
+
+  @Test func theCurrencyDefaultsToThePortfoliosOwn() throws {
+    #expect(sandbox.run("portfolio", "add", "euro", "--currency", "eur").code == 0)
+    try sandbox.hold("bitcoin", "1", portfolio: "euro")
+    server.route(
+      "/coins/bitcoin/market_chart/range",
+      .json(Self.chart(days: 3, now: sandbox.now) { "\(900 + $0)" }))
+    let result = sandbox.run(
+      ["--portfolio", "euro", "market", "history", "--since", "2024-11-28"],
+      environment: environment(pro: true))
+    #expect(result.code == 0, "\(result.err)")
+    #expect(result.out == "bitcoin: 2 day(s) in EUR stored (2024-11-28 to 2024-11-29)\n")
+    #expect(server.requests.first?.query["vs_currency"] == "eur")
+    #expect(try sandbox.sqlite("SELECT DISTINCT vs_currency FROM daily_prices") == "eur\n")
+    // --vs still chooses.
+    let usd = sandbox.run(
+      ["--portfolio", "euro", "market", "history", "--since", "2024-11-28", "--vs", "usd"],
+      environment: environment(pro: true))
+    #expect(usd.code == 0, "\(usd.err)")
+    #expect(server.requests.last?.query["vs_currency"] == "usd")
+  }
+
+  @Test func aRerunAfterA429NamesTheSameDatabase() throws {
+    server.route(
+      "/coins/bitcoin/market_chart/range",
+      .json("{}", status: 429, headers: ["Retry-After": "0"]),
+      .json("{}", status: 429, headers: ["Retry-After": "0"]),
+      .json("{}", status: 429, headers: ["Retry-After": "0"]))
+    let other = sandbox.file("other folio.db")
+    let result = sandbox.run(
+      ["--db", other, "market", "history", "--coins", "btc", "--since", "2024-11-20"],
+      environment: environment(pro: true))
+    #expect(result.code == 69)
+    #expect(
+      result.err.contains(
+        "run 'folio --db '\(other)' market history --coins bitcoin --since 2024-11-20 --vs usd'"),
+      "\(result.err)")
+  }
+
+  /// Runs `market history` as on a terminal (stderr a TTY) with `environment` added.
+  func onTerminal(_ arguments: [String], _ extra: [String: String]) -> RunResult {
+    let out = StringSink()
+    let err = StringSink()
+    var env = environment(pro: true).merging(extra) { $1 }
+    env["FOLIO_DB"] = sandbox.database
+    let code = FolioCLI.run(
+      arguments, out: out, err: err, environment: env, now: sandbox.now, stderrIsTerminal: true)
+    return RunResult(code: code, out: out.text, err: err.text)
+  }
+
+  @Test func theProgressLineIsDrawnOnlyOnACapableTerminalAndFitsItsWidth() throws {
+    server.route(
+      "/coins/bitcoin/market_chart/range",
+      .json(Self.chart(days: 3, now: sandbox.now) { "\(1000 + $0)" }))
+    server.route(
+      "/coins/ethereum/market_chart/range",
+      .json(Self.chart(days: 3, now: sandbox.now) { "\(100 + $0)" }))
+    let arguments = ["market", "history", "--coins", "bitcoin,ethereum", "--since", "2024-11-28"]
+    let wide = onTerminal(arguments, ["TERM": "xterm", "COLUMNS": "120"])
+    #expect(wide.code == 0, "\(wide.err)")
+    #expect(
+      wide.err
+        == "\r\u{1B}[Kfolio: fetching daily prices of bitcoin (1 of 2)…"
+        + "\r\u{1B}[Kfolio: fetching daily prices of ethereum (2 of 2)…\r\u{1B}[K")
+    // 30 columns: every line is cut to 29, so it never wraps.
+    let narrow = onTerminal(arguments + ["--vs", "eur"], ["TERM": "xterm", "COLUMNS": "30"])
+    #expect(narrow.code == 0, "\(narrow.err)")
+    let lines = narrow.err.components(separatedBy: "\r\u{1B}[K").filter { !$0.isEmpty }
+    #expect(lines == ["folio: fetching daily prices…", "folio: fetching daily prices…"])
+    // TERM=dumb cannot erase a line: nothing is drawn.
+    let dumb = onTerminal(arguments + ["--vs", "gbp"], ["TERM": "dumb"])
+    #expect(dumb.code == 0)
+    #expect(dumb.err.isEmpty, "\(dumb.err)")
+    // Not a terminal: nothing either.
+    let piped = sandbox.run(arguments + ["--vs", "jpy"], environment: environment(pro: true))
+    #expect(piped.code == 0)
+    #expect(piped.err.isEmpty)
   }
 }
