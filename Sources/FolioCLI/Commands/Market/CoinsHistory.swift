@@ -11,7 +11,8 @@ struct CoinsHistory: FolioCommand {
       Lists the coin's daily closing prices ('folio market history', or a market_chart file
       imported with 'folio market import FILE --coin ID') under a chart with one column per
       day (gaps left blank), then every market snapshot that holds the coin, oldest first.
-      --format json gives both (daily_prices and prices); --format csv lists the snapshots.
+      --format json gives both (daily_prices and prices); --format csv gives both too, the
+      daily closes first (kind daily_close, with their day), then the snapshots (kind snapshot).
       """)
 
   enum Format: String, OutputFormat { case text, json, csv }
@@ -155,16 +156,30 @@ struct CoinsHistory: FolioCommand {
     ])
   }
 
+  /// One row per daily close (`kind` `daily_close`: `snapshot_at` is the time of its price,
+  /// the next day's 00:00:00Z, `day` the day it closes, the change is from the close before),
+  /// then one per snapshot (`kind` `snapshot`, `day` empty), as the text lists them.
   private func csv(_ history: CoinHistory) -> String {
     var output = CSVWriter.line([
       "snapshot_at", "id", "price", "price_change_percentage_24h", "market_cap", "vs_currency",
-      "source",
+      "source", "kind", "day",
     ])
+    var previous: ExactDecimal?
+    for price in history.dailyPrices {
+      let change = previous.flatMap {
+        try? ExactDecimal.scaled(price.price - $0, by: .hundred, dividedBy: $0)
+      }
+      previous = price.price
+      output += CSVWriter.line([
+        price.pricedAt, history.coinID, price.price.description, change?.description ?? "", "",
+        history.vsCurrency, price.source, "daily_close", price.day,
+      ])
+    }
     for point in history.points {
       output += CSVWriter.line([
         point.snapshotAt, history.coinID, point.price.description,
         point.change24hPercent?.description ?? "", point.quote.marketCap?.description ?? "",
-        history.vsCurrency, point.snapshot.source,
+        history.vsCurrency, point.snapshot.source, "snapshot", "",
       ])
     }
     return output

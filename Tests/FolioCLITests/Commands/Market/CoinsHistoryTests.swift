@@ -40,8 +40,8 @@ import Testing
       "coins", "history", "bitcoin", "--since", "2024-11-29", "--format", "csv")
     #expect(
       date.out == """
-        snapshot_at,id,price,price_change_percentage_24h,market_cap,vs_currency,source
-        2024-11-30T11:00:00Z,bitcoin,97000.5,-1.5,800000000000,usd,import:\(sandbox.file("btc-97000.5.json"))
+        snapshot_at,id,price,price_change_percentage_24h,market_cap,vs_currency,source,kind,day
+        2024-11-30T11:00:00Z,bitcoin,97000.5,-1.5,800000000000,usd,import:\(sandbox.file("btc-97000.5.json")),snapshot,
 
         """)
     let duration = sandbox.run("coins", "history", "bitcoin", "--since", "3d", "--format", "json")
@@ -56,5 +56,36 @@ import Testing
     let stale = sandbox.run("coins", "history", "bitcoin")
     #expect(stale.code == 0)
     #expect(stale.err.contains("is 29d12h old, older than --max-age 1d"))
+  }
+
+  @Test func aCoinWithOnlyDailyClosesListsThemAsCSV() {
+    let chart = Fixtures.path("coingecko/charts/market_chart_bitcoin_usd.json")
+    #expect(sandbox.run("market", "import", chart, "--coin", "bitcoin").code == 0)
+    let result = sandbox.run(
+      "coins", "history", "bitcoin", "--format", "csv", "--since", "2024-11-27")
+    #expect(result.code == 0, "\(result.err)")
+    let lines = result.out.split(separator: "\n").map {
+      $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+    }
+    #expect(lines.count == 4, "\(result.out)")
+    guard lines.count == 4, lines.allSatisfy({ $0.count == 9 }) else { return }
+    #expect(
+      lines[0]
+        == [
+          "snapshot_at", "id", "price", "price_change_percentage_24h", "market_cap",
+          "vs_currency", "source", "kind", "day",
+        ])
+    let source = "import:\(chart)"
+    #expect(
+      lines[1]
+        == [
+          "2024-11-28T00:00:00Z", "bitcoin", "95962.53105221745", "", "", "usd", source,
+          "daily_close", "2024-11-27",
+        ])
+    #expect(Array(lines[2][0...2]) == ["2024-11-29T00:00:00Z", "bitcoin", "95652.4683723181"])
+    #expect(lines[2][3].hasPrefix("-0.323"), "\(lines[2])")  // 95652.47 / 95962.53 − 1
+    #expect(Array(lines[2][7...8]) == ["daily_close", "2024-11-28"])
+    #expect(lines[3][2] == "97461.52380164011")
+    #expect(lines[3][3].hasPrefix("1.891"), "\(lines[3])")
   }
 }
