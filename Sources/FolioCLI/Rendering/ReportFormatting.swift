@@ -199,16 +199,19 @@ enum ReportFormat {
       ("Portfolio Value", statistics.portfolioValue),
       ("Portfolio Value 24h change", statistics.portfolioChange24h),
     ])
-    if let note = unpriced(statistics.unpriced) { notes.append(note) }
+    if let note = unpriced(statistics.unpriced, window: statistics.priceWindow) {
+      notes.append(note)
+    }
     return notes
   }
 
   /// The line naming the held coins without a market price, left out of the totals (the one
   /// valuation rule, `Measure.total(of:)`); nil when there are none.
-  static func unpriced(_ coins: [String]) -> String? {
+  /// With `window` (a past day's report), the price had to lie in it.
+  static func unpriced(_ coins: [String], window: String? = nil) -> String? {
     coins.isEmpty
       ? nil
-      : "unpriced (held, no market price cached, not counted in the value): "
+      : "unpriced (held, no market price \(window ?? "cached"), not counted in the value): "
         + coins.joined(separator: ", ")
   }
 

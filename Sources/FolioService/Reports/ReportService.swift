@@ -36,6 +36,12 @@ public struct BackfillOutcome: Equatable, Sendable {
   public let noFreshSnapshot: [String]
   /// Of `noFreshSnapshot`, the days whose saved row was kept.
   public let keptWithoutSnapshot: Int
+  /// Days on which some held coins have a price within `maxAge` and others have none: a value
+  /// of part of the holdings is no value of the day, so they are n/a and not saved (a row
+  /// saved earlier is kept as it was). Oldest first.
+  public var partial: [String] = []
+  /// The coins without a price on the `partial` days, each with those days, oldest first.
+  public var missingCoins: [String: [String]] = [:]
   /// Days (with `--replace`) whose saved value was kept because the recomputed value would
   /// be unknown (no held coin priced): a known value is never replaced by n/a.
   public let keptKnownValue: [String]
@@ -141,6 +147,8 @@ public struct ReportService {
   ) throws -> BackfillOutcome {
     let today = CalendarDay(containing: now)
     let until = until ?? today
+    // A --since in the future is named as such, not as a range after a --until not given.
+    try Self.checkNotFuture(since, now: now)
     try Self.checkNotFuture(until, now: now)
     guard since <= until else {
       throw ReportError.emptyRange(since: since.description, until: until.description)
@@ -189,12 +197,29 @@ public struct ReportService {
     {
       existing[row.day] = row
     }
-    var replay = PortfolioReplay(
-      method: portfolio.method, trades: try trades(portfolio, before: until.next.start))
+    let allTrades = try trades(portfolio, before: until.next.start)
+    var replay = PortfolioReplay(method: portfolio.method, trades: allTrades)
     var saved: [String] = []
     var noFreshSnapshot: [String] = []
     var keptWithoutSnapshot = 0
     var keptKnownValue: [String] = []
+    var partial: [String] = []
+    var missingCoins: [String: [String]] = [:]
+    // The coins with a price of the currency at some time (a snapshot quote or a daily close).
+    // A held coin among them without one near a day makes the day n/a; a coin never priced at
+    // all stays unpriced and out of the total (the one valuation rule), or no day could ever
+    // be saved while it is held.
+    let everHeld = Array(Set(allTrades.map(\.coinID)))
+    var everPriced = Set(
+      try MarketRecords.latestPrices(
+        database, coinIDs: everHeld, vsCurrency: portfolio.currency,
+        before: "9999-12-31T23:59:59Z"
+      ).keys)
+    everPriced.formUnion(
+      try DailyPriceRecords.latestPrices(
+        database, coinIDs: everHeld, vsCurrency: portfolio.currency, from: "0000-01-01",
+        through: "9999-12-31"
+      ).keys)
     var day = since
     while day <= until {
       defer { day = day.next }
@@ -219,6 +244,14 @@ public struct ReportService {
           if old != nil { keptWithoutSnapshot += 1 }
           continue
         }
+        let missing = held.map(\.coinID).filter {
+          chosen.prices[$0] == nil && everPriced.contains($0)
+        }
+        guard missing.isEmpty else {
+          partial.append(day.description)
+          for coin in missing { missingCoins[coin, default: []].append(day.description) }
+          continue
+        }
         prices = chosen.prices.mapValues(\.price)
         pricedAt = chosen.prices.values.map(\.at).max()
       }
@@ -232,10 +265,13 @@ public struct ReportService {
       try record(figures, portfolio: portfolio, now: now).save(database)
       saved.append(day.description)
     }
-    return BackfillOutcome(
+    var outcome = BackfillOutcome(
       since: since.description, until: until.description, saved: saved,
       alreadySaved: replace ? 0 : existing.count, noFreshSnapshot: noFreshSnapshot,
       keptWithoutSnapshot: keptWithoutSnapshot, keptKnownValue: keptKnownValue, maxAge: maxAge)
+    outcome.partial = partial
+    outcome.missingCoins = missingCoins
+    return outcome
   }
 
   /// The price of each of `coinIDs` at the end of `day`: of the newest quote of a snapshot
@@ -338,9 +374,20 @@ public struct ReportService {
       }
       closes[coin] = (close, change)
     }
-    func price(_ coin: String) -> ExactDecimal? { closes[coin]?.price.price ?? quotes[coin]?.price }
+    // A past day is valued only with prices from within --max-age before its end: a quote of
+    // an older snapshot leaves its coin unpriced (n/a, with the reason), never valued at a
+    // stale price. Today keeps the newest quote, with the staleness warning (or --strict).
+    let isPast = day < CalendarDay(containing: now)
+    let usable = quotes.filter { _, quote in
+      !isPast || MarketData.staleness(of: quote.snapshotAt, now: reference, maxAge: maxAge) == nil
+    }
+    // The reason names the window when a quote was left out for its age.
+    let priceWindow =
+      usable.count < quotes.count
+      ? "within \(MarketTime.formatDuration(maxAge)) before the end of \(day)" : nil
+    func price(_ coin: String) -> ExactDecimal? { closes[coin]?.price.price ?? usable[coin]?.price }
     func change(_ coin: String) -> ExactDecimal? {
-      closes[coin].map(\.change24h) ?? quotes[coin]?.change24hPercent
+      closes[coin].map(\.change24h) ?? usable[coin]?.change24hPercent
     }
     let statistics = Statistics.statistics(
       held: held.map {
@@ -348,7 +395,7 @@ public struct ReportService {
           coinID: $0.coinID, quantity: $0.quantity, price: price($0.coinID),
           change24h: change($0.coinID))
       }, global: global, currency: portfolio.currency,
-      missingGlobal: "no /global snapshot was taken by the end of \(day)")
+      missingGlobal: "no /global snapshot was taken by the end of \(day)", priceWindow: priceWindow)
     var prices: [String: ExactDecimal] = [:]
     for coin in held.map(\.coinID) { prices[coin] = price(coin) }
     let newestClose = closes.values.map(\.price.pricedAt).max()
@@ -375,8 +422,8 @@ public struct ReportService {
           coinID: coin, symbol: quote?.quote.symbol ?? record?.symbol,
           name: quote?.quote.name ?? record?.name, quantity: book.quantity,
           costBasis: book.costBasis, price: price(coin),
-          priceAt: close?.pricedAt ?? quote?.snapshotAt, value: value, change24h: change(coin),
-          sparkline: close == nil ? quote?.sparkline ?? [] : [],
+          priceAt: close?.pricedAt ?? usable[coin]?.snapshotAt, value: value,
+          change24h: change(coin), sparkline: close == nil ? usable[coin]?.sparkline ?? [] : [],
           share: try value.flatMap {
             total.isPositive ? try ExactDecimal.scaled($0, by: .hundred, dividedBy: total) : nil
           },

@@ -92,6 +92,9 @@ public struct PortfolioStatistics: Equatable, Sendable {
   public let portfolioChange24h: Measure
   /// Held coins without a market price: listed, never counted as worth 0.
   public let unpriced: [String]
+  /// For a past day's report, the window a price had to lie in ("within 1d before the end of
+  /// 2024-08-22"): the unpriced coins have none there. nil: they have no cached price at all.
+  public var priceWindow: String? = nil
   /// The time of the /global snapshot used, if any.
   public let globalAt: String?
 }
@@ -108,9 +111,11 @@ public enum Statistics {
   /// a price are returned as `unpriced` and make the change unavailable, as do an empty
   /// portfolio, a coin at −100% or worse, a previous total of zero, and figures too large to
   /// compute exactly.
-  public static func portfolio(_ held: [HeldQuote]) -> (
+  public static func portfolio(_ held: [HeldQuote], priceWindow: String? = nil) -> (
     value: Measure, change24h: Measure, unpriced: [String]
   ) {
+    let noPrice =
+      priceWindow.map { "no market price \($0) for " } ?? "no market price is cached for "
     let held = held.filter { !$0.quantity.isZero }.sorted { $0.coinID < $1.coinID }
     let unpriced = held.filter { $0.price == nil }.map(\.coinID)
     guard !held.isEmpty else {
@@ -118,7 +123,7 @@ public enum Statistics {
     }
     let priced = held.filter { $0.price != nil }
     guard !priced.isEmpty else {
-      let reason = "no market price is cached for " + list(unpriced)
+      let reason = noPrice + list(unpriced)
       return (.unavailable(reason), .unavailable(reason), unpriced)
     }
     let tooLarge = Measure.tooLarge
@@ -149,7 +154,7 @@ public enum Statistics {
     }
     if !unpriced.isEmpty {
       changeProblem =
-        "no market price is cached for " + list(unpriced)
+        noPrice + list(unpriced)
         + ", so the change of the whole portfolio is unknown"
     }
     if let changeProblem { return (.known(total), .unavailable(changeProblem), unpriced) }
@@ -191,15 +196,18 @@ public enum Statistics {
 
   /// All four statistics.
   public static func statistics(
-    held: [HeldQuote], global: GlobalSnapshot?, currency: String, missingGlobal: String
+    held: [HeldQuote], global: GlobalSnapshot?, currency: String, missingGlobal: String,
+    priceWindow: String? = nil
   ) -> PortfolioStatistics {
     let market = market(global, currency: currency, missing: missingGlobal)
-    let portfolio = portfolio(held)
-    return PortfolioStatistics(
+    let portfolio = portfolio(held, priceWindow: priceWindow)
+    var statistics = PortfolioStatistics(
       currency: currency, marketCap: market.marketCap, marketCapChange24h: market.change24h,
       volume24h: market.volume, btcDominance: market.btcDominance,
       portfolioValue: portfolio.value, portfolioChange24h: portfolio.change24h,
       unpriced: portfolio.unpriced, globalAt: global?.fetchedAt)
+    statistics.priceWindow = portfolio.unpriced.isEmpty ? nil : priceWindow
+    return statistics
   }
 
   /// `a`, `a and b`, `a, b and c`.

@@ -13,7 +13,9 @@ struct ReportBackfill: FolioCommand {
       the end of the day, prices from the daily close of the day ('folio market history') or
       the newest snapshot taken by then, whichever is nearer the day's end. A day that holds
       coins is valued only with prices from within --max-age before the day's end (never a
-      later one); without any it is skipped (n/a), and the summary counts it. Days already saved are
+      later one); without any, or when any held coin has none, it is skipped (n/a: a value of
+      part of the holdings is no value of the day), and the summary counts it and names the
+      coins without a price. Days already saved are
       left alone unless --replace is given; even then a saved value is never replaced by n/a.
       Everything is written in one transaction. Exit codes: 0 ok, 64 usage, 65 --since after
       --until or a day in the future, 66 no database, 75 database busy.
@@ -46,6 +48,17 @@ struct ReportBackfill: FolioCommand {
       if outcome.keptWithoutSnapshot > 0 {
         line += " (\(outcome.keptWithoutSnapshot) of them kept their saved row)"
       }
+    }
+    if !outcome.partial.isEmpty {
+      let coins = outcome.missingCoins.sorted { $0.key < $1.key }.map { coin, days in
+        let (first, last) = (days.first ?? "", days.last ?? "")
+        let span = first == last ? first : "\(first) to \(last)"
+        return "\(coin) (\(days.count) day(s), \(span))"
+      }
+      line +=
+        "; skipped \(outcome.partial.count) day(s) as n/a because held coins had no market "
+        + "snapshot or daily price within \(MarketTime.formatDuration(outcome.maxAge)) before "
+        + "the day's end: \(coins.joined(separator: ", "))"
     }
     if !outcome.keptKnownValue.isEmpty {
       line +=

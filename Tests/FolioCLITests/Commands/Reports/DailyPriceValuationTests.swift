@@ -139,4 +139,61 @@ import Testing
     #expect(mixed.out.contains("older than 2d"), "\(mixed.out)")
     #expect(sandbox.run("report", "--max-age", "2d", "--strict").code == 65)
   }
+
+  @Test func aDayWithSomeHeldCoinsUnpricedIsNAAndTheCoinsAreNamed() throws {
+    run("buy", "bitcoin", "1", "--price", "30000", "--date", "2024-11-20")
+    run("buy", "ethereum", "10", "--price", "2000", "--date", "2024-11-20")
+    // Ethereum has no close for 2024-11-25 to 11-27 (days 295-297); bitcoin has every one.
+    let bitcoin = sandbox.write("btc.json", chart { "\(40000 + 100 * $0)" })
+    let ethereum = sandbox.write(
+      "eth.json", chart { (295...297).contains($0) ? nil : "\(2000 + 3 * $0).25" })
+    run("market", "import", bitcoin, "--coin", "bitcoin", "--vs", "usd")
+    run("market", "import", ethereum, "--coin", "ethereum", "--vs", "usd")
+    let backfill = sandbox.run(
+      "report", "backfill", "--since", "2024-11-20", "--until", "2024-11-29", "--max-age", "1d")
+    #expect(backfill.code == 0, "\(backfill.err)")
+    // 11-25 takes ethereum's close of 11-24 (priced 11-25T00:00:00Z, exactly 1d before the
+    // end); 11-26 and 11-27 have none that recent: n/a, not valued at bitcoin alone.
+    #expect(
+      backfill.out
+        == "saved 8 day(s) of portfolio 'main' from 2024-11-20 through 2024-11-29; skipped 2 "
+        + "day(s) as n/a because held coins had no market snapshot or daily price within 1d "
+        + "before the day's end: ethereum (2 day(s), 2024-11-26 to 2024-11-27)\n")
+    #expect(try value("2024-11-26") == "")
+    #expect(try value("2024-11-27") == "")
+    // 1 BTC × 69500 (its close of 11-25, day 295) + 10 ETH × 2882.25 (the close of 11-24).
+    #expect(try value("2024-11-25") == "98322.5\n")
+  }
+
+  @Test func aPastDateWithOnlyAStaleSnapshotIsNAWithTheReason() throws {
+    run("buy", "bitcoin", "1", "--price", "30000", "--date", "2024-01-01")
+    run(
+      "market", "import", Fixtures.path("coingecko/markets_usd.json"), "--at",
+      "2024-01-24T00:00:00Z")
+    // 2024-03-01: the only snapshot is 37 days older than the day's end, no close at all.
+    let report = sandbox.run("report", "--date", "2024-03-01", "--save")
+    #expect(report.code == 0, "\(report.err)")
+    #expect(!report.out.contains("$39,935.30"), "\(report.out)")  // bitcoin's stale price
+    #expect(
+      report.out.contains(
+        "unpriced (held, no market price within 1d before the end of 2024-03-01, not counted "
+          + "in the value): bitcoin"), "\(report.out)")
+    #expect(
+      report.out.contains(
+        "no market price within 1d before the end of 2024-03-01 for bitcoin"), "\(report.out)")
+    #expect(report.out.contains("is 38d old, older than 1d"), "\(report.out)")  // its age
+    #expect(try value("2024-03-01") == "\n")  // saved as NULL: no value
+    let json = sandbox.run("report", "--date", "2024-03-01", "--format", "json")
+    #expect(json.code == 0)
+    #expect(
+      json.out.contains(
+        #""unavailable": "no market price within 1d before the end of 2024-03-01 for bitcoin""#),
+      "\(json.out)")
+    #expect(sandbox.run("report", "--date", "2024-03-01", "--strict").code == 65)
+    // Within --max-age the snapshot prices it as before.
+    let wide = sandbox.run("report", "--date", "2024-03-01", "--max-age", "60d")
+    #expect(wide.code == 0)
+    #expect(wide.err.isEmpty, "\(wide.err)")
+    #expect(!wide.out.contains("unpriced"), "\(wide.out)")
+  }
 }

@@ -45,6 +45,14 @@ import Testing
     #expect(missing.err.hasPrefix("folio: error: missing option '--since <yyyy-mm-dd>'\n"))
     let future = sandbox.run("report", "backfill", "--since", "2024-11-01", "--until", "2025-01-01")
     #expect(future.code == 65)
+    // A --since after today is named as a day in the future, not as a range after a --until
+    // that was not given.
+    let late = sandbox.run("report", "backfill", "--since", "2030-01-01")
+    #expect(late.code == 65)
+    #expect(
+      late.err
+        == "folio: error: 2030-01-01 is in the future (today is 2024-11-30 in UTC); give a day "
+        + "up to today\n")
     #expect(try sandbox.dump() == before)
   }
 
