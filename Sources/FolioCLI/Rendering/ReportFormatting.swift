@@ -156,10 +156,10 @@ enum ReportFormat {
         let trade = entry.trade
         let coin = report.holdings.first { $0.coinID == trade.coinID }?.label ?? trade.coinID
         return [
-          Cell(time(trade.executedAt)), Cell(trade.side.rawValue), Cell(coin),
+          Cell(time(trade.executedAt)), Cell(TradeRendering.label(trade)), Cell(coin),
           Cell(Formatting.quantity(trade.quantity)),
-          Cell(Formatting.money(trade.price, .price, in: currency)),
-          Cell(Formatting.money(trade.fee, in: currency)),
+          Cell(TradeRendering.price(trade, .price, in: currency)),
+          Cell(TradeRendering.fee(trade, in: currency)),
           Cell(
             Formatting.money(entry.realized, in: currency, sign: .nonZero, missing: ""),
             signOf: entry.realized),

@@ -105,6 +105,20 @@ enum TradeRendering {
     }
   }
 
+  /// The price as `tx list` and `tx show` write it: the market price of a row that has one
+  /// (`TradeKind.hasPrice`); `cost $X` per unit (its cost ÷ its quantity) on a deposit or an
+  /// arriving transfer piece, which enter at a cost, not a price; `none` on a withdrawal or a
+  /// transfer's leaving row, which carry neither. `digits` as `Formatting.money` takes them.
+  static func price(
+    _ trade: Trade, _ digits: Formatting.Digits = .ledger, in currency: String
+  ) -> String {
+    if trade.kind.hasPrice { return Formatting.money(trade.price, digits, in: currency) }
+    guard trade.side == .buy, let cost = trade.amount,
+      let perUnit = try? ExactDecimal.scaled(cost, by: .one, dividedBy: trade.quantity)
+    else { return "none" }
+    return "cost " + Formatting.money(perUnit, digits, in: currency)
+  }
+
   /// The fee as shown in tables: money, or units of the coin on a transfer or a swap.
   static func fee(_ trade: Trade, in currency: String) -> String {
     trade.kind == .transfer || trade.kind == .swap

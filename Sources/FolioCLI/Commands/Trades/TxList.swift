@@ -54,7 +54,7 @@ struct TxList: FolioCommand {
         table.rows.append([
           String(trade.id), trade.executedAt, TradeRendering.label(trade), trade.coinID,
           Formatting.quantity(trade.quantity),
-          Formatting.money(trade.price, .ledger, in: portfolio.currency),
+          TradeRendering.price(trade, in: portfolio.currency),
           TradeRendering.fee(trade, in: portfolio.currency),
           TradeRendering.location(trade, places) ?? "",
           trade.note ?? "",

@@ -56,10 +56,11 @@ struct TxShow: FolioCommand {
       "trade #\(trade.id): \(TradeRendering.label(trade)) \(Formatting.quantity(trade.quantity)) "
         + trade.coinID)
     context.print("date:      \(trade.executedAt)")
-    context.print("price:     \(Formatting.money(trade.price, .ledger, in: portfolio.currency))")
+    context.print("price:     \(TradeRendering.price(trade, in: portfolio.currency))")
     context.print("fee:       \(TradeRendering.fee(trade, in: portfolio.currency))")
     if let amount = trade.amount {
-      context.print("value:     \(Formatting.money(amount, .ledger, in: portfolio.currency))")
+      let label = trade.kind == .swap ? "value:  " : "cost:   "
+      context.print("\(label)   \(Formatting.money(amount, .ledger, in: portfolio.currency))")
     }
     if let acquired = trade.acquiredAt { context.print("acquired:  \(acquired)") }
     if let link = trade.linkID, link != trade.id { context.print("part of:   #\(link)") }

@@ -117,4 +117,30 @@ import Testing
     #expect(try sandbox.sqlite("SELECT count(*) FROM trades WHERE kind = 'transfer'") == "0\n")
     #expect(ok("db", "check").hasPrefix("ok"))
   }
+
+  /// A row without a market price shows what it has instead of $0.00: a deposit or an arriving
+  /// transfer piece its cost per unit (30 ÷ 3 = 10; the piece acquired at 300 arrives with
+  /// 0.4 of it, 150 ÷ 0.4 = 375 — the fee's basis stays with the last piece), a withdrawal or a
+  /// transfer out "none".
+  @Test func rowsWithoutAMarketPriceShowTheirCostPerUnitOrNone() throws {
+    everyKind()
+    let list = ok("tx", "list")
+    let prices = list.split(separator: "\n").dropFirst().map { line in
+      let words = line.split(separator: " ")
+      return "\(words[2]) "
+        + words[5...].prefix { !$0.hasPrefix("0") && !$0.hasPrefix("$0") && $0 != "0.1" }.joined(
+          separator: " ")
+    }
+    #expect(
+      prices == [
+        "buy $100.00", "buy $300.00", "income:staking $10.00", "transfer-out none",
+        "swap-out $300.00", "swap-in $15.00", "deposit cost $10.00", "withdrawal none",
+      ], "\(list)")
+    let deposit = ok("tx", "show", "9")
+    #expect(deposit.contains("price:     cost $10.00\n") && deposit.contains("cost:      $30.00\n"))
+    #expect(ok("tx", "show", "10").contains("price:     none\n"))
+    let cold = ok("tx", "list", "--portfolio", "cold")
+    #expect(cold.contains("transfer-in  bitcoin         1  cost $100.00"), "\(cold)")
+    #expect(cold.contains("transfer-in  bitcoin       0.4  cost $375.00"), "\(cold)")
+  }
 }
