@@ -295,6 +295,9 @@ public struct TradeService {
         try portfolio.map { [try Portfolio.current($0, db)] }
         ?? Portfolio.all(db).filter { holders.contains($0.id) }
       var moved: [CoinMerge.Moved] = []
+      let links = try portfolios.flatMap {
+        try Trade.transferLinks(portfolioID: $0.id, coinID: source, db)
+      }
       for portfolio in portfolios {
         guard let first = try Trade.earliest(portfolioID: portfolio.id, coinID: source, db)
         else { continue }
@@ -310,9 +313,48 @@ public struct TradeService {
       guard !moved.isEmpty else {
         throw TradeError.noTradesOfCoin(source, portfolio: portfolio?.name)
       }
+      moved += try moveTransferPartners(
+        links: links, from: source, into: target.id, ledger: ledger)
+      // The lots a transfer out draws on may have changed: its arriving pieces follow them.
+      for name in Set(moved.map(\.portfolio)) {
+        guard let owner = try Portfolio.named(name, db),
+          let first = try Trade.earliest(portfolioID: owner.id, coinID: target.id, db)
+        else { continue }
+        try ledger.settleTransfers(
+          portfolio: owner, coinID: target.id,
+          after: TradeKey(executedAt: first.executedAt, id: 0))
+      }
       if let text = target.note { note(text) }
       return CoinMerge(from: source, into: target.id, moved: moved, added: target.added)
     }
+  }
+
+  /// The rows of the transfers `links` that still name `source` after a merge moved the rest
+  /// (in the portfolios it left out) move to `target` too, so every row of a transfer names one
+  /// coin: both positions are booked again from the earliest moved row. Returns what moved, by
+  /// portfolio.
+  private func moveTransferPartners(
+    links: [Int64], from source: String, into target: String, ledger: Ledger
+  ) throws -> [CoinMerge.Moved] {
+    var rows: [Int64: [Trade]] = [:]
+    for link in Set(links) {
+      for row in try Trade.linked(link, db) where row.coinID == source {
+        rows[row.portfolioID, default: []].append(row)
+      }
+    }
+    var moved: [CoinMerge.Moved] = []
+    for (portfolioID, group) in rows.sorted(by: { $0.key < $1.key }) {
+      guard let portfolio = try Portfolio.find(id: portfolioID, db),
+        let first = group.map(\.key).min()
+      else { continue }
+      let start = TradeKey(executedAt: first.executedAt, id: 0)
+      try ledger.change(portfolio: portfolio, coinID: source, from: start) {
+        for row in group { try Trade.moveCoin(id: row.id, to: target, db) }
+      }
+      try ledger.recompute(portfolio: portfolio, coinID: target, from: start)
+      moved.append(CoinMerge.Moved(portfolio: portfolio.name, trades: group.count))
+    }
+    return moved
   }
 
   /// Deletes trade `id`; returns what was deleted. A row of a transfer or a swap goes with

@@ -408,6 +408,24 @@ public struct Trade: Equatable, Sendable {
     return db.changes
   }
 
+  /// Moves the row `id` to `newCoinID`.
+  public static func moveCoin(id: Int64, to newCoinID: String, _ db: Database) throws {
+    try db.execute("UPDATE trades SET coin_id = ? WHERE id = ?", [newCoinID, id])
+  }
+
+  /// The links of the transfers whose rows in `portfolioID` name `coinID`.
+  public static func transferLinks(portfolioID: Int64, coinID: String, _ db: Database) throws
+    -> [Int64]
+  {
+    try db.rows(
+      """
+      SELECT DISTINCT link_id FROM trades
+      WHERE portfolio_id = ? AND coin_id = ? AND kind = 'transfer' AND link_id IS NOT NULL
+      ORDER BY link_id
+      """, [portfolioID, coinID]
+    ) { try $0["link_id"] }
+  }
+
   /// The ids of the portfolios that have trades of `coinID`.
   public static func portfolioIDs(coinID: String, _ db: Database) throws -> [Int64] {
     try db.rows(

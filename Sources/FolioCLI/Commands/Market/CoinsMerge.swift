@@ -9,9 +9,10 @@ struct CoinsMerge: FolioCommand {
       The coin FROM is taken as the trades store it (such as 'btc', recorded before the coin
       directory; 'folio db check' lists such trades). INTO is an id or symbol of the coin
       directory (--new-coin: an id it does not know, which is added). The trades of every
-      portfolio move, or only those of --portfolio P when it is given. Both positions of each
-      portfolio are recomputed in one transaction: if any sell would oversell, nothing is
-      written (65).
+      portfolio move, or only those of --portfolio P when it is given, with the rows of
+      their transfers in other portfolios (a transfer names one coin on both sides). Both
+      positions of each portfolio are recomputed in one transaction: if any sell would
+      oversell, nothing is written (65).
       """,
     portfolioHelp:
       "Move only this portfolio's trades (default: every portfolio; $FOLIO_PORTFOLIO is not "

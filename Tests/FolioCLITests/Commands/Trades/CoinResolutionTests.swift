@@ -225,6 +225,38 @@ import Testing
     try refused(["coins", "merge", "bitcoin", "bitcon"], code: 66, "did you mean 'bitcoin'")
   }
 
+  /// A merge limited to one portfolio moves the other rows of its transfers too, so a transfer
+  /// names one coin on both sides; the arriving piece follows the lot the transfer now draws
+  /// on. main: 1 bitcoin at 100, then 2 btc-legacy at 50 (same day, later id); 1 btc-legacy to
+  /// cold. Merged, FIFO takes main's first lot, the bitcoin at 100: cold receives 1 at 100.
+  @Test func mergeMovesTheOtherRowsOfATransfer() throws {
+    #expect(sandbox.run("portfolio", "add", "cold").code == 0)
+    #expect(
+      sandbox.run("buy", "bitcoin", "1", "--price", "100", "--date", "2024-01-01").code == 0)
+    _ = try sandbox.sqlite(
+      "INSERT INTO coins (id, symbol, name, updated_at) VALUES ('btc-legacy', '', 'x', '1970-01-01T00:00:00Z')"
+    )
+    #expect(
+      sandbox.run("buy", "btc-legacy", "2", "--price", "50", "--date", "2024-01-01").code == 0)
+    let sent = sandbox.run(
+      "transfer", "btc-legacy", "1", "--from", "main", "--to", "cold", "--date", "2024-01-02")
+    #expect(sent.code == 0, "\(sent.err)")
+    _ = try sandbox.sqlite("DELETE FROM coins WHERE id = 'btc-legacy'")
+    let merged = sandbox.run("--portfolio", "main", "coins", "merge", "btc-legacy", "bitcoin")
+    #expect(merged.code == 0, "\(merged.err)")
+    #expect(merged.out == "moved 3 trade(s) of 'btc-legacy' to 'bitcoin' (main 2, cold 1)\n")
+    #expect(
+      try sandbox.sqlite(
+        "SELECT p.name, t.kind, t.side, t.coin_id, t.quantity, t.amount, t.link_id FROM trades t "
+          + "JOIN portfolios p ON p.id = t.portfolio_id WHERE t.kind = 'transfer' ORDER BY t.id")
+        == "main|transfer|sell|bitcoin|1||3\ncold|transfer|buy|bitcoin|1|100|3\n")
+    #expect(
+      try sandbox.sqlite(
+        "SELECT portfolio_id, coin_id, quantity, cost_basis FROM positions ORDER BY 1, 2")
+        == "1|bitcoin|2|100\n2|bitcoin|1|100\n")
+    #expect(sandbox.run("db", "check").code == 0)
+  }
+
   @Test func txEditCoinMovesOneTradeAndRefusesAnOversell() throws {
     try legacyTrades()
     // Moving the sell to bitcoin: both positions recomputed.
