@@ -4,7 +4,8 @@ import Foundation
 /// history`): one line on stderr, rewritten in place (`\r` and erase-line), cut to the
 /// terminal's width (`COLUMNS`, else 80 columns) so it never wraps, and erased by `finish`.
 /// Nothing is written unless stderr is a terminal, and never when `TERM` is `dumb` (a
-/// terminal that cannot erase a line), so logs and pipes never see it.
+/// terminal that cannot erase a line), so logs and pipes never see it. Each change is
+/// flushed at once, so the line shows while the work goes on.
 final class ProgressLine {
   private let context: Context
   /// True when the line is drawn at all.
@@ -35,6 +36,9 @@ final class ProgressLine {
       line = String(line.prefix(max(0, width - 1)))
     }
     context.err.write("\r\u{1B}[K" + line + "…")
+    // stderr is buffered like stdout (DescriptorWriter): without a flush the line would
+    // appear only at exit, already erased.
+    context.err.flush()
     shown = true
   }
 
@@ -42,6 +46,7 @@ final class ProgressLine {
   func finish() {
     guard shown else { return }
     context.err.write("\r\u{1B}[K")
+    context.err.flush()
     shown = false
   }
 }

@@ -68,7 +68,7 @@ struct ImportTrades: FolioCommand {
     defer { progress.finish() }
     let update: (Int) -> Void = { done in
       guard total > 0 else { return }
-      progress.show("importing trades: \(min(100, done * 100 / total))%")
+      progress.show("importing trades (\(min(100, done * 100 / total))%)")
     }
     let report = try TradeImporter(context.store()).importTrades(
       from: CSVReader(handle: handle, source: source), source: source,

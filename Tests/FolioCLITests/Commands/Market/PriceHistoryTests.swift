@@ -451,9 +451,35 @@ extension PriceHistoryTests {
     let dumb = onTerminal(arguments + ["--vs", "gbp"], ["TERM": "dumb"])
     #expect(dumb.code == 0)
     #expect(dumb.err.isEmpty, "\(dumb.err)")
+    // Each state of the line is flushed at once (stderr is buffered), so it shows while the
+    // coins are fetched, not only at exit.
+    let err = FlushRecorder()
+    var env = environment(pro: true)
+    env["FOLIO_DB"] = sandbox.database
+    env["TERM"] = "xterm"
+    let code = FolioCLI.run(
+      arguments + ["--vs", "chf"], out: StringSink(), err: err, environment: env,
+      now: sandbox.now, stderrIsTerminal: true)
+    #expect(code == 0)
+    #expect(
+      err.flushed == [
+        "\r\u{1B}[Kfolio: fetching daily prices of bitcoin (1 of 2)…",
+        "\r\u{1B}[Kfolio: fetching daily prices of ethereum (2 of 2)…", "\r\u{1B}[K",
+      ])
     // Not a terminal: nothing either.
     let piped = sandbox.run(arguments + ["--vs", "jpy"], environment: environment(pro: true))
     #expect(piped.code == 0)
     #expect(piped.err.isEmpty)
+  }
+}
+
+/// A stderr that records what was written before each flush.
+final class FlushRecorder: TextSink {
+  private var pending = ""
+  private(set) var flushed: [String] = []
+  func write(_ text: String) { pending += text }
+  func flush() {
+    if !pending.isEmpty { flushed.append(pending) }
+    pending = ""
   }
 }
