@@ -135,9 +135,8 @@ public enum FolioCLI {
   /// made safe on its own.
   static func describe(_ error: any Error, database: String? = nil) -> (String, Int32) {
     let (message, code) = describeUnformatted(error, database: database)
-    if let error = error as? ImportError {
-      let lines = [error.summary] + error.listed + [error.remainder].compactMap { $0 }
-      return (lines.map(oneLine).joined(separator: "\n"), code)
+    if let error = error as? ListedProblems {
+      return (error.messageLines.map(oneLine).joined(separator: "\n"), code)
     }
     return (oneLine(message), code)
   }

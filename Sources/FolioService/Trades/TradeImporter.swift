@@ -17,8 +17,14 @@ public struct ImportReport: Sendable, Equatable {
   public var notes: [String] = []
 }
 
+/// An error whose message is several lines (a summary, then one problem a line), each made
+/// safe for a terminal on its own.
+public protocol ListedProblems: Error {
+  var messageLines: [String] { get }
+}
+
 /// An import that was refused: every problem found, each as `FILE:LINE: reason`.
-public struct ImportError: LocalizedError, ClassifiedError, Equatable {
+public struct ImportError: LocalizedError, ClassifiedError, Equatable, ListedProblems {
   /// The problems, in file order; at most `limit` are kept.
   public let problems: [String]
   /// How many problems were found in all.
@@ -44,9 +50,9 @@ public struct ImportError: LocalizedError, ClassifiedError, Equatable {
     return more > 0 ? "… and \(more) more problem\(more == 1 ? "" : "s")" : nil
   }
 
-  public var errorDescription: String? {
-    ([summary] + listed + [remainder].compactMap { $0 }).joined(separator: "\n")
-  }
+  public var messageLines: [String] { [summary] + listed + [remainder].compactMap { $0 } }
+
+  public var errorDescription: String? { messageLines.joined(separator: "\n") }
 }
 
 /// Imports trades from CSV (`date,side,coin,quantity,price,fee,note`, optional `id`,
@@ -91,8 +97,30 @@ public struct TradeImporter {
     }
   }
 
+  /// Imports the records `reader` gives, a header first, as `importTrades` does: the one path by
+  /// which rows of a file become trades (the exchange importers hand theirs in here too).
+  func importRecords(
+    from reader: some ImportRecordSource, source: String, into portfolio: Portfolio,
+    dryRun: Bool, allowFuture: Bool, newestFirst: Bool, now: Date
+  ) throws -> ImportReport {
+    try db.transaction {
+      let report = try run(
+        reader, source: source, portfolio: portfolio, now: now,
+        latest: TradeInput.latestDate(now: now, allowFuture: allowFuture),
+        dates: .exchange(zone: nil), unknownCoins: .refuse, newestFirst: newestFirst,
+        progress: { _ in })
+      return (
+        ImportReport(
+          rows: report.rows, imported: report.imported, skipped: report.skipped, dryRun: dryRun,
+          notes: report.notes),
+        dryRun ? .rollback : .commit
+      )
+    }
+  }
+
   private func run(
-    _ reader: CSVReader, source: String, portfolio: Portfolio, now: Date, latest: Timestamp?,
+    _ reader: some ImportRecordSource, source: String, portfolio: Portfolio, now: Date,
+    latest: Timestamp?,
     dates: Timestamp.Syntax, unknownCoins: CoinDirectory.Unknown, newestFirst: Bool,
     progress: (Int) -> Void
   ) throws -> ImportReport {
@@ -149,14 +177,15 @@ public struct TradeImporter {
         var places: [String: Int64] = [:]
         // The line of each id read so far, by portfolio: an id may appear once in a file.
         var idLines: [Int64: [String: Int]] = [:]
-        // The `link` of each row of a transfer or a swap, by line: resolved when it is written.
+        // The `link` of each row of a transfer or a swap, by record (its place among the data
+        // records: a record made from an exchange's row shares that row's line with others).
         var links: [Int: String] = [:]
         // Writes one row's trade (unless its id is stored already) and books it: at once when
         // it follows everything booked for its coin, else its coin is booked again in time
         // order at the end, from its earliest row.
-        func book(_ trade: Trade, in portfolio: Portfolio, line: Int) throws {
+        func book(_ trade: Trade, in portfolio: Portfolio, line: Int, record: Int) throws {
           var trade = trade
-          let link = links[line]
+          let link = links[record]
           if let link, link != trade.externalID {
             trade.linkID = try Trade.id(externalID: link, preferring: portfolio.id, db)
             guard trade.linkID != nil else { throw ImportRowError.unknownLink(link) }
@@ -264,7 +293,7 @@ public struct TradeImporter {
                 throw TradeInputError(
                   field: "link", reason: "only the rows of a transfer or a swap have a link")
               }
-              links[record.line] = link
+              links[rows] = link
             } else if trade.kind == .transfer || trade.kind == .swap {
               throw TradeInputError(
                 field: "link",
@@ -295,11 +324,12 @@ public struct TradeImporter {
             // sorted by time at the end.
             if !sorting && trade.executedAt < lastTime { sorting = true }
             if sorting {
-              later.append(LaterRow(trade: trade, portfolio: target, line: record.line))
+              later.append(
+                LaterRow(trade: trade, portfolio: target, line: record.line, record: rows))
               continue
             }
             lastTime = trade.executedAt
-            try book(trade, in: target, line: record.line)
+            try book(trade, in: target, line: record.line, record: rows)
           } catch let error as LocalizedError {
             problem(record.line, error.errorDescription ?? "invalid row")
           }
@@ -310,11 +340,11 @@ public struct TradeImporter {
           // reverse of it).
           let tie = newestFirst ? -1 : 1
           later.sort {
-            ($0.trade.executedAt, $0.line * tie) < ($1.trade.executedAt, $1.line * tie)
+            ($0.trade.executedAt, $0.record * tie) < ($1.trade.executedAt, $1.record * tie)
           }
           for row in later {
             do {
-              try book(row.trade, in: row.portfolio, line: row.line)
+              try book(row.trade, in: row.portfolio, line: row.line, record: row.record)
             } catch let error as LocalizedError {
               problem(row.line, error.errorDescription ?? "invalid row")
             }
@@ -505,6 +535,34 @@ private struct LaterRow {
   let trade: Trade
   let portfolio: Portfolio
   let line: Int
+  /// Its place among the data records.
+  let record: Int
+}
+
+/// Where an import's records come from: a CSV file (`CSVReader`), or the rows an exchange
+/// importer made from an exchange's export (`ImportRecords`).
+protocol ImportRecordSource: AnyObject {
+  /// The next record, or nil at the end.
+  func next() throws -> CSVRecord?
+  /// Bytes consumed so far, for progress reporting.
+  var bytesRead: Int { get }
+}
+
+extension CSVReader: ImportRecordSource {}
+
+/// Records already in memory, each with the line of the file it was made from.
+final class ImportRecords: ImportRecordSource {
+  private let records: [CSVRecord]
+  private var position = 0
+  var bytesRead: Int { 0 }
+
+  init(_ records: [CSVRecord]) { self.records = records }
+
+  func next() throws -> CSVRecord? {
+    guard position < records.count else { return nil }
+    defer { position += 1 }
+    return records[position]
+  }
 }
 
 /// Holds a position's stream by reference, so booking a row does not copy its open lots.

@@ -1,5 +1,6 @@
 /// `folio import`: bring data in from files.
 enum Import: ParsableCommand {
   static let configuration = CommandConfiguration(
-    name: "import", abstract: "Import trades from a CSV file.", subcommands: [ImportTrades.self])
+    name: "import", abstract: "Import trades from a CSV file or an exchange's export.",
+    subcommands: [ImportTrades.self, ImportExchange.self])
 }

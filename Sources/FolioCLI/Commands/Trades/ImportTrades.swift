@@ -44,26 +44,8 @@ struct ImportTrades: FolioCommand {
   @Option var format = Format.text
 
   func run(_ context: Context) throws {
-    let handle: FileHandle
-    var total = 0
-    if path == "-" {
-      handle = FileHandle.standardInput
-    } else {
-      var isFolder: ObjCBool = false
-      if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
-        throw CSVError(source: path, line: 0, reason: "is a folder, not a CSV file", kind: .io)
-      }
-      guard let opened = FileHandle(forReadingAtPath: path) else {
-        throw CocoaError(
-          FileManager.default.fileExists(atPath: path)
-            ? .fileReadNoPermission : .fileReadNoSuchFile,
-          userInfo: [NSFilePathErrorKey: path])
-      }
-      handle = opened
-      total = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
-    }
+    let (handle, source, total) = try InputFile.open(path)
     defer { try? handle.close() }
-    let source = path == "-" ? "<stdin>" : path
     let progress = ProgressLine(context)
     defer { progress.finish() }
     let update: (Int) -> Void = { done in
@@ -90,5 +72,25 @@ struct ImportTrades: FolioCommand {
         "\(verb) \(report.imported) trade(s) from \(report.rows) row(s); "
           + "\(skip) \(report.skipped) already present")
     }
+  }
+}
+
+/// The file an import reads: a path, or `-` for standard input.
+enum InputFile {
+  /// The open file, its name in messages (`<stdin>` for `-`) and its size (0 when unknown).
+  static func open(_ path: String) throws -> (FileHandle, String, Int) {
+    if path == "-" { return (FileHandle.standardInput, "<stdin>", 0) }
+    var isFolder: ObjCBool = false
+    if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+      throw CSVError(source: path, line: 0, reason: "is a folder, not a CSV file", kind: .io)
+    }
+    guard let opened = FileHandle(forReadingAtPath: path) else {
+      throw CocoaError(
+        FileManager.default.fileExists(atPath: path)
+          ? .fileReadNoPermission : .fileReadNoSuchFile,
+        userInfo: [NSFilePathErrorKey: path])
+    }
+    let size = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
+    return (opened, path, size)
   }
 }

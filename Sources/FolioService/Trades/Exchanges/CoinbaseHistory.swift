@@ -1,0 +1,139 @@
+import FolioStorage
+import Foundation
+
+/// Coinbase's transaction history CSV: a few lines about the account, then the header
+/// `[ID,]Timestamp,Transaction Type,Asset,Quantity Transacted,Spot Price Currency,Spot Price at
+/// Transaction,Subtotal,Total (inclusive of fees and/or spread),Fees and/or Spread,Notes`
+/// (newer exports: `Price Currency`, `Price at Transaction`, amounts such as `$1,234.50` and
+/// sells with negative quantities). One row per transaction; Subtotal, Total and Fees are in
+/// the spot price's currency.
+enum CoinbaseHistory {
+  enum Operation {
+    case buy, sell, convert, deposit, withdrawal, internalMove
+    case income(IncomeType)
+  }
+
+  static let operations: [String: Operation] = [
+    "buy": .buy, "advanced trade buy": .buy, "sell": .sell, "advanced trade sell": .sell,
+    "convert": .convert, "receive": .deposit, "deposit": .deposit,
+    "pro withdrawal": .deposit, "exchange withdrawal": .deposit,
+    "send": .withdrawal, "withdrawal": .withdrawal, "pro deposit": .withdrawal,
+    "exchange deposit": .withdrawal,
+    "rewards income": .income(.staking), "staking income": .income(.staking),
+    "inflation reward": .income(.staking), "interest": .income(.interest),
+    "coinbase earn": .income(.other), "learning reward": .income(.other),
+    "retail staking transfer": .internalMove, "retail unstaking transfer": .internalMove,
+    "retail eth2 deprecation": .internalMove,
+  ]
+
+  static func parse(_ records: [CSVRecord], header: CSVRecord, source: String) -> ParsedExport {
+    let columns = ExchangeColumns(header)
+    var parsed = ParsedExport()
+    for record in records {
+      if record.fields == [""] { continue }
+      parsed.rows += 1
+      let type = columns.field(record, "transaction type")
+      do {
+        let time = try ExchangeFields.time(columns.field(record, "timestamp"))
+        parsed.saw(time)
+        guard let operation = operations[type.lowercased()] else {
+          parsed.unknown.append((record.line, type))
+          continue
+        }
+        let asset = columns.field(record, "asset").uppercased()
+        let quantity = try ExchangeFields.decimal(
+          columns.field(record, "quantity transacted"), field: "Quantity Transacted", money: true
+        ).magnitude
+        guard quantity.isPositive else {
+          throw TradeInputError(field: "Quantity Transacted", reason: "must not be zero")
+        }
+        let currency = columns.field(record, "spot price currency", "price currency").uppercased()
+        func money(_ names: String...) throws -> ExactDecimal? {
+          for name in names where columns.has(name) {
+            let text = columns.field(record, name)
+            return text.isEmpty
+              ? nil : try ExchangeFields.decimal(text, field: name, money: true).magnitude
+          }
+          return nil
+        }
+        let spot = try money("spot price at transaction", "price at transaction")
+        let fee = try money("fees and/or spread", "fees") ?? .zero
+        let subtotal = try money("subtotal") ?? spot.map { try quantity * $0 }
+        let id =
+          columns.field(record, "id").isEmpty
+          ? ExchangeFields.madeUpID(prefix: "coinbase", time: time, rows: [record.fields])
+          : "coinbase:\(columns.field(record, "id"))"
+        var event = ExchangeEvent(
+          kind: .deposit(Movement(asset: asset, quantity: quantity)), time: time, id: id,
+          line: record.line, operation: type, value: subtotal,
+          valueCurrency: currency.isEmpty ? nil : currency)
+        let coin = Movement(asset: asset, quantity: quantity)
+        func cash(_ amount: ExactDecimal?) throws -> Movement {
+          guard let amount, amount.isPositive, !currency.isEmpty else {
+            throw TradeInputError(
+              field: "Subtotal", reason: "a \(type) needs its subtotal and currency")
+          }
+          return Movement(asset: currency, quantity: amount)
+        }
+        let fees =
+          fee.isPositive && !currency.isEmpty
+          ? [Movement(asset: currency, quantity: fee)] : []
+        switch operation {
+        case .buy:
+          let paid = try other(columns.field(record, "notes"), than: currency) ?? cash(subtotal)
+          event.kind = .trade(received: [coin], spent: [paid], fees: fees)
+        case .sell:
+          let got = try other(columns.field(record, "notes"), than: currency) ?? cash(subtotal)
+          event.kind = .trade(received: [got], spent: [coin], fees: fees)
+        case .convert:
+          guard let got = try counterpart(columns.field(record, "notes"), word: "to") else {
+            throw TradeInputError(
+              field: "Notes",
+              reason: "a Convert's note must say what was received ('Converted 0.5 ETH to "
+                + "0.02 BTC')")
+          }
+          event.kind = .trade(received: [got], spent: [coin], fees: [])
+        case .deposit:
+          event.kind = .deposit(coin)
+        case .withdrawal:
+          event.kind = .withdrawal(coin)
+        case .income(let type):
+          event.kind = .income(coin, type)
+        case .internalMove:
+          parsed.internalRows += 1
+          continue
+        }
+        parsed.events.append(event)
+      } catch let error as LocalizedError {
+        parsed.problems.append(
+          "\(source):\(record.line): \(error.errorDescription ?? "cannot be read")")
+      } catch {
+        parsed.problems.append("\(source):\(record.line): cannot be read")
+      }
+    }
+    return parsed
+  }
+
+  /// What an Advanced Trade's note says was paid or received, when it is not the spot price's
+  /// currency (a trade against a crypto such as USDC); nil otherwise.
+  static func other(_ notes: String, than currency: String) throws -> Movement? {
+    guard let found = try counterpart(notes, word: "for"), found.asset != currency else {
+      return nil
+    }
+    return found
+  }
+
+  /// The other side of a trade as the note gives it: `Converted 0.5 ETH to 0.02 BTC`
+  /// (word `to`), or an Advanced Trade's `Bought 0.01 BTC for 400 USDC on BTC-USDC` (word
+  /// `for`): the quantity and asset after the word; nil when the note does not say.
+  static func counterpart(_ notes: String, word: String) throws -> Movement? {
+    let words = notes.split(separator: " ").map(String.init)
+    guard let at = words.firstIndex(of: word), at + 2 < words.count,
+      ["Converted", "Bought", "Sold"].contains(words.first ?? "")
+    else { return nil }
+    let quantity = try ExchangeFields.decimal(words[at + 1], field: "Notes", money: true)
+    let asset = words[at + 2].trimmingCharacters(in: .punctuationCharacters).uppercased()
+    guard quantity.isPositive, !asset.isEmpty else { return nil }
+    return Movement(asset: asset, quantity: quantity)
+  }
+}

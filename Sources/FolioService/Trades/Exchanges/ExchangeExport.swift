@@ -1,0 +1,155 @@
+import FolioStorage
+import Foundation
+
+/// The exchange exports `folio import exchange` reads (docs/import.md).
+public enum ExchangeFormat: String, Sendable, CaseIterable {
+  /// Coinbase's transaction history CSV.
+  case coinbase
+  /// Kraken's ledger export, `ledgers.csv`.
+  case kraken
+  /// Binance's transaction history statement.
+  case binance
+
+  /// The columns a header must have to be this export (compared as `ExchangeColumns.key`).
+  var requiredColumns: [String] {
+    switch self {
+    case .coinbase: ["timestamp", "transaction type", "asset", "quantity transacted"]
+    case .kraken: ["txid", "refid", "time", "type", "asset", "amount", "fee"]
+    case .binance: ["utc_time", "account", "operation", "coin", "change"]
+    }
+  }
+
+  /// Whether `fields` is this export's header row.
+  func isHeader(_ fields: [String]) -> Bool {
+    let names = Set(fields.map(ExchangeColumns.key))
+    return requiredColumns.allSatisfy(names.contains)
+  }
+}
+
+/// Where each named column of an export is.
+struct ExchangeColumns {
+  private let index: [String: Int]
+
+  /// A column name as compared: trimmed, lowercased.
+  static func key(_ name: String) -> String {
+    name.trimmingCharacters(in: .whitespaces).lowercased()
+  }
+
+  init(_ header: CSVRecord) {
+    var index: [String: Int] = [:]
+    for (position, name) in header.fields.enumerated() where index[Self.key(name)] == nil {
+      index[Self.key(name)] = position
+    }
+    self.index = index
+  }
+
+  /// The field of the first of `names` the header has ("" when none, or the row is short).
+  func field(_ record: CSVRecord, _ names: String...) -> String {
+    for name in names {
+      if let position = index[name] {
+        return position < record.fields.count
+          ? record.fields[position].trimmingCharacters(in: .whitespaces) : ""
+      }
+    }
+    return ""
+  }
+
+  func has(_ name: String) -> Bool { index[name] != nil }
+}
+
+/// An amount of one asset, named by its ticker as the exchange writes it once normalised
+/// (`BTC`, `USD`); the quantity is above zero.
+struct Movement: Equatable, Sendable {
+  var asset: String
+  var quantity: ExactDecimal
+}
+
+/// What one or more rows of an export did, before it is mapped onto folio's kinds.
+enum ExchangeEventKind: Equatable, Sendable {
+  /// Assets received for assets spent, with fees (one or more rows: a trade, a dust
+  /// conversion). Quantities are gross: the fees are separate.
+  case trade(received: [Movement], spent: [Movement], fees: [Movement])
+  /// Coins received as income.
+  case income(Movement, IncomeType)
+  /// Assets that came in from outside the exchange.
+  case deposit(Movement)
+  /// Assets that left the exchange, the fee included.
+  case withdrawal(Movement)
+}
+
+/// One event of an export: one or more rows, its time and its id.
+struct ExchangeEvent: Sendable {
+  var kind: ExchangeEventKind
+  var time: Timestamp
+  /// The external id of the event's first stored row (`kraken:REFID`, ...); the other rows'
+  /// ids add a suffix to it.
+  var id: String
+  /// The file line of the event's first row.
+  var line: Int
+  /// The operation as the export names it, for the note.
+  var operation: String
+  /// A total value the export gives for the event (Coinbase's subtotal), and its currency.
+  var value: ExactDecimal?
+  var valueCurrency: String?
+}
+
+/// What a parser made of an export's rows.
+struct ParsedExport {
+  var events: [ExchangeEvent] = []
+  /// Rows of operations folio does not know: their line and the operation.
+  var unknown: [(line: Int, operation: String)] = []
+  /// Rows that move assets between the exchange's own accounts (or are duplicates the
+  /// exchange marks as such): nothing to store.
+  var internalRows = 0
+  /// Data rows read.
+  var rows = 0
+  /// Problems, each `FILE:LINE: reason`.
+  var problems: [String] = []
+  /// The times of the first and the last data row, to tell a newest-first file.
+  var firstTime: Timestamp?
+  var lastTime: Timestamp?
+
+  mutating func saw(_ time: Timestamp) {
+    if firstTime == nil { firstTime = time }
+    lastTime = time
+  }
+}
+
+/// Reading the fields every export shares.
+enum ExchangeFields {
+  /// A time as exchanges write it: ISO-8601, `YYYY-MM-DD HH:MM:SS` (UTC), with a trailing
+  /// ` UTC` (Coinbase).
+  static func time(_ text: String) throws -> Timestamp {
+    var text = text
+    if text.hasSuffix(" UTC") { text.removeLast(4) }
+    return try TradeInput.date(text, field: "time", syntax: .exchange(zone: nil))
+  }
+
+  /// A signed decimal; with `money`, currency signs and thousands separators are dropped
+  /// first (Coinbase writes `$1,234.50`).
+  static func decimal(_ text: String, field: String, money: Bool = false) throws -> ExactDecimal {
+    var text = text
+    if money { text.removeAll { "$€£,".contains($0) } }
+    do {
+      return try ExactDecimal(parsing: text)
+    } catch {
+      throw TradeInputError(
+        field: field, reason: "'\(text)' is not a number", malformed: true)
+    }
+  }
+
+  /// An id made from an event's time and rows, for exports that give none: stable whatever
+  /// the order of the rows.
+  static func madeUpID(prefix: String, time: Timestamp, rows: [[String]]) -> String {
+    let text = rows.map { $0.joined(separator: "\u{1f}") }.sorted().joined(separator: "\u{1e}")
+    return "\(prefix):\(time.description):\(SHA256.hex(Array(text.utf8)).prefix(12))"
+  }
+}
+
+/// Fiat currencies: never coins of the directory.
+enum Fiat {
+  static let codes: Set<String> = [
+    "USD", "EUR", "GBP", "CAD", "JPY", "CHF", "AUD", "NZD", "SEK", "NOK", "DKK", "PLN", "TRY",
+    "BRL", "RUB", "UAH", "KRW", "SGD", "HKD", "INR", "ZAR", "MXN", "ARS", "NGN", "AED",
+  ]
+}

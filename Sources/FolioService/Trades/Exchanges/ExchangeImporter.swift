@@ -1,0 +1,152 @@
+import FolioStorage
+import Foundation
+
+/// What `folio import exchange` did, or with `--dry-run` would do.
+public struct ExchangeImportReport: Sendable, Equatable {
+  public let exchange: ExchangeFormat
+  /// Data rows of the export (the lines before and the header not counted).
+  public let rows: Int
+  /// The rows of folio's format the export maps onto, in the order they are booked.
+  public let planned: [PlannedRow]
+  /// Trades written (or that would be written).
+  public let imported: Int
+  /// Planned rows whose id the portfolio already holds: imported before.
+  public let skipped: Int
+  /// Events that moved only cash (fiat in and out, fiat conversions): nothing to store.
+  public let cashEvents: Int
+  /// Rows moving assets between the exchange's own accounts (or pending copies): nothing to
+  /// store.
+  public let internalRows: Int
+  /// Rows of operations folio does not know, skipped with `--skip-unknown`.
+  public let unknownSkipped: Int
+  public let dryRun: Bool
+  /// Notes for the user, such as the coin chosen for a symbol of several coins.
+  public let notes: [String]
+}
+
+/// An export `folio import exchange` refused before looking at its rows' meaning.
+public enum ExchangeImportError: LocalizedError, ClassifiedError, Equatable, ListedProblems {
+  /// No header of a known export in the first lines.
+  case unrecognised(source: String)
+  /// `--exchange` names another export than the file is.
+  case otherExchange(source: String, named: ExchangeFormat, found: ExchangeFormat?)
+  /// Rows of operations folio does not know, each `FILE:LINE: operation`, and how many.
+  case unknownOperations(listed: [String], total: Int)
+
+  public var kind: FailureKind { .badData }
+
+  public var messageLines: [String] {
+    switch self {
+    case .unrecognised(let source):
+      return [
+        "\(source): not an export folio knows: no Coinbase, Kraken or Binance header in its "
+          + "first \(ExchangeImporter.headerSearch) lines (docs/import.md names the exports)"
+      ]
+    case .otherExchange(let source, let named, let found):
+      return [
+        "\(source): no \(named.rawValue) header in its first \(ExchangeImporter.headerSearch) "
+          + "lines"
+          + (found.map { "; it looks like a \($0.rawValue) export (--exchange \($0.rawValue))" }
+            ?? "")
+      ]
+    case .unknownOperations(let listed, let total):
+      let more = total - listed.count
+      return [
+        "nothing was imported: \(total) row(s) of operations folio does not know "
+          + "(--skip-unknown imports the other rows and counts these)"
+      ] + listed + (more > 0 ? ["… and \(more) more"] : [])
+    }
+  }
+
+  public var errorDescription: String? { messageLines.joined(separator: "\n") }
+}
+
+/// `folio import exchange`: reads an exchange's export, maps its rows onto folio's kinds
+/// (`ExchangePlanner`) and stores them through the one import path (`TradeImporter`), in one
+/// transaction, with the exchange's ids (or ids made from the rows where it gives none) as
+/// the trades' external ids, so importing again adds nothing.
+public struct ExchangeImporter {
+  /// How many records are searched for the header (Coinbase writes a few lines first).
+  static let headerSearch = 10
+
+  let store: Store
+
+  public init(_ store: Store) { self.store = store }
+
+  public func importExport(
+    from reader: CSVReader, source: String, exchange: ExchangeFormat?, into portfolio: Portfolio,
+    skipUnknown: Bool, dryRun: Bool, allowFuture: Bool, now: Date
+  ) throws -> ExchangeImportReport {
+    var records: [CSVRecord] = []
+    while let record = try reader.next() { records.append(record) }
+    let searched = records.prefix(Self.headerSearch)
+    func headerIndex(_ format: ExchangeFormat) -> Int? {
+      searched.firstIndex { format.isHeader($0.fields) }
+    }
+    let found = ExchangeFormat.allCases.compactMap { format in
+      headerIndex(format).map { (format, $0) }
+    }
+    .min { $0.1 < $1.1 }
+    let format: ExchangeFormat
+    let index: Int
+    if let exchange {
+      guard let at = headerIndex(exchange) else {
+        throw ExchangeImportError.otherExchange(source: source, named: exchange, found: found?.0)
+      }
+      (format, index) = (exchange, at)
+    } else {
+      guard let found else { throw ExchangeImportError.unrecognised(source: source) }
+      (format, index) = found
+    }
+    let header = records[index]
+    let body = Array(records[(index + 1)...])
+    var parsed =
+      switch format {
+      case .coinbase: CoinbaseHistory.parse(body, header: header, source: source)
+      case .kraken: KrakenLedger.parse(body, header: header, source: source)
+      case .binance: BinanceStatement.parse(body, header: header, source: source)
+      }
+    if !parsed.problems.isEmpty {
+      throw ImportError(
+        problems: Array(parsed.problems.prefix(ImportError.limit)), total: parsed.problems.count)
+    }
+    if !parsed.unknown.isEmpty && !skipUnknown {
+      throw ExchangeImportError.unknownOperations(
+        listed: parsed.unknown.prefix(ImportError.limit).map {
+          "\(source):\($0.line): \($0.operation)"
+        },
+        total: parsed.unknown.count)
+    }
+    // Oldest first; events at one time in the order the file has them, read oldest first.
+    let newestFirst =
+      (parsed.firstTime.map { time in parsed.lastTime.map { time > $0 } ?? false }) ?? false
+    let direction = newestFirst ? -1 : 1
+    parsed.events.sort { ($0.time, $0.line * direction) < ($1.time, $1.line * direction) }
+    // Rows alike in every field at one time (two equal rewards) get ids #2, #3, ...
+    var seen: [String: Int] = [:]
+    for index in parsed.events.indices {
+      let id = parsed.events[index].id
+      seen[id, default: 0] += 1
+      if let count = seen[id], count > 1 { parsed.events[index].id = "\(id)#\(count)" }
+    }
+    let current = try Portfolio.current(portfolio, store.database)
+    var planner = ExchangePlanner(
+      store: store, currency: current.currency, exchange: format, source: source)
+    let planned = parsed.events.flatMap { planner.plan($0) }
+    if !planner.problems.isEmpty {
+      throw ImportError(
+        problems: Array(planner.problems.prefix(ImportError.limit)),
+        total: planner.problems.count)
+    }
+    let rows =
+      [CSVRecord(fields: PlannedRow.header, line: header.line)]
+      + planned.map { CSVRecord(fields: $0.fields, line: $0.line) }
+    let report = try TradeImporter(store).importRecords(
+      from: ImportRecords(rows), source: source, into: current, dryRun: dryRun,
+      allowFuture: allowFuture, newestFirst: false, now: now)
+    return ExchangeImportReport(
+      exchange: format, rows: parsed.rows, planned: planned, imported: report.imported,
+      skipped: report.skipped, cashEvents: planner.cashEvents, internalRows: parsed.internalRows,
+      unknownSkipped: parsed.unknown.count, dryRun: dryRun, notes: planner.notes + report.notes)
+  }
+}

@@ -1,0 +1,283 @@
+import FolioTestSupport
+import Foundation
+import Testing
+
+/// Issue 16: `folio import exchange` over the fixtures of Fixtures/exchanges, each worked out
+/// by hand (portfolio `main`, usd, FIFO). docs/import.md gives the mapping.
+@Suite struct ExchangeImportTests {
+  let sandbox = Sandbox()
+
+  func ok(_ arguments: String...) -> String {
+    let result = sandbox.run(arguments)
+    #expect(result.code == 0, "\(arguments): \(result.err)")
+    return result.out
+  }
+
+  /// Daily closes in usd, as `market history` stores them.
+  func closes(_ rows: [(coin: String, day: String, price: String)]) {
+    #expect(sandbox.run("db", "migrate").code == 0)
+    for row in rows {
+      let error = DatabaseProbe.run(
+        sandbox.database,
+        """
+        INSERT INTO daily_prices (coin_id, vs_currency, day, price, priced_at, source, fetched_at)
+        VALUES ('\(row.coin)', 'usd', '\(row.day)', '\(row.price)', '\(row.day)T23:59:59Z',
+          'test', '2024-11-01T00:00:00Z')
+        """
+      ).error
+      #expect(error == nil)
+    }
+  }
+
+  func positions() throws -> String {
+    try sandbox.sqlite(
+      "SELECT coin_id, quantity, cost_basis, realized_pnl FROM positions ORDER BY coin_id")
+  }
+
+  func tradeCount() throws -> String { try sandbox.sqlite("SELECT count(*) FROM trades") }
+
+  static let binance = Fixtures.path("exchanges/binance.csv")
+  static let kraken = Fixtures.path("exchanges/kraken-ledgers.csv")
+  static let coinbase = Fixtures.path("exchanges/coinbase.csv")
+
+  /// The closes the Binance fixture needs: every value it does not give.
+  func binanceCloses() {
+    closes([
+      ("tether", "2024-01-02", "1"), ("binancecoin", "2024-01-02", "300"),
+      ("dogecoin", "2024-01-02", "0.08"), ("cardano", "2024-01-02", "0.5"),
+      ("tether", "2024-01-03", "1"), ("binancecoin", "2024-01-03", "310"),
+      ("dogecoin", "2024-01-05", "0.09"), ("cardano", "2024-01-05", "0.6"),
+      ("binancecoin", "2024-01-10", "320"), ("tether", "2024-01-13", "1"),
+      ("bitcoin", "2024-01-15", "45000"),
+    ])
+  }
+
+  // MARK: - Binance
+
+  /// binance.csv, newest first, read oldest first (usd portfolio, FIFO):
+  /// - 01-02 deposits at the day's close: 5000 USDT (cost 5000), 2 BNB (600), 30 DOGE (2.4),
+  ///   5 ADA (2.5).
+  /// - 01-03 one trade in six rows: 0.04 + 0.02 BTC for 1600 + 800 USDT, fees 0.006 + 0.004
+  ///   BNB. A swap of 2400 USDT (value 2400 × 1) for 0.06 BTC (lot 2400): USDT realizes
+  ///   2400 − 2400 = 0. The fee is a disposal of 0.01 BNB at 310: proceeds 3.1, basis
+  ///   0.01 × 300 = 3, realized 0.1.
+  /// - 01-05 dust: 30 DOGE (30 × 0.09 = 2.7) and 5 ADA (5 × 0.6 = 3.0) for 0.0045 + 0.0055 =
+  ///   0.01 BNB, shared by value: ADA 0.01 × 3.0 / 5.7 = 0.005263157894736842, DOGE the rest
+  ///   0.004736842105263158. DOGE realizes 2.7 − 2.4 = 0.3, ADA 3.0 − 2.5 = 0.5.
+  /// - 01-10 staking reward 0.005 BNB at 320: lot 1.6.
+  /// - 01-12 two Simple Earn subscription rows: internal, not stored.
+  /// - 01-13 Simple Earn interest 0.5 USDT at 1: lot 0.5.
+  /// - 01-15 0.02 BTC sold for 900 USDT, fee 0.9 USDT: a swap valued 0.02 × 45000 = 900; BTC
+  ///   basis 0.02 × 40000 = 800, realized 100; 899.1 USDT arrive at cost 900.
+  /// - 01-18 Binance Card Spending: unknown (line 3), skipped with --skip-unknown.
+  /// - 01-20 withdrawal of 0.01 BTC: basis 400 leaves, nothing realized.
+  /// Holdings: BNB 2 − 0.01 + 0.01 + 0.005 = 2.005 at 597 + 2.7 + 3.0 + 1.6 = 604.3; BTC
+  /// 0.03 at 2400 − 800 − 400 = 1200; USDT 5000 − 2400 + 0.5 + 899.1 = 3499.6 at
+  /// 2600 + 0.5 + 900 = 3500.5. Realized 0.1 + 100 + 0.5 + 0.3 = 100.9.
+  @Test func binanceStatementIsBookedAsWorkedOutByHand() throws {
+    binanceCloses()
+    let out = ok("import", "exchange", Self.binance, "--skip-unknown")
+    #expect(
+      out
+        == "imported 16 trade(s) from 23 row(s) of a binance export; skipped 0 already present; "
+        + "2 internal move(s) not stored; 1 row(s) of unknown operations skipped\n")
+    #expect(
+      try positions()
+        == """
+        binancecoin|2.005|604.3|0.1
+        bitcoin|0.03|1200|100
+        cardano|0|0|0.5
+        dogecoin|0|0|0.3
+        tether|3499.6|3500.5|0
+
+        """)
+    #expect(try sandbox.sqlite("SELECT sum(realized_pnl) FROM v_realized") == "100.9\n")
+    #expect(
+      try sandbox.sqlite(
+        "SELECT kind, side, coin_id, quantity FROM trades WHERE coin_id = 'binancecoin' ORDER BY executed_at, id"
+      )
+        == """
+        deposit|buy|binancecoin|2
+        trade|sell|binancecoin|0.01
+        swap|buy|binancecoin|0.005263157894736842
+        swap|buy|binancecoin|0.004736842105263158
+        income|buy|binancecoin|0.005
+
+        """)
+    #expect(ok("db", "check").hasPrefix("ok"))
+    // Importing again adds nothing, and says so.
+    #expect(
+      ok("import", "exchange", Self.binance, "--skip-unknown")
+        == "imported 0 trade(s) from 23 row(s) of a binance export; skipped 16 already present "
+        + "(nothing new); 2 internal move(s) not stored; 1 row(s) of unknown operations skipped\n")
+    #expect(try tradeCount() == "16\n")
+  }
+
+  @Test func anUnknownOperationRefusesTheImportWithItsLine() throws {
+    binanceCloses()
+    let result = sandbox.run("import", "exchange", Self.binance)
+    #expect(result.code == 65)
+    #expect(
+      result.err
+        == "folio: error: nothing was imported: 1 row(s) of operations folio does not know "
+        + "(--skip-unknown imports the other rows and counts these)\n\(Self.binance):3: "
+        + "Binance Card Spending\n")
+    #expect(try tradeCount() == "0\n")
+  }
+
+  @Test func aMissingPriceRefusesEverything() throws {
+    closes([("tether", "2024-01-02", "1")])
+    let result = sandbox.run("import", "exchange", Self.binance, "--skip-unknown")
+    #expect(result.code == 65)
+    #expect(
+      result.err.contains(
+        "\(Self.binance):23: no usd price of binancecoin (BNB) cached for 2024-01-02T09:05:00Z"))
+    #expect(result.err.contains("folio market history --coins binancecoin --since 2024-01-02"))
+    #expect(try tradeCount() == "0\n")
+  }
+
+  @Test func aDryRunShowsTheRowsAndLeavesTheDatabaseByteIdentical() throws {
+    binanceCloses()
+    let files = [sandbox.database, sandbox.database + "-wal"]
+    func bytes() -> [Data?] { files.map { FileManager.default.contents(atPath: $0) } }
+    let before = bytes()
+    let out = ok("import", "exchange", Self.binance, "--skip-unknown", "--dry-run")
+    #expect(bytes() == before)
+    #expect(try tradeCount() == "0\n")
+    #expect(out.hasPrefix("line  date "))
+    // Columns squeezed to one space: the BNB fee of the trade of lines 15-20, a disposal.
+    let lines = out.split(separator: "\n").map { $0.split(separator: " ").joined(separator: " ") }
+    #expect(
+      lines.contains {
+        $0.hasPrefix(
+          "15 2024-01-03T10:00:00Z trade sell binancecoin 0.01 310 0 binance:2024-01-03T10:00:00Z:")
+      })
+    #expect(
+      out.hasSuffix(
+        "would import 16 trade(s) from 23 row(s) of a binance export; would skip 0 already "
+          + "present; 2 internal move(s) not stored; 1 row(s) of unknown operations skipped\n"))
+    let json = ok(
+      "import", "exchange", Self.binance, "--skip-unknown", "--dry-run", "--format", "json")
+    #expect(bytes() == before)
+    #expect(json.contains(#""imported": 16"#))
+    #expect(json.contains(#""dry_run": true"#))
+    #expect(json.contains(#""id": "binance:2024-01-03T10:00:00Z:"#))
+  }
+
+  @Test func theExchangeNamedMustMatchTheHeader() throws {
+    let result = sandbox.run("import", "exchange", Self.binance, "--exchange", "kraken")
+    #expect(result.code == 65)
+    #expect(
+      result.err
+        == "folio: error: \(Self.binance): no kraken header in its first 10 lines; it looks "
+        + "like a binance export (--exchange binance)\n")
+    let text = sandbox.write("notes.csv", "date,side,coin\n2024-01-01,buy,btc\n")
+    let other = sandbox.run("import", "exchange", text)
+    #expect(other.code == 65)
+    #expect(other.err.contains("not an export folio knows"))
+  }
+
+  // MARK: - Kraken
+
+  /// kraken-ledgers.csv, newest first (usd portfolio, FIFO):
+  /// - 02-01 2000 USD deposited: cash, not stored. Trade TR1: 1500 USD (fee 3.9 USD) for
+  ///   0.03 XXBT: a buy at 50000, fee 3.9, lot 1503.9.
+  /// - 02-02 1 XETH deposited (and its pending copy without txid, left out): cost at the
+  ///   day's close 2300.
+  /// - 02-05 trade TR2: 0.5 XETH (fee 0.001 XETH) for 0.02 XXBT: a swap valued
+  ///   0.5 × 2400 = 1200; 0.501 ETH leave with basis 0.501 × 2300 = 1152.3, realized 47.7;
+  ///   BTC lot 1200.
+  /// - 02-08 two transfers spot ↔ staking (XBT.M is bitcoin): internal.
+  /// - 02-10 staking reward 0.0001 XBT.M at 48000: lot 4.8.
+  /// - 02-12 trade TR3: 0.025 XXBT for 1300 USD, fee 2.6 USD: a sell at 52000, proceeds
+  ///   1297.4; basis 0.025 of the 0.03 lot = 1253.25; realized 44.15.
+  /// - 02-14 withdrawal 0.2 XETH + fee 0.0035: 0.2035 ETH leave, basis 468.05.
+  /// - 02-15 500 EUR deposited (cash); trade TR4: 460 EUR (fee 0.92 EUR) for 0.01 XXBT: a
+  ///   buy at the close 50000 (cost 500), the fee at the trade's rate 0.92 × 500 / 460 = 1:
+  ///   lot 501.
+  /// - 02-16 margin: unknown (line 2), skipped.
+  /// Holdings: BTC 0.005 + 0.02 + 0.0001 + 0.01 = 0.0351 at 250.65 + 1200 + 4.8 + 501 =
+  /// 1956.45, realized 44.15; ETH 1 − 0.501 − 0.2035 = 0.2955 at 0.2955 × 2300 = 679.65,
+  /// realized 47.7.
+  @Test func krakenLedgerIsBookedAsWorkedOutByHand() throws {
+    closes([
+      ("ethereum", "2024-02-02", "2300"), ("ethereum", "2024-02-05", "2400"),
+      ("bitcoin", "2024-02-10", "48000"), ("bitcoin", "2024-02-15", "50000"),
+    ])
+    let refused = sandbox.run("import", "exchange", Self.kraken)
+    #expect(refused.code == 65)
+    #expect(refused.err.hasSuffix("\n\(Self.kraken):2: margin\n"))
+    #expect(try tradeCount() == "0\n")
+    #expect(
+      ok("import", "exchange", Self.kraken, "--skip-unknown")
+        == "imported 8 trade(s) from 17 row(s) of a kraken export; skipped 0 already present; "
+        + "2 cash movement(s) not stored; 3 internal move(s) not stored; 1 row(s) of unknown "
+        + "operations skipped\n")
+    #expect(
+      try positions()
+        == """
+        bitcoin|0.0351|1956.45|44.15
+        ethereum|0.2955|679.65|47.7
+
+        """)
+    #expect(
+      try sandbox.sqlite("SELECT external_id FROM trades ORDER BY executed_at, id")
+        == """
+        kraken:TR1ABC-XYZ12-QWERTY
+        kraken:QCDEP2-XETH-0002
+        kraken:TR2DEF-UVW34-ASDFGH
+        kraken:TR2DEF-UVW34-ASDFGH:in
+        kraken:RW1AAA-LMN90-LKJHGF
+        kraken:TR3GHI-IJK12-MNBVCX
+        kraken:WD1AAA-FGH34-QAZWSX
+        kraken:TR4JKL-CDE56-EDCRFV
+
+        """)
+    #expect(
+      ok("import", "exchange", Self.kraken, "--skip-unknown", "--format", "json")
+        .contains(#""skipped": 8"#))
+    #expect(try tradeCount() == "8\n")
+  }
+
+  // MARK: - Coinbase
+
+  /// coinbase.csv (newer format: an ID column, amounts like "$60,000.00", two lines before the
+  /// header), newest first (usd portfolio, FIFO):
+  /// - 03-01 1000 USD deposited: cash. Buy 0.01 BTC, subtotal 600, fee 9.99: lot 609.99.
+  /// - 03-02 two Advanced Trade fills at one time: 0.1 ETH (300 + fee 1.8) and 0.05 ETH
+  ///   (150 + 0.9): lots 301.8 and 150.9.
+  /// - 03-03 Receive 2 SOL, subtotal 240: a deposit at cost 240.
+  /// - 03-05 Staking Income 0.01 SOL at 130: lot 1.3.
+  /// - 03-06 Convert 0.05 ETH to 0.002 BTC, subtotal 160: a swap valued 160; ETH basis (FIFO,
+  ///   half the 0.1 lot) 150.9, realized 9.1; BTC lot 160.
+  /// - 03-07 Retail Staking Transfer: internal.
+  /// - 03-08 Sell 0.005 BTC, subtotal 325, fee 4.75: proceeds 320.25, basis half of 609.99 =
+  ///   304.995, realized 15.255.
+  /// - 03-09 Send 1 SOL: a withdrawal, basis 120 leaves.
+  /// - 03-10 Vault Deposit: unknown (line 4), skipped.
+  /// Holdings: BTC 0.007 at 304.995 + 160 = 464.995; ETH 0.1 at 150.9 + 150.9 = 301.8; SOL
+  /// 1.01 at 120 + 1.3 = 121.3. Realized 15.255 + 9.1 = 24.355.
+  @Test func coinbaseHistoryIsBookedAsWorkedOutByHand() throws {
+    #expect(sandbox.run("db", "migrate").code == 0)
+    let refused = sandbox.run("import", "exchange", Self.coinbase)
+    #expect(refused.code == 65)
+    #expect(refused.err.hasSuffix("\n\(Self.coinbase):4: Vault Deposit\n"))
+    #expect(
+      ok("import", "exchange", Self.coinbase, "--skip-unknown")
+        == "imported 9 trade(s) from 11 row(s) of a coinbase export; skipped 0 already present; "
+        + "1 cash movement(s) not stored; 1 internal move(s) not stored; 1 row(s) of unknown "
+        + "operations skipped\n")
+    #expect(
+      try positions()
+        == """
+        bitcoin|0.007|464.995|15.255
+        ethereum|0.1|301.8|9.1
+        solana|1.01|121.3|0
+
+        """)
+    #expect(
+      ok("import", "exchange", Self.coinbase, "--skip-unknown", "--exchange", "coinbase")
+        .hasPrefix("imported 0 trade(s) from 11 row(s) of a coinbase export; skipped 9"))
+    #expect(try tradeCount() == "9\n")
+  }
+}
