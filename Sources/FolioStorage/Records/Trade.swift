@@ -470,6 +470,20 @@ extension Trade {
     ) { try $0["id"] }
   }
 
+  /// How many trades of the portfolio carry the external id `id` or one made from it (`id`, a
+  /// colon and a suffix), as `import exchange` names the rows of one event. Both are ranges of
+  /// the `trades_external_id` index (`;` follows `:`).
+  public static func countExternalIDs(
+    derivedFrom id: String, portfolioID: Int64, _ db: Database
+  ) throws -> Int {
+    Int(
+      try db.scalarInt(
+        """
+        SELECT count(*) FROM trades WHERE portfolio_id = ?1
+          AND (external_id = ?2 OR (external_id >= ?2 || ':' AND external_id < ?2 || ';'))
+        """, [portfolioID, id]) ?? 0)
+  }
+
   /// The trade `id`, in whichever portfolio.
   public static func find(id: Int64, _ db: Database) throws -> Trade? {
     try db.row("SELECT \(columns) FROM trades WHERE id = ?", [id], Trade.init(row:))

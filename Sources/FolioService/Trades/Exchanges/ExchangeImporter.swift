@@ -10,7 +10,7 @@ public struct ExchangeImportReport: Sendable, Equatable {
   public let planned: [PlannedRow]
   /// Trades written (or that would be written).
   public let imported: Int
-  /// Planned rows whose id the portfolio already holds: imported before.
+  /// Rows whose id the portfolio already holds: imported before.
   public let skipped: Int
   /// Events that moved only cash (fiat in and out, fiat conversions): nothing to store.
   public let cashEvents: Int
@@ -132,7 +132,19 @@ public struct ExchangeImporter {
     let current = try Portfolio.current(portfolio, store.database)
     var planner = ExchangePlanner(
       store: store, currency: current.currency, exchange: format, source: source)
-    let planned = parsed.events.flatMap { planner.plan($0) }
+    // An event whose rows the portfolio holds was imported before: its rows are counted as
+    // skipped without being mapped again (so the prices it needed need not be cached still).
+    var stored = 0
+    var planned: [PlannedRow] = []
+    for event in parsed.events {
+      let count = try Trade.countExternalIDs(
+        derivedFrom: event.id, portfolioID: current.id, store.database)
+      if count > 0 {
+        stored += count
+      } else {
+        planned += planner.plan(event)
+      }
+    }
     if !planner.problems.isEmpty {
       throw ImportError(
         problems: Array(planner.problems.prefix(ImportError.limit)),
@@ -146,7 +158,8 @@ public struct ExchangeImporter {
       allowFuture: allowFuture, newestFirst: false, now: now)
     return ExchangeImportReport(
       exchange: format, rows: parsed.rows, planned: planned, imported: report.imported,
-      skipped: report.skipped, cashEvents: planner.cashEvents, internalRows: parsed.internalRows,
+      skipped: report.skipped + stored, cashEvents: planner.cashEvents,
+      internalRows: parsed.internalRows,
       unknownSkipped: parsed.unknown.count, dryRun: dryRun, notes: planner.notes + report.notes)
   }
 }

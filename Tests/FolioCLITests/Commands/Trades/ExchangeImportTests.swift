@@ -113,6 +113,63 @@ import Testing
     #expect(try tradeCount() == "16\n")
   }
 
+  /// Importing again skips the events already stored without valuing them again: it works
+  /// after the prices they needed are gone.
+  @Test func importingAgainNeedsNoPrices() throws {
+    binanceCloses()
+    _ = ok("import", "exchange", Self.binance, "--skip-unknown")
+    #expect(DatabaseProbe.run(sandbox.database, "DELETE FROM daily_prices").error == nil)
+    #expect(
+      ok("import", "exchange", Self.binance, "--skip-unknown", "--dry-run").hasPrefix(
+        "would import 0 trade(s) from 23 row(s) of a binance export; would skip 16 already present "
+          + "(nothing new)"))
+    #expect(try tradeCount() == "16\n")
+  }
+
+  /// A refusal met while booking (a withdrawal of more than is held) stores nothing, not even
+  /// the rows before it.
+  @Test func aRefusalWhileBookingStoresNothing() throws {
+    closes([("bitcoin", "2024-01-01", "40000")])
+    let file = sandbox.write(
+      "statement.csv",
+      """
+      User_ID,UTC_Time,Account,Operation,Coin,Change,Remark
+      1,2024-01-02 10:00:00,Spot,Withdraw,BTC,-1,
+      1,2024-01-01 10:00:00,Spot,Deposit,BTC,0.5,
+
+      """)
+    let result = sandbox.run("import", "exchange", file)
+    #expect(result.code == 65)
+    #expect(
+      result.err.hasPrefix(
+        "folio: error: nothing was imported: \(file):2: this sell of 1 bitcoin on "
+          + "2024-01-02T10:00:00Z exceeds the 0.5 held at that time (short by 0.5)"))
+    #expect(try tradeCount() == "0\n")
+  }
+
+  /// Rows at one time that make two trades cannot be paired: refused, naming the time.
+  @Test func rowsOfTwoTradesAtOneTimeAreRefused() throws {
+    #expect(sandbox.run("db", "migrate").code == 0)
+    let file = sandbox.write(
+      "statement.csv",
+      """
+      User_ID,UTC_Time,Account,Operation,Coin,Change,Remark
+      1,2024-01-03 10:00:00,Spot,Transaction Buy,BTC,0.01,
+      1,2024-01-03 10:00:00,Spot,Transaction Spend,USDT,-400,
+      1,2024-01-03 10:00:00,Spot,Transaction Buy,ETH,0.1,
+      1,2024-01-03 10:00:00,Spot,Transaction Spend,USDT,-300,
+
+      """)
+    let result = sandbox.run("import", "exchange", file, "--exchange", "binance")
+    #expect(result.code == 65)
+    #expect(
+      result.err
+        == "folio: error: nothing was imported: \(file):2: the rows at 2024-01-03T10:00:00Z do "
+        + "not make one trade (received: 0.01 BTC, 0.1 ETH; spent: 700 USDT); folio cannot "
+        + "pair them\n")
+    #expect(try tradeCount() == "0\n")
+  }
+
   @Test func anUnknownOperationRefusesTheImportWithItsLine() throws {
     binanceCloses()
     let result = sandbox.run("import", "exchange", Self.binance)
