@@ -20,6 +20,21 @@ public struct GainRow: Equatable, Sendable {
   public let tradeID: Int64
 }
 
+/// Units received as income (staking, interest…), at their value when received.
+public struct IncomeRow: Equatable, Sendable {
+  /// The portfolio's name.
+  public let portfolio: String
+  public let coinID: String
+  public let quantity: ExactDecimal
+  /// `YYYY-MM-DD` (UTC) of the income row.
+  public let received: String
+  public let type: IncomeType
+  /// The market price per unit recorded with it, and quantity × price.
+  public let price: ExactDecimal
+  public let value: ExactDecimal
+  public let tradeID: Int64
+}
+
 /// The sum of some rows' proceeds, cost basis and gain.
 public struct GainTotals: Equatable, Sendable {
   public var proceeds = ExactDecimal.zero
@@ -47,6 +62,9 @@ public struct GainsReport: Equatable, Sendable {
   public let shortTerm: GainTotals
   public let longTerm: GainTotals
   public let total: GainTotals
+  /// The income received in the range, oldest first, and the sum of its values.
+  public let income: [IncomeRow]
+  public let incomeTotal: ExactDecimal
 }
 
 /// `folio gains`: one row per disposed lot piece, by any cost-basis method, computed from the
@@ -71,14 +89,19 @@ public struct GainsService {
     }
     let method = method ?? portfolios.first?.method ?? .fifo
     var rows: [GainRow] = []
+    var income: [IncomeRow] = []
     try store.database.read {
       for portfolio in portfolios {
-        try collect(portfolio, method: method, until: until, into: &rows)
+        try collect(portfolio, method: method, until: until, into: &rows, income: &income)
       }
     }
     let from = since.description
     let through = until.description
     rows = rows.filter { $0.disposed >= from && $0.disposed <= through }
+    income = income.filter { $0.received >= from && $0.received <= through }
+    income.sort { ($0.received, $0.tradeID) < ($1.received, $1.tradeID) }
+    var incomeTotal = ExactDecimal.zero
+    for row in income { incomeTotal = try incomeTotal + row.value }
     rows = rows.map { row in
       guard let acquired = CalendarDay(row.acquired), let disposed = CalendarDay(row.disposed)
       else { return row }
@@ -99,13 +122,17 @@ public struct GainsService {
     return GainsReport(
       portfolios: portfolios, currency: portfolios.first?.currency ?? "usd", method: method,
       since: from, until: through, longTermDays: longTermDays, rows: rows, shortTerm: short,
-      longTerm: long, total: total)
+      longTerm: long, total: total, income: income, incomeTotal: incomeTotal)
   }
 
   /// Books every trade of `portfolio` up to the end of `until` with `method` and adds a row
-  /// for each lot piece each sell took.
+  /// for each lot piece each disposal took (a sell for cash, or the coin a swap gave up; a
+  /// transfer out or a withdrawal realizes nothing and is no disposal), and one per income.
+  /// A lot is acquired when its units first were: a transferred piece or a deposit keeps the
+  /// date it carries.
   func collect(
-    _ portfolio: Portfolio, method: CostMethod, until: CalendarDay, into rows: inout [GainRow]
+    _ portfolio: Portfolio, method: CostMethod, until: CalendarDay, into rows: inout [GainRow],
+    income: inout [IncomeRow]
   ) throws {
     var books: [String: PositionBook] = [:]
     var acquired: [Int64: String] = [:]
@@ -114,10 +141,18 @@ public struct GainsService {
     ) { trade in
       switch trade.side {
       case .buy:
-        _ = try books[trade.coinID, default: PositionBook(method: method)].buy(trade)
-        acquired[trade.id] = String(trade.executedAt.prefix(10))
+        let lot = try books[trade.coinID, default: PositionBook(method: method)].buy(trade)
+        acquired[trade.id] = String(lot.acquiredAt.prefix(10))
+        if trade.kind == .income {
+          income.append(
+            IncomeRow(
+              portfolio: portfolio.name, coinID: trade.coinID, quantity: trade.quantity,
+              received: String(trade.executedAt.prefix(10)), type: trade.incomeType ?? .other,
+              price: trade.price, value: try trade.quantity * trade.price, tradeID: trade.id))
+        }
       case .sell:
         let result = try books[trade.coinID, default: PositionBook(method: method)].sell(trade)
+        guard trade.kind == .trade || trade.kind == .swap else { return }
         let proceeds = result.disposal.proceeds
         var shared = ExactDecimal.zero
         for (index, piece) in result.consumptions.enumerated() {

@@ -14,7 +14,10 @@ struct Gains: FolioCommand {
       days, default 365). --year Y is 1 January through 31 December of Y (the default is the
       current year); --since and --until take inclusive UTC days instead. The CSV follows the
       order of a capital-gains form: description, date acquired, date sold, proceeds, cost
-      basis, gain, then term. --portfolio all combines every portfolio of one currency.
+      basis, gain, then term. Income received in the range follows in its own section, at
+      its value when received (CSV: term 'income', the value in the last column). A swap
+      disposes of the coin given up; a transferred lot keeps the day it was first acquired.
+      --portfolio all combines every portfolio of one currency.
       Exit codes: 0 ok, 64 usage (such as --year with --since), 65 --since after --until or
       portfolios of different currencies, 66 no database.
       """)
@@ -95,7 +98,9 @@ struct Gains: FolioCommand {
       "Capital gains of \(label(report)) (\(currency.uppercased()), \(report.method.rawValue)), "
       + "disposed \(report.since) through \(report.until); long term: held more than "
       + "\(report.longTermDays) days\n"
-    guard !report.rows.isEmpty else { return output + "no disposals in that range\n" }
+    guard !report.rows.isEmpty else {
+      return output + "no disposals in that range\n" + incomeText(report, useColor: useColor)
+    }
     var table = TextTable(
       headers: [
         "COIN", "QUANTITY", "ACQUIRED", "DISPOSED", "PROCEEDS", "COST BASIS", "GAIN", "TERM",
@@ -124,23 +129,50 @@ struct Gains: FolioCommand {
           Formatting.money(sum.gain, in: currency, sign: .nonZero),
         ], directions: [nil, nil, nil, MarketFormat.direction(sum.gain)])
     }
-    return output + totals.rendered(useColor: useColor)
+    return output + totals.rendered(useColor: useColor) + incomeText(report, useColor: useColor)
+  }
+
+  /// The income section of the text: one row per income at its value when received, and the
+  /// total; nothing when no income was received in the range.
+  static func incomeText(_ report: GainsReport, useColor: Bool) -> String {
+    guard !report.income.isEmpty else { return "" }
+    let currency = report.currency
+    var table = TextTable(headers: ["COIN", "QUANTITY", "RECEIVED", "KIND", "PRICE", "VALUE"])
+    table.rightAligned = [1, 4, 5]
+    for row in report.income {
+      table.append([
+        row.coinID, Formatting.quantity(row.quantity), row.received, row.type.rawValue,
+        Formatting.money(row.price, .ledger, in: currency),
+        Formatting.money(row.value, in: currency),
+      ])
+    }
+    table.append(["Total", "", "", "", "", Formatting.money(report.incomeTotal, in: currency)])
+    return "\nIncome received (at its value when received; not a disposal)\n\n"
+      + table.rendered(useColor: useColor)
   }
 
   /// The columns of a capital-gains form, in its order, then the term and the figures a
   /// script may want apart.
   static let csvHeader = [
     "description", "date_acquired", "date_sold", "proceeds", "cost_basis", "gain", "term",
-    "coin", "quantity", "portfolio",
+    "coin", "quantity", "portfolio", "income",
   ]
 
+  /// The disposals, then the income: term `income`, the day received as date_acquired, its
+  /// value when received in `income`, and the disposal figures empty.
   static func csv(_ report: GainsReport) -> String {
     var output = CSVWriter.line(csvHeader)
     for row in report.rows {
       output += CSVWriter.line([
         "\(row.quantity) \(row.coinID)", row.acquired, row.disposed, row.proceeds.description,
         row.costBasis.description, row.gain.description, row.longTerm ? "long" : "short",
-        row.coinID, row.quantity.description, row.portfolio,
+        row.coinID, row.quantity.description, row.portfolio, "",
+      ])
+    }
+    for row in report.income {
+      output += CSVWriter.line([
+        "\(row.quantity) \(row.coinID) (\(row.type.rawValue))", row.received, "", "", "", "",
+        "income", row.coinID, row.quantity.description, row.portfolio, row.value.description,
       ])
     }
     return output
@@ -178,6 +210,19 @@ struct Gains: FolioCommand {
           ("total", totals(report.total)),
         ])
       ),
+      (
+        "income",
+        .array(
+          report.income.map { row in
+            .object([
+              ("portfolio", .string(row.portfolio)), ("coin", .string(row.coinID)),
+              ("quantity", .decimal(row.quantity)), ("date_received", .string(row.received)),
+              ("kind", .string(row.type.rawValue)), ("price", .decimal(row.price)),
+              ("value", .decimal(row.value)),
+            ])
+          })
+      ),
+      ("income_total", .decimal(report.incomeTotal)),
     ])
   }
 }

@@ -81,13 +81,78 @@ import Testing
     #expect(result.code == 0, "\(result.err)")
     #expect(
       result.out == """
-        description,date_acquired,date_sold,proceeds,cost_basis,gain,term,coin,quantity,portfolio
-        1 bitcoin,2022-01-10,2023-12-01,29980,10010,19970,long,bitcoin,1,main
-        0.5 bitcoin,2023-06-01,2023-12-01,14990,10000,4990,short,bitcoin,0.5,main
+        description,date_acquired,date_sold,proceeds,cost_basis,gain,term,coin,quantity,portfolio,income
+        1 bitcoin,2022-01-10,2023-12-01,29980,10010,19970,long,bitcoin,1,main,
+        0.5 bitcoin,2023-06-01,2023-12-01,14990,10000,4990,short,bitcoin,0.5,main,
 
         """)
     let text = sandbox.run("gains", "--year", "2023")
     #expect(text.out.contains("Long   $29,980.00  $10,010.00  +$19,970.00"), "\(text.out)")
+  }
+
+  /// The other kinds, on top of the history above (main keeps 0.5 BTC of the 2023-06-01 lot,
+  /// cost 10,000). 2024-01-05: the 0.5 BTC goes to cold; 2024-02-01: 2 ETH of staking income at
+  /// 1,500 (value 3,000); 2024-03-01: 1 ETH swapped for 0.05 BTC, value 2,000; 2024-04-01: 1 ETH
+  /// withdrawn; 2024-07-01: cold sells the 0.5 BTC at 40,000.
+  /// Disposals: the swap's ETH (the income lot, 1,500 a unit: gain 500, short) and cold's sell,
+  /// whose lot keeps its 2023-06-01 acquisition (396 days: long; from the transfer's day it
+  /// would be 178, short): 20,000 − 10,000. The transfer and the withdrawal are no disposals.
+  /// Income: 3,000.
+  @Test func swapsDisposeTransfersKeepTheirDatesAndIncomeHasItsSection() throws {
+    for step in [
+      ["portfolio", "add", "cold"],
+      ["transfer", "bitcoin", "0.5", "--from", "main", "--to", "cold", "--date", "2024-01-05"],
+      ["income", "ethereum", "2", "--price", "1500", "--kind", "staking", "--date", "2024-02-01"],
+      [
+        "swap", "1", "ethereum", "for", "0.05", "bitcoin", "--value", "2000", "--date",
+        "2024-03-01",
+      ],
+      ["withdraw", "ethereum", "1", "--date", "2024-04-01"],
+      [
+        "--portfolio", "cold", "sell", "bitcoin", "0.5", "--price", "40000", "--date", "2024-07-01",
+      ],
+    ] {
+      let result = sandbox.run(step)
+      try #require(result.code == 0, "\(step): \(result.err)")
+    }
+    let all = try json("--year", "2024", "--portfolio", "all")
+    #expect(
+      pieces(all) == [
+        ["1", "2024-02-01", "2000", "1500", "500", "short"],
+        ["0.5", "2023-06-01", "20000", "10000", "10000", "long"],
+      ])
+    #expect(total(all, "total") == ["22000", "11500", "10500"])
+    let income = try #require(all["income"] as? [[String: Any]])
+    #expect(
+      income.map { row in
+        ["portfolio", "coin", "quantity", "date_received", "kind", "price", "value"].map {
+          row[$0] as? String ?? "?"
+        }
+      } == [["main", "ethereum", "2", "2024-02-01", "staking", "1500", "3000"]])
+    #expect(all["income_total"] as? String == "3000")
+    // Each portfolio alone: main has the swap and the income, cold the sell.
+    #expect(pieces(try json("--year", "2024")).count == 1)
+    #expect(pieces(try json("--year", "2024", "--portfolio", "cold")).map(\.first) == ["0.5"])
+
+    let csv = sandbox.run("gains", "--year", "2024", "--format", "csv")
+    #expect(
+      csv.out.hasSuffix(
+        """
+        1 ethereum,2024-02-01,2024-03-01,2000,1500,500,short,ethereum,1,main,
+        2 ethereum (staking),2024-02-01,,,,,income,ethereum,2,main,3000
+
+        """), "\(csv.out)")
+    let text = sandbox.run("gains", "--year", "2024")
+    #expect(
+      text.out.hasSuffix(
+        """
+        Income received (at its value when received; not a disposal)
+
+        COIN      QUANTITY  RECEIVED    KIND         PRICE      VALUE
+        ethereum         2  2024-02-01  staking  $1,500.00  $3,000.00
+        Total                                               $3,000.00
+
+        """), "\(text.out)")
   }
 
   @Test func badRangesAreRefused() {
