@@ -260,12 +260,17 @@ enum ReportFormat {
     return MarketFormat.snapshotLine(snapshot)
   }
 
-  /// The staleness warning, if the snapshot is too old.
+  /// The staleness warning, if the snapshot is too old. A refresh cannot price a past day:
+  /// for one, the advice is the daily closing prices of `market history`.
   static func staleWarning(_ report: DailyReport) -> String? {
     guard let age = report.staleAge, let snapshot = report.snapshot else { return nil }
+    let isPast = report.day < String(report.generatedAt.prefix(10))
     return "the market snapshot (\(snapshot.fetchedAt)) is "
       + "\(MarketTime.formatDuration(age, units: 2)) old, older than "
-      + "\(MarketTime.formatDuration(report.maxAge)); run 'folio market refresh'"
+      + "\(MarketTime.formatDuration(report.maxAge)); "
+      + (isPast
+        ? "run 'folio market history --since \(report.day)' for the closing prices of that day"
+        : "run 'folio market refresh'")
   }
 
   /// One sentence per holding, and one for the total, whose figures read n/a although priced

@@ -181,7 +181,11 @@ import Testing
     #expect(
       report.out.contains(
         "no market price within 1d before the end of 2024-03-01 for bitcoin"), "\(report.out)")
-    #expect(report.out.contains("is 38d old, older than 1d"), "\(report.out)")  // its age
+    // The snapshot's age, and what would price the day: its daily close, not a refresh.
+    #expect(
+      report.out.contains(
+        "is 38d old, older than 1d; run 'folio market history --since 2024-03-01' for the "
+          + "closing prices of that day\n"), "\(report.out)")
     #expect(try value("2024-03-01") == "\n")  // saved as NULL: no value
     let json = sandbox.run("report", "--date", "2024-03-01", "--format", "json")
     #expect(json.code == 0)
