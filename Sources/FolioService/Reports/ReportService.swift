@@ -6,6 +6,8 @@ public enum ReportError: LocalizedError, ClassifiedError, Equatable {
   case futureDay(String, today: String)
   case emptyRange(since: String, until: String)
   case saveWithOtherMethod(method: String, portfolioMethod: String)
+  /// `--save` with `--portfolio all`: the history holds each portfolio's own figures.
+  case saveCombined
 
   public var kind: FailureKind { .badData }
 
@@ -19,6 +21,9 @@ public enum ReportError: LocalizedError, ClassifiedError, Equatable {
       return "--save stores figures computed with the portfolio's own method "
         + "(\(portfolioMethod)), not \(method); drop --method or change the portfolio's "
         + "method with 'folio portfolio set NAME --method M'"
+    case .saveCombined:
+      return "--save stores one portfolio's figures, and --portfolio all combines several; "
+        + "save each with --portfolio NAME (or let 'folio daily' save them all)"
     }
   }
 }
@@ -77,6 +82,37 @@ public struct ReportService {
       try build(
         portfolio, day: day, method: method ?? portfolio.method, maxAge: maxAge, now: now,
         historyDays: max(1, historyDays))
+    }
+  }
+
+  /// The report of several portfolios of one currency as one (`--portfolio all`), as of the
+  /// end of `day`: each coin's quantity, cost basis and profit summed over them, their trades
+  /// of the day, the saved history and the returns of their sum (transfers between them net
+  /// out). `method` (default: the first portfolio's) books every one. One portfolio is its own
+  /// report; different currencies are refused (65), and so is `forSaving` (65).
+  public func report(
+    _ portfolios: [Portfolio], day: CalendarDay, method: CostMethod? = nil,
+    maxAge: TimeInterval = 86_400, now: Date, forSaving: Bool = false
+  ) throws -> DailyReport {
+    if portfolios.count == 1, let only = portfolios.first {
+      return try report(
+        only, day: day, method: method, maxAge: maxAge, now: now, forSaving: forSaving)
+    }
+    if Set(portfolios.map(\.currency)).count > 1 {
+      throw PortfolioError.mixedCurrencies(
+        portfolios.map { "\($0.name) (\($0.currency.uppercased()))" })
+    }
+    if forSaving { throw ReportError.saveCombined }
+    try Self.checkNotFuture(day, now: now)
+    let method = method ?? portfolios.first?.method ?? .fifo
+    let first = portfolios.first
+    let shown = Portfolio(
+      id: 0, name: "all", currency: first?.currency ?? "usd", method: method,
+      createdAt: first?.createdAt ?? "")
+    return try database.read {
+      try build(
+        portfolios, shown: shown, day: day, method: method, maxAge: maxAge, now: now,
+        historyDays: Self.historyDays)
     }
   }
 
@@ -334,19 +370,32 @@ public struct ReportService {
     _ portfolio: Portfolio, day: CalendarDay, method: CostMethod, maxAge: TimeInterval,
     now: Date, historyDays: Int, replay: Bool = false
   ) throws -> DailyReport {
-    let standing: Standing
-    if !replay, method == portfolio.method,
-      let stored = try Standing.stored(
-        database, portfolioID: portfolio.id, method: method, before: day.next.start,
-        since: day.firstOfYear.start)
-    {
-      standing = stored
-    } else {
-      var replay = PortfolioReplay(
-        method: method, trades: try trades(portfolio, before: day.next.start))
-      try replay.advance(before: day.next.start)
-      standing = replay.standing(since: day.firstOfYear.start)
+    try build(
+      [portfolio], shown: portfolio, day: day, method: method, maxAge: maxAge, now: now,
+      historyDays: historyDays, replay: replay)
+  }
+
+  /// Builds the report of `portfolios` (of one currency) as one, shown as `shown`.
+  func build(
+    _ portfolios: [Portfolio], shown portfolio: Portfolio, day: CalendarDay,
+    method: CostMethod, maxAge: TimeInterval, now: Date, historyDays: Int, replay: Bool = false
+  ) throws -> DailyReport {
+    var standings: [Standing] = []
+    for each in portfolios {
+      if !replay, method == each.method,
+        let stored = try Standing.stored(
+          database, portfolioID: each.id, method: method, before: day.next.start,
+          since: day.firstOfYear.start)
+      {
+        standings.append(stored)
+      } else {
+        var replay = PortfolioReplay(
+          method: method, trades: try trades(each, before: day.next.start))
+        try replay.advance(before: day.next.start)
+        standings.append(replay.standing(since: day.firstOfYear.start))
+      }
     }
+    let standing = try Standing.merged(standings)
     let bound = day.next.start.description
     let held = standing.held
     let quotes = try MarketRecords.latestQuotes(
@@ -457,14 +506,17 @@ public struct ReportService {
     var dayTrades: [ReportTrade] = []
     var realizedBySell: [Int64: ExactDecimal] = [:]
     for sell in standing.sells { realizedBySell[sell.id] = sell.realized }
-    try Trade.each(
-      portfolioID: portfolio.id, filter: Trade.Filter(since: day.start, before: day.next.start),
-      database
-    ) { trade in
-      let location = try trade.locationID.map { try book.load($0).reference }
-      dayTrades.append(
-        ReportTrade(trade: trade, realized: realizedBySell[trade.id], location: location))
+    for each in portfolios {
+      try Trade.each(
+        portfolioID: each.id, filter: Trade.Filter(since: day.start, before: day.next.start),
+        database
+      ) { trade in
+        let location = try trade.locationID.map { try book.load($0).reference }
+        dayTrades.append(
+          ReportTrade(trade: trade, realized: realizedBySell[trade.id], location: location))
+      }
     }
+    if portfolios.count > 1 { dayTrades.sort { $0.trade.key < $1.trade.key } }
 
     // Top movers: the largest 24h moves among priced holdings.
     let movers = holdings.compactMap { holding -> Mover? in
@@ -485,15 +537,25 @@ public struct ReportService {
 
     // Value over time: saved rows of the window, the day itself from this report.
     let first = day.adding(days: -(historyDays - 1))
-    var history = try DailyRecord.list(
-      portfolioID: portfolio.id, from: first.description, through: day.description, database
-    ).filter { $0.day != day.description }.map {
+    var parts: [(inception: Timestamp?, points: [ValuePoint])] = []
+    var savedToday = true
+    for each in portfolios {
+      let rows = try DailyRecord.list(
+        portfolioID: each.id, from: first.description, through: day.description, database)
+      savedToday = savedToday && rows.contains { $0.day == day.description }
+      parts.append(
+        (
+          inception: portfolios.count == 1 ? nil : try returnInputs(each, through: day).inception,
+          points: rows.filter { $0.day != day.description }.compactMap { row in
+            CalendarDay(row.day).map { ValuePoint(day: $0, value: row.value) }
+          }
+        ))
+    }
+    var history = Self.combinePoints(parts).map {
       HistoryPoint(day: $0.day, value: $0.value, isSaved: true)
     }
-    let savedToday = try DailyRecord.list(
-      portfolioID: portfolio.id, from: day.description, through: day.description, database)
     history.append(
-      HistoryPoint(day: day.description, value: figures.value, isSaved: !savedToday.isEmpty))
+      HistoryPoint(day: day.description, value: figures.value, isSaved: savedToday))
 
     // Freshness, judged at the end of the day (or now, for today).
     // The closes used are all fresh; the snapshot's age matters while any held coin is still
@@ -517,9 +579,9 @@ public struct ReportService {
       trades: dayTrades, movers: Array(movers.prefix(5)), history: history,
       historyDays: historyDays, figures: figures)
     report.returns = try periodReturns(
-      portfolio, through: day, value: figures.value, reason: figures.unavailable)
+      portfolios, through: day, value: figures.value, reason: figures.unavailable)
     report.chartReturn = try windowReturn(
-      portfolio, history: history, through: day, value: figures.value)
+      portfolios, history: history, through: day, value: figures.value)
     return report
   }
 }

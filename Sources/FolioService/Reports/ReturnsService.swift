@@ -78,17 +78,22 @@ extension ReportService {
   /// figure). A period start without a saved value is valued from the trades and the market
   /// snapshots taken within `backfillMaxAge` before its end, as backfill would.
   func periodReturns(
-    _ portfolio: Portfolio, through day: CalendarDay, value: ExactDecimal?, reason: String?
+    _ portfolios: [Portfolio], through day: CalendarDay, value: ExactDecimal?, reason: String?
   ) throws -> [PeriodReturn] {
-    var inputs = try returnInputs(portfolio, through: day)
-    inputs.points.removeAll { $0.day == day.description }
+    var parts: [ReturnInputs] = []
+    for portfolio in portfolios {
+      var part = try returnInputs(portfolio, through: day)
+      part.points.removeAll { $0.day == day.description }
+      try addMissingStarts(
+        &part, portfolio: portfolio,
+        days: ReturnPeriod.allCases.compactMap { $0.dayBefore(day) })
+      parts.append(part)
+    }
+    var inputs = Self.combine(parts)
     inputs.points.append(
       ValuePoint(
         day: day, value: value,
         unknown: reason ?? "no held coin has a market price at the end of \(day)"))
-    try addMissingStarts(
-      &inputs, portfolio: portfolio,
-      days: ReturnPeriod.allCases.compactMap { $0.dayBefore(day) })
     return ReturnPeriod.allCases.map {
       Returns.period(
         $0, through: day, points: inputs.points, flows: inputs.flows, inception: inputs.inception)
@@ -98,18 +103,64 @@ extension ReportService {
   /// The returns over the report's chart: from the first day of the window with a known value
   /// to the report's day; nil when the window has fewer than two known values.
   func windowReturn(
-    _ portfolio: Portfolio, history: [HistoryPoint], through day: CalendarDay,
+    _ portfolios: [Portfolio], history: [HistoryPoint], through day: CalendarDay,
     value: ExactDecimal?
   ) throws -> PeriodReturn? {
     guard let first = history.first(where: { $0.value != nil }), first.day != day.description,
       let firstDay = CalendarDay(first.day), let firstValue = first.value, value != nil
     else { return nil }
-    var inputs = try returnInputs(portfolio, through: day)
+    var inputs = Self.combine(try portfolios.map { try returnInputs($0, through: day) })
     inputs.points.removeAll { $0.day == day.description }
     inputs.points.append(ValuePoint(day: day, value: value))
     return Returns.window(
       .month, start: firstDay.next.start, from: firstValue, through: day,
       points: inputs.points, flows: inputs.flows)
+  }
+
+  /// The inputs of several portfolios as those of their sum: every flow (a transfer between
+  /// them is a flow out of one and the same flow into the other, so it nets out), the first
+  /// trade of any, and the day-end values summed (`combinePoints`). One part is itself.
+  static func combine(_ parts: [ReturnInputs]) -> ReturnInputs {
+    if parts.count == 1, let only = parts.first { return only }
+    var result = ReturnInputs()
+    result.flows = parts.flatMap(\.flows).sorted { $0.at < $1.at }
+    result.inception = parts.compactMap(\.inception).min()
+    result.trades = parts.flatMap(\.trades)
+    result.points = combinePoints(parts.map { (inception: $0.inception, points: $0.points) })
+    return result
+  }
+
+  /// The day-end values of several portfolios summed, day by day: a day is known when every
+  /// portfolio that had a trade by its end has a known value for it (one without trades yet
+  /// counts 0); unknown, with the first reason, when one of them has an unknown value; left
+  /// out when one of them has no value saved for it. One part is itself.
+  static func combinePoints(_ parts: [(inception: Timestamp?, points: [ValuePoint])])
+    -> [ValuePoint]
+  {
+    if parts.count == 1, let only = parts.first { return only.points }
+    let byDay = parts.map { part in
+      Dictionary(part.points.map { ($0.day, $0) }, uniquingKeysWith: { _, new in new })
+    }
+    var result: [ValuePoint] = []
+    days: for text in Set(parts.flatMap { $0.points.map(\.day) }).sorted() {
+      guard let day = CalendarDay(text) else { continue }
+      var total: ExactDecimal? = .zero
+      var unknown: String?
+      for (index, part) in parts.enumerated() {
+        if let point = byDay[index][text] {
+          if let value = point.value {
+            total = total.flatMap { try? $0 + value }
+            if total == nil { unknown = unknown ?? Measure.tooLarge }
+          } else {
+            unknown = unknown ?? point.unknown
+          }
+        } else if let inception = part.inception, inception < day.next.start {
+          continue days
+        }
+      }
+      result.append(ValuePoint(day: day, value: unknown == nil ? total : nil, unknown: unknown))
+    }
+    return result
   }
 
   /// Values the `days` that have no saved row (after the first trade), from the trades and the
@@ -196,7 +247,7 @@ extension ReportService {
   {
     guard let last = rows.last, let day = CalendarDay(last.day) else { return [] }
     return try database.read {
-      try periodReturns(portfolio, through: day, value: last.value, reason: nil)
+      try periodReturns([portfolio], through: day, value: last.value, reason: nil)
     }
   }
 }

@@ -25,6 +25,31 @@ struct Standing {
   /// The sells of a recent period before the moment, in time order.
   var sells: [Sell]
 
+  /// The standing of several portfolios as one: each coin's quantity, cost basis and realized
+  /// profit summed, every sell in time order. One standing is itself.
+  static func merged(_ parts: [Standing]) throws -> Standing {
+    if parts.count == 1, let only = parts.first { return only }
+    var quantity: [String: ExactDecimal] = [:]
+    var cost: [String: ExactDecimal] = [:]
+    var byCoin: [String: ExactDecimal] = [:]
+    var total = ExactDecimal.zero
+    for part in parts {
+      for coin in part.held {
+        quantity[coin.coinID] = try quantity[coin.coinID, default: .zero] + coin.quantity
+        cost[coin.coinID] = try cost[coin.coinID, default: .zero] + coin.costBasis
+      }
+      for (coin, realized) in part.realizedByCoin {
+        byCoin[coin] = try byCoin[coin, default: .zero] + realized
+      }
+      total = try total + part.realizedTotal
+    }
+    let held = quantity.keys.sorted().map {
+      Held(coinID: $0, quantity: quantity[$0] ?? .zero, costBasis: cost[$0] ?? .zero)
+    }
+    let sells = parts.flatMap(\.sells).sorted { ($0.at, $0.id) < ($1.at, $1.id) }
+    return Standing(held: held, realizedByCoin: byCoin, realizedTotal: total, sells: sells)
+  }
+
   /// Realized profit of the sells executed at or after `start` (within `sells`).
   func realized(since start: Timestamp) throws -> ExactDecimal {
     let start = start.description

@@ -17,9 +17,11 @@ struct Report: FolioCommand {
       history. --save stores the day's value, cost basis, unrealized and realized profit and
       the snapshot used; saving the same day again replaces the row, so it is safe in cron.
       Formats: text, md (GitHub tables), json, csv (one row per holding) and html (one
-      self-contained page with charts). Exit codes: 0 ok, 64 usage, 65 a future --date,
-      --save with another --method, or --strict with an old snapshot, 66 no database,
-      74 --out cannot be written.
+      self-contained page with charts). --portfolio all reports every portfolio of one
+      currency as one (transfers between them net out; not with --save). Exit codes: 0 ok,
+      64 usage, 65 a future --date, --save with another --method or with --portfolio all,
+      --strict with an old snapshot, or --portfolio all over different currencies,
+      66 no database, 74 --out cannot be written.
       """,
     subcommands: [ReportHistory.self, ReportBackfill.self])
 
@@ -36,10 +38,9 @@ struct Report: FolioCommand {
   func run(_ context: Context) throws {
     let out = output.out
     let store = try context.existingStore()
-    let portfolio = try context.portfolio()
     let service = ReportService(store)
     let report = try service.report(
-      portfolio, day: day ?? CalendarDay(containing: context.now), method: method,
+      context.portfolios(), day: day ?? CalendarDay(containing: context.now), method: method,
       maxAge: freshness.maxAge, now: context.now, forSaving: save)
     // Text on stdout carries the warning itself.
     try freshness.check(
