@@ -337,4 +337,42 @@ import Testing
         .hasPrefix("imported 0 trade(s) from 11 row(s) of a coinbase export; skipped 9"))
     #expect(try tradeCount() == "9\n")
   }
+
+  /// The older Coinbase export: three lines before the header, no ID column (ids are made
+  /// from each row), `Spot Price Currency`, plain amounts, ISO times. Buy 0.01 BTC for 580 +
+  /// fee 10 (lot 590); Convert 0.005 BTC to 0.15 ETH at the subtotal 295 (BTC basis 295,
+  /// realized 0; ETH lot 295); a Learning Reward of 2.5 GRT at 1.20 (income, lot 3).
+  @Test func theOlderCoinbaseExportIsReadToo() throws {
+    #expect(sandbox.run("db", "migrate").code == 0)
+    let file = sandbox.write(
+      "coinbase-2021.csv",
+      """
+      You can use this transaction report to inform your likely tax obligations.
+      Transactions
+      User,Jane Example,5b9c1d2e
+      Timestamp,Transaction Type,Asset,Quantity Transacted,Spot Price Currency,Spot Price at \
+      Transaction,Subtotal,Total (inclusive of fees and/or spread),Fees and/or Spread,Notes
+      2021-04-01T12:00:00Z,Buy,BTC,0.01,USD,58000.00,580.00,590.00,10.00,Bought 0.0100 BTC for \
+      $590.00 USD
+      2021-04-02T12:00:00Z,Convert,BTC,0.005,USD,59000.00,295.00,300.00,5.00,"Converted \
+      0.00500000 BTC to 0.15 ETH"
+      2021-04-03T12:00:00Z,Learning Reward,GRT,2.5,USD,1.20,3.00,3.00,0.00,Received 2.5 GRT
+
+      """)
+    #expect(
+      ok("import", "exchange", file)
+        == "imported 4 trade(s) from 3 row(s) of a coinbase export; skipped 0 already present\n")
+    #expect(
+      try positions()
+        == """
+        bitcoin|0.005|295|0
+        ethereum|0.15|295|0
+        the-graph|2.5|3|0
+
+        """)
+    #expect(
+      try sandbox.sqlite("SELECT kind, income_type FROM trades WHERE coin_id = 'the-graph'")
+        == "income|other\n")
+    #expect(ok("import", "exchange", file).contains("skipped 4 already present (nothing new)"))
+  }
 }
