@@ -8,20 +8,28 @@ public struct OversellError: LocalizedError, ClassifiedError, Equatable {
   public let executedAt: String
   public let quantity: ExactDecimal
   public let held: ExactDecimal
+  /// What the row giving the units up is: a sell for cash, a withdrawal, a transfer or a swap.
+  public var rowKind: TradeKind = .trade
 
   public var kind: FailureKind { .badData }
 
   /// The same error about a trade that was never stored.
   var withoutTradeID: OversellError {
     OversellError(
-      tradeID: 0, coinID: coinID, executedAt: executedAt, quantity: quantity, held: held)
+      tradeID: 0, coinID: coinID, executedAt: executedAt, quantity: quantity, held: held,
+      rowKind: rowKind)
   }
 
   /// How much more would have to be held for the sell to be possible.
   public var shortfall: ExactDecimal { (try? quantity - held) ?? quantity }
 
   public var errorDescription: String? {
-    let what = tradeID > 0 ? "sell #\(tradeID)" : "the sell"
+    let noun =
+      switch rowKind {
+      case .trade, .income, .deposit: "sell"
+      case .withdrawal, .transfer, .swap: rowKind.rawValue
+      }
+    let what = tradeID > 0 ? "\(noun) #\(tradeID)" : "the \(noun)"
     return
       "\(what) of \(quantity) \(coinID) on \(executedAt) exceeds the \(held) held at that time "
       + "(short by \(shortfall)); nothing was written"
@@ -130,7 +138,7 @@ struct PositionBook {
     guard trade.quantity <= quantity else {
       throw OversellError(
         tradeID: trade.id, coinID: trade.coinID, executedAt: trade.executedAt,
-        quantity: trade.quantity, held: quantity)
+        quantity: trade.quantity, held: quantity, rowKind: trade.kind)
     }
     // Under average cost the whole sell leaves at the pool's average cost.
     let averageCost: ExactDecimal? =

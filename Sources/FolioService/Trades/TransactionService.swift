@@ -196,6 +196,12 @@ public struct TransactionService {
       let total =
         try value.map { try TradeInput.amount($0, field: "--value") }
         ?? quotedValue(out, into, currency: portfolio.currency, maxAge: maxAge)
+      guard total.isPositive else {
+        throw TradeInputError(
+          field: "--value",
+          reason: "must be greater than zero, got '\(value ?? "0")' (a swap gives one coin for "
+            + "another of the same value; record a gift with 'folio withdraw' and 'folio income')")
+      }
       out.amount = total
       into.amount = total
       out.price = try ExactDecimal.scaled(total, by: .one, dividedBy: out.quantity)

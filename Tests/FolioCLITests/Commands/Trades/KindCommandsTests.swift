@@ -143,4 +143,27 @@ import Testing
     #expect(cold.contains("transfer-in  bitcoin         1  cost $100.00"), "\(cold)")
     #expect(cold.contains("transfer-in  bitcoin       0.4  cost $375.00"), "\(cold)")
   }
+
+  /// Odd input found by hand: a swap worth nothing, and a withdrawal or transfer of more than
+  /// is held, named as what they are (not "the sell"); nothing is written.
+  @Test func oddInputIsRefusedNamingTheKind() throws {
+    _ = ok("portfolio", "add", "cold")
+    _ = ok("buy", "btc", "1", "--price", "100", "--date", "2024-01-01")
+    let before = try sandbox.dump()
+    let free = sandbox.run(
+      "swap", "0.1", "btc", "for", "2", "eth", "--value", "0", "--date", "2024-01-02")
+    #expect(free.code == 65)
+    #expect(free.err.hasPrefix("folio: error: --value: must be greater than zero, got '0'"))
+    let withdrawn = sandbox.run("withdraw", "btc", "5", "--date", "2024-01-02")
+    #expect(withdrawn.code == 65)
+    #expect(
+      withdrawn.err
+        == "folio: error: the withdrawal of 5 bitcoin on 2024-01-02T00:00:00Z exceeds the 1 held "
+        + "at that time (short by 4); nothing was written\n")
+    let moved = sandbox.run(
+      "transfer", "btc", "2", "--from", "main", "--to", "cold", "--date", "2024-01-02")
+    #expect(moved.code == 65)
+    #expect(moved.err.hasPrefix("folio: error: the transfer of 2 bitcoin"), "\(moved.err)")
+    #expect(try sandbox.dump() == before)
+  }
 }
