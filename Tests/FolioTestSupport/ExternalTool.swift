@@ -31,6 +31,8 @@ public struct ExternalTool: Sendable {
   /// bash and zsh, whose completion functions ShellIntegrationTests drives.
   public static let bash = ExternalTool(names: ["bash"], install: "apt-get install bash")
   public static let zsh = ExternalTool(names: ["zsh"], install: "apt-get install zsh")
+  /// util-linux's `script`, which runs a command on a pseudo-terminal of a set size.
+  public static let script = ExternalTool(names: ["script"], install: "apt-get install bsdutils")
   /// python3, for the checks written in it.
   public static let python3 = ExternalTool(names: ["python3"], install: "apt-get install python3")
 

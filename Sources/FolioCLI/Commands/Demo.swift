@@ -21,6 +21,7 @@ struct Demo: FolioCommand {
   func run(_ context: Context) throws {
     let path = context.globals.database ?? DemoBuilder.defaultPath(now: context.now)
     let (outcome, report) = try DemoBuilder.create(at: path, now: context.now)
+    // The path whole on its line, to copy.
     context.print("Demo database: \(path)")
     let portfolios = outcome.portfolios.map { "'\($0.name)' (\($0.trades) trades)" }
     let days = Set(outcome.historyDays)
@@ -29,13 +30,13 @@ struct Demo: FolioCommand {
       ? "\(days.first ?? 0) days × \(outcome.historyDays.count) portfolios"
       : zip(outcome.portfolios, outcome.historyDays).map { "\($1) days of '\($0.name)'" }
         .joined(separator: " and ")
-    context.print(
+    context.say(
       "It holds \(outcome.locations) locations, \(outcome.marketSnapshots) daily market "
         + "snapshots since \(outcome.firstDay), portfolios "
         + portfolios.joined(separator: " and ")
         + " and their saved daily history: \(history).")
     context.print()
-    context.out.write(ReportText.render(report, useColor: context.useColor))
+    context.out.write(ReportText.render(report, useColor: context.useColor, width: context.width))
     let db = Self.quoted(path)
     // As the user can type it: `folio` when that is this program on PATH, else this
     // program's own path (after `swift run folio demo`, say).

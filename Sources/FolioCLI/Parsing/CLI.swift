@@ -29,7 +29,8 @@ public enum FolioCLI {
     let code = run(
       Array(arguments.dropFirst()), out: out, err: err,
       environment: ProcessInfo.processInfo.environment, now: Date(),
-      stdoutIsTerminal: isatty(1) == 1, stderrIsTerminal: isatty(2) == 1)
+      stdoutIsTerminal: isatty(1) == 1, stderrIsTerminal: isatty(2) == 1,
+      terminalColumns: TextLayout.terminalColumns(of: STDOUT_FILENO))
     out.flush()
     return finish(code, out: out, err: err)
   }
@@ -70,7 +71,8 @@ public enum FolioCLI {
   /// Parses and runs `arguments` (without the program name); returns the exit code.
   static func run(
     _ arguments: [String], out: TextSink, err: TextSink, environment: [String: String],
-    now: Date, stdoutIsTerminal: Bool = false, stderrIsTerminal: Bool = false
+    now: Date, stdoutIsTerminal: Bool = false, stderrIsTerminal: Bool = false,
+    terminalColumns: Int? = nil
   ) -> Int32 {
     // The shells' completion scripts and the man page ask for these; they are no commands.
     if arguments.first == Completion.command {
@@ -85,6 +87,9 @@ public enum FolioCLI {
       out.write(ManPage.render(Root.spec))
       return ExitCode.ok
     }
+    let width = TextLayout.width(
+      environment: environment, stdoutIsTerminal: stdoutIsTerminal,
+      terminalColumns: terminalColumns)
     var globals = GlobalOptions()
     var path: [String]?
     do {
@@ -95,13 +100,13 @@ public enum FolioCLI {
       case .version:
         out.write("folio \(folioVersion)\n")
       case .help(let path, let spec):
-        out.write(Help.text(path: path, spec: spec))
+        out.write(Help.text(path: path, spec: spec, width: width))
       case .overview:
-        out.write(Help.overview(Root.spec))
+        out.write(Help.overview(Root.spec, width: width))
       case .run(let command):
         let context = Context(
           out: out, err: err, environment: environment, globals: invocation.globals, now: now,
-          createsDatabase: command.createsDatabase,
+          createsDatabase: command.createsDatabase, width: width,
           stdoutIsTerminal: stdoutIsTerminal, stderrIsTerminal: stderrIsTerminal)
         try command.run(context)
       }

@@ -36,14 +36,18 @@ final class Context {
   let stderrIsTerminal: Bool
   /// True when the command writes records and so may create a missing database.
   let createsDatabase: Bool
+  /// The columns text output fits (`TextLayout.width`): tables drop or shorten columns and
+  /// prose lines wrap to it.
+  let width: Int
   private var openStore: Store?
 
   init(
     out: TextSink, err: TextSink, environment: [String: String], globals: GlobalOptions,
-    now: Date, createsDatabase: Bool = false, stdoutIsTerminal: Bool = false,
+    now: Date, createsDatabase: Bool = false, width: Int = 80, stdoutIsTerminal: Bool = false,
     stderrIsTerminal: Bool = false
   ) {
     self.createsDatabase = createsDatabase
+    self.width = width
     self.out = out
     self.err = err
     self.environment = environment
@@ -132,8 +136,20 @@ final class Context {
     return store
   }
 
-  /// Writes a line to stdout.
+  /// Writes a line to stdout as it is (JSON, a table already fitted, an id).
   func print(_ line: String = "") { out.write(line + "\n") }
+
+  /// Writes prose to stdout wrapped to `width`; a continuation line starts with `indent`
+  /// spaces more than the line it continues.
+  func say(_ text: String, indent: Int = 2) {
+    out.write(
+      text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+        let lead = String(line.prefix { $0 == " " })
+        return TextLayout.fill(
+          String(line), width: width,
+          continuation: lead + String(repeating: " ", count: indent))
+      }.joined(separator: "\n") + "\n")
+  }
 
   /// Writes a warning line to stderr.
   func warn(_ message: String) { err.write("folio: warning: \(FolioCLI.oneLine(message))\n") }

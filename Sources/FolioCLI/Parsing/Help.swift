@@ -1,36 +1,31 @@
 /// Renders help text in swift-argument-parser's layout:
 /// OVERVIEW, USAGE, ARGUMENTS, OPTIONS, SUBCOMMANDS, at most `width` columns wide.
 enum Help {
-  /// The widest line of any help text.
-  static let width = 80
+  /// The widest line of any help text: help fits a narrower terminal (`TextLayout.width`),
+  /// and is never wider than this, which reads best.
+  static let widest = 80
 
   /// What a bare `folio` prints: the commands in `Root.overviewGroups`, the most used first.
-  static func overview(_ root: CommandSpec) -> String {
-    var text = wrap(root.abstract) + "\n"
+  static func overview(_ root: CommandSpec, width: Int = widest) -> String {
+    let width = min(width, widest)
+    var text = TextLayout.wrap(root.abstract, width: width) + "\n"
     for group in Root.overviewGroups {
       text += "\n\(group.title):\n"
       for name in group.commands {
         guard let command = root.subcommand(name) else { continue }
-        text += row(name, command.abstract, indent: 2, column: 14)
+        text += row(name, command.abstract, indent: 2, column: 14, width: width)
       }
     }
-    text += "\nStart with 'folio demo' to try it on sample data.\n"
-    text += "'folio help <command>' (or 'folio <command> --help') shows a command's options.\n"
+    text += TextLayout.wrap(
+      "\nStart with 'folio demo' to try it on sample data.\n"
+        + "'folio help <command>' (or 'folio <command> --help') shows a command's options.\n",
+      width: width)
     return text
-  }
-
-  /// `text` with each line longer than `width` broken at spaces; a broken line's
-  /// continuation keeps that line's indentation.
-  static func wrap(_ text: String, indent: Int = 0) -> String {
-    text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
-      let lead = String(repeating: " ", count: indent) + String(line.prefix { $0 == " " })
-      return fill(String(line), width: width, continuation: lead)
-    }.joined(separator: "\n")
   }
 
   /// A discussion refilled to `width`: the lines of a paragraph that starts at the margin
   /// are joined and broken again; indented lines (examples, lists) are only wrapped.
-  static func reflow(_ text: String) -> String {
+  static func reflow(_ text: String, width: Int = widest) -> String {
     var paragraphs: [[Substring]] = [[]]
     for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
       if line.isEmpty || line.first == " " || line.first == "-" {
@@ -42,46 +37,9 @@ enum Help {
     }
     return paragraphs.filter { !$0.isEmpty }.map { lines in
       lines.count == 1 && (lines[0].isEmpty || lines[0].first == " " || lines[0].first == "-")
-        ? wrap(String(lines[0]))
-        : fill(lines.joined(separator: " "), width: width, continuation: "")
+        ? TextLayout.wrap(String(lines[0]), width: width)
+        : TextLayout.fill(lines.joined(separator: " "), width: width, continuation: "")
     }.joined(separator: "\n")
-  }
-
-  /// `line` broken at spaces into lines of at most `width` columns, each after the first
-  /// starting with `continuation`. A word too long for a line (a list of values such as
-  /// `a|b|c`) breaks after a '|'.
-  private static func fill(_ line: String, width: Int, continuation: String) -> String {
-    guard line.count > width else { return line }
-    // Each piece with what joins it to the piece before: a space, or nothing inside a word.
-    var pieces: [(text: Substring, joiner: String)] = []
-    for word in line.drop(while: { $0 == " " }).split(separator: " ") {
-      guard word.count > width - continuation.count, word.contains("|") else {
-        pieces.append((word, " "))
-        continue
-      }
-      var rest = word[...]
-      var joiner = " "
-      while let bar = rest.firstIndex(of: "|"), rest.index(after: bar) < rest.endIndex {
-        pieces.append((rest[...bar], joiner))
-        rest = rest[rest.index(after: bar)...]
-        joiner = ""
-      }
-      pieces.append((rest, joiner))
-    }
-    var lines: [String] = []
-    var current = String(line.prefix { $0 == " " })
-    var empty = true
-    for piece in pieces {
-      if !empty && current.count + piece.joiner.count + piece.text.count > width {
-        lines.append(current)
-        current = continuation + piece.text
-      } else {
-        current += (empty ? "" : piece.joiner) + piece.text
-      }
-      empty = false
-    }
-    lines.append(current)
-    return lines.joined(separator: "\n")
   }
 
   /// The one-line usage of the command at `path`.
@@ -98,12 +56,18 @@ enum Help {
   }
 
   /// The whole help text of the command at `path`.
-  static func text(path: [String], spec: CommandSpec) -> String {
+  static func text(path: [String], spec: CommandSpec, width: Int = widest) -> String {
+    let width = min(width, widest)
+    func row(_ left: String, _ right: String) -> String {
+      Help.row(left, right, width: width)
+    }
     var text =
-      fill("OVERVIEW: \(spec.abstract)", width: width, continuation: "          ") + "\n"
-    if let discussion = spec.discussion { text += "\n\(reflow(discussion))\n" }
+      TextLayout.fill("OVERVIEW: \(spec.abstract)", width: width, continuation: "          ") + "\n"
+    if let discussion = spec.discussion { text += "\n\(reflow(discussion, width: width))\n" }
     text +=
-      "\n" + fill("USAGE: \(usage(path: path, spec: spec))", width: width, continuation: "       ")
+      "\n"
+      + TextLayout.fill(
+        "USAGE: \(usage(path: path, spec: spec))", width: width, continuation: "       ")
       + "\n"
     if !spec.arguments.isEmpty {
       text += "\nARGUMENTS:\n"
@@ -121,19 +85,22 @@ enum Help {
       text += "\nSUBCOMMANDS:\n"
       text += spec.subcommands.map { row($0.name, $0.abstract) }.joined()
       let group = path.dropFirst().map { " " + $0 }.joined()
-      text += "\n  See 'folio help\(group) <subcommand>' for detailed help.\n"
+      text += TextLayout.wrap(
+        "\n  See 'folio help\(group) <subcommand>' for detailed help.\n", width: width)
     }
     return text
   }
 
   /// `left` indented, then `right` from `column` on, wrapped to `width` with its
   /// continuation lines at `column`.
-  private static func row(_ left: String, _ right: String, indent: Int = 2, column: Int = 26)
-    -> String
-  {
+  private static func row(
+    _ left: String, _ right: String, indent: Int = 2, column: Int = 26, width: Int
+  ) -> String {
+    // A narrow terminal moves the descriptions left rather than squeezing them.
+    let column = min(column, max(indent + 2, width / 3))
     let padded = String(repeating: " ", count: indent) + left
     let gap = String(repeating: " ", count: column)
-    let body = fill(gap + right, width: width, continuation: gap)
+    let body = TextLayout.fill(gap + right, width: width, continuation: gap)
     if padded.count < column - 1 {
       return padded + body.dropFirst(padded.count) + "\n"
     }

@@ -207,16 +207,20 @@ enum Formatting {
   }
 
   /// `chartRows` with the highest value written left of the top row and the lowest left of the
-  /// bottom one: `$20.00 ┤   █▁`. `style` is applied to the blocks only (colour).
+  /// bottom one: `$20.00 ┤   █▁`. At most `width` columns of blocks, fewer when the lines
+  /// with their labels would be wider than `fitting`. `style` is applied to the blocks only
+  /// (colour).
   static func chart(
-    _ points: [ExactDecimal?], width: Int, height: Int, gaps: Gaps,
+    _ points: [ExactDecimal?], width: Int, fitting: Int = .max, height: Int, gaps: Gaps,
     label: (ExactDecimal) -> String, style: (String) -> String = { $0 }
   ) -> [String] {
-    let rows = chartRows(points, width: width, height: height, gaps: gaps)
     let known = points.compactMap { $0 }
-    guard !rows.isEmpty, let high = known.max(), let low = known.min() else { return [] }
+    guard let high = known.max(), let low = known.min() else { return [] }
     let (top, bottom) = (label(high), label(low))
     let labelWidth = max(top.count, bottom.count)
+    let rows = chartRows(
+      points, width: min(width, max(2, fitting - labelWidth - 2)), height: height, gaps: gaps)
+    guard !rows.isEmpty else { return [] }
     return rows.enumerated().map { index, cells in
       let text = index == 0 ? top : index == rows.count - 1 ? bottom : ""
       return String(repeating: " ", count: labelWidth - text.count) + text + " ┤" + style(cells)

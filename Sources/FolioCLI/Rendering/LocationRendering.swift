@@ -84,16 +84,23 @@ enum LocationRendering {
 
   // MARK: - Text
 
-  /// The detail view of `show` and `next`.
-  static func text(_ detail: LocationDetail) -> String {
+  /// The detail view of `show` and `next`, its long fields wrapped to `width`.
+  static func text(_ detail: LocationDetail, width: Int = 80) -> String {
     let location = detail.location
-    var lines = ["\(location.reference.shown) (id \(location.id))"]
+    var lines = [
+      TextLayout.fill(
+        "\(location.reference.shown) (id \(location.id))", width: width, continuation: "  ")
+    ]
     func field(_ label: String, _ value: String) {
       let pad = String(repeating: " ", count: max(1, 13 - label.count))
-      // A description's own line breaks continue the field; anything else is shown, not obeyed.
+      let margin = String(repeating: " ", count: 15)
+      // A description's own line breaks continue the field, and each of its lines wraps at the
+      // field's margin; anything else is shown, not obeyed.
       let continued = value.split(separator: "\n", omittingEmptySubsequences: false)
-        .map(FolioCLI.visible).joined(separator: "\n" + String(repeating: " ", count: 15))
-      lines.append("  " + label + pad + continued)
+        .map { margin + FolioCLI.visible($0) }
+        .map { TextLayout.fill($0, width: width, continuation: margin) }
+        .joined(separator: "\n")
+      lines.append("  " + label + pad + continued.dropFirst(margin.count))
     }
     field("latitude", GeoMath.text(location.latitude))
     field("longitude", GeoMath.text(location.longitude))
@@ -110,14 +117,15 @@ enum LocationRendering {
     }
     lines.append("trades made here (\(detail.trades.count)):")
     var table = TextTable(
-      headers: ["ID", "EXECUTED AT", "SIDE", "COIN", "QUANTITY", "PRICE"], rightAligned: [0, 4, 5])
+      headers: ["ID", "EXECUTED AT", "SIDE", "COIN", "QUANTITY", "PRICE"], rightAligned: [0, 4, 5],
+      shortenable: [3: 8], dropOrder: [5, 4])
     table.rows = detail.trades.map {
       [
         String($0.id), $0.executedAt, $0.side, $0.coinID, Formatting.quantity($0.quantity),
         Formatting.money($0.price, .ledger, in: $0.currency),
       ]
     }
-    return lines.joined(separator: "\n") + "\n" + table.rendered()
+    return lines.joined(separator: "\n") + "\n" + table.rendered(width: width)
   }
 
   /// A distance in kilometres with two decimals (10 m), for text output.

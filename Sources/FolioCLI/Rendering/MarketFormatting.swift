@@ -24,31 +24,6 @@ enum MarketFormat {
 
   // MARK: - Text
 
-  /// Wraps `text` at `width` columns with `indent` before every line; paragraphs stay apart.
-  static func wrap(_ text: String, width: Int = 78, indent: String = "  ") -> [String] {
-    var lines: [String] = []
-    for paragraph in text.components(separatedBy: "\n") {
-      let words = paragraph.split(separator: " ", omittingEmptySubsequences: true)
-      if words.isEmpty {
-        lines.append("")
-        continue
-      }
-      var line = ""
-      for word in words {
-        if line.isEmpty {
-          line = String(word)
-        } else if indent.count + line.count + 1 + word.count <= width {
-          line += " " + word
-        } else {
-          lines.append(indent + line)
-          line = String(word)
-        }
-      }
-      lines.append(indent + line)
-    }
-    return lines
-  }
-
   // MARK: - Colour
 
   /// `text` in green (up) or red (down) when colour is on.

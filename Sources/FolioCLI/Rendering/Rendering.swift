@@ -30,6 +30,12 @@ enum CSVWriter {
 
 /// A text table with aligned columns whose cells may be coloured: widths are measured on the
 /// plain text and the colour is added after padding, so escape codes never break the alignment.
+///
+/// A table fits a width (`TextLayout.width`): first its `shortenable` columns give up
+/// columns (cells cut with "…"), down to their narrowest; when that is not enough, whole
+/// columns go in `dropOrder`, the least important first (an empty one before any), and a last
+/// line names them. A table that still does not fit once all those are gone is written as
+/// narrow as it can be.
 struct TextTable {
   let headers: [String]
   var rows: [[String]] = []
@@ -37,35 +43,83 @@ struct TextTable {
   var directions: [[Bool?]] = []
   /// Indexes of the columns to right-align.
   var rightAligned: Set<Int> = []
+  /// Columns whose text may be cut to fit, each with the narrowest it may become.
+  var shortenable: [Int: Int] = [:]
+  /// Columns that may be left out to fit, the first to go first.
+  var dropOrder: [Int] = []
 
   mutating func append(_ cells: [String], directions cellDirections: [Bool?] = []) {
     rows.append(cells)
     directions.append(cellDirections)
   }
 
-  /// The table as lines; every cell goes through `FolioCLI.visible` before it is measured, so
-  /// data cannot carry terminal escapes or break the layout with a line break, and only then
-  /// may colour (folio's own escape codes) be added.
-  func rendered(useColor: Bool = false) -> String {
+  /// The table as lines of at most `width` columns where it can fit; every cell goes through
+  /// `FolioCLI.visible` before it is measured, so data cannot carry terminal escapes or break
+  /// the layout with a line break, and only then may colour (folio's own escape codes) be added.
+  func rendered(useColor: Bool = false, width: Int = .max) -> String {
     let headers = headers.map(FolioCLI.visible)
     let rows = rows.map { $0.map(FolioCLI.visible) }
-    var widths = headers.map(\.count)
+    var natural = headers.map(TextLayout.columns)
     for row in rows {
-      for (index, cell) in row.enumerated() where index < widths.count {
-        widths[index] = max(widths[index], cell.count)
+      for (index, cell) in row.enumerated() where index < natural.count {
+        natural[index] = max(natural[index], TextLayout.columns(cell))
       }
     }
+    let empty = Set(
+      headers.indices.filter { column in
+        rows.allSatisfy { column >= $0.count || $0[column].isEmpty }
+      })
+    let (shown, widths) = fitted(natural, into: width, empty: empty)
     func line(_ cells: [String], _ styles: [Bool?]) -> String {
-      cells.enumerated().map { index, cell in
-        let width = index < widths.count ? widths[index] : cell.count
-        let pad = String(repeating: " ", count: max(0, width - cell.count))
+      shown.map { index in
+        let cell = index < cells.count ? cells[index] : ""
+        let text = TextLayout.shortened(cell, to: widths[index])
+        let pad = String(repeating: " ", count: max(0, widths[index] - TextLayout.columns(text)))
         let styled = MarketFormat.colored(
-          cell, up: index < styles.count ? styles[index] : nil, useColor)
+          text, up: index < styles.count ? styles[index] : nil, useColor)
         return rightAligned.contains(index) ? pad + styled : styled + pad
       }.joined(separator: "  ").trimmingTrailingSpaces() + "\n"
     }
-    return line(headers, [])
+    var text =
+      line(headers, [])
       + rows.enumerated().map { line($1, $0 < directions.count ? directions[$0] : []) }.joined()
+    let left = headers.indices.filter { !shown.contains($0) }
+    if !left.isEmpty {
+      text +=
+        TextLayout.wrap(
+          "(not shown, to fit \(width) columns: "
+            + left.map { headers[$0] }.joined(separator: ", ") + ")",
+          width: width) + "\n"
+    }
+    return text
+  }
+
+  /// The columns to show and each column's width, so the lines fit `width` if they can. Of
+  /// the columns that may go, those with no text in any row (`empty`) go first.
+  private func fitted(_ natural: [Int], into width: Int, empty: Set<Int>) -> ([Int], [Int]) {
+    var shown = Array(natural.indices)
+    var widths = natural
+    var drops = (dropOrder.filter(empty.contains) + dropOrder.filter { !empty.contains($0) })[...]
+    while true {
+      let total = shown.reduce(0) { $0 + widths[$1] } + 2 * max(0, shown.count - 1)
+      var excess = total - width
+      guard excess > 0 else { break }
+      let spare = shown.reduce(0) { sum, index in
+        sum + max(0, widths[index] - (shortenable[index] ?? widths[index]))
+      }
+      if spare >= excess || drops.isEmpty {
+        // Shorten the shortenable columns, the rightmost first.
+        for index in shown.reversed() where excess > 0 {
+          guard let narrowest = shortenable[index], widths[index] > narrowest else { continue }
+          let cut = min(excess, widths[index] - narrowest)
+          widths[index] -= cut
+          excess -= cut
+        }
+        break
+      }
+      if let dropped = drops.popFirst() { shown.removeAll { $0 == dropped } }
+    }
+    return (shown, widths)
   }
 }
 

@@ -25,7 +25,10 @@ import Testing
     let binary = try Binary.copy(into: folder)
     let started = Date()
     let result = try Binary.run(
-      ["demo"], environment: ["TMPDIR": folder + "/", "FOLIO_DB": sandbox.database],
+      ["demo"],
+      environment: ["TMPDIR": folder + "/", "FOLIO_DB": sandbox.database].merging(Sandbox.wide) {
+        $1
+      },
       executable: binary, directory: folder)
     let elapsed = Date().timeIntervalSince(started)
     #expect(result.code == 0, "\(result.err)")

@@ -4,12 +4,15 @@ import Testing
 
 /// The examples of README.md and docs/*.md are real output: every ```console block is run
 /// in a fresh sandbox (clock 2024-11-30T12:00:00Z), each `$ folio ARGS` line in turn, and what
-/// the block shows under a command must be exactly what it printed on stdout.
+/// the block shows under a command must be exactly what it printed on stdout. A command may
+/// set the width first, as a user would: `$ COLUMNS=100 folio holdings`; without it, output is
+/// 80 columns wide, as in a pipe.
 @Suite struct DocsExamplesTests {
   struct Example {
     let file: String
     let line: Int
     let arguments: [String]
+    let environment: [String: String]
     let expected: String
   }
 
@@ -18,14 +21,14 @@ import Testing
     let text = try String(contentsOfFile: Fixtures.package + "/" + file, encoding: .utf8)
     var blocks: [[Example]] = []
     var current: [Example]?
-    var command: (line: Int, arguments: [String])?
+    var command: (line: Int, arguments: [String], environment: [String: String])?
     var output: [String] = []
     func flush() {
       if let command {
         current?.append(
           Example(
             file: file, line: command.line, arguments: command.arguments,
-            expected: output.map { $0 + "\n" }.joined()))
+            environment: command.environment, expected: output.map { $0 + "\n" }.joined()))
       }
       command = nil
       output = []
@@ -41,7 +44,13 @@ import Testing
         current = nil
       } else if line.hasPrefix("$ folio ") {
         flush()
-        command = (index + 1, words(String(line.dropFirst("$ folio ".count))))
+        command = (index + 1, words(String(line.dropFirst("$ folio ".count))), [:])
+      } else if line.hasPrefix("$ COLUMNS="), let folio = line.range(of: " folio ") {
+        flush()
+        let columns = String(line[line.index(line.startIndex, offsetBy: 10)..<folio.lowerBound])
+        command = (
+          index + 1, words(String(line[folio.upperBound...])), ["COLUMNS": columns]
+        )
       } else {
         output.append(line)
       }
@@ -96,7 +105,7 @@ import Testing
         let arguments = example.arguments.map {
           $0.hasPrefix("Fixtures/") ? Fixtures.path(String($0.dropFirst("Fixtures/".count))) : $0
         }
-        let result = sandbox.run(arguments)
+        let result = sandbox.run(arguments, environment: example.environment)
         #expect(result.code == 0, "\(file):\(example.line): \(result.err)")
         #expect(
           result.out.replacingOccurrences(of: Fixtures.root, with: "Fixtures") == example.expected,

@@ -32,7 +32,7 @@ import Testing
       "fall.json",
       sandbox.marketsPage(bitcoin: ("97000.5", nil), ethereum: ("2000", nil), solana: ("240", nil)))
     #expect(sandbox.run("market", "import", page, "--at", "2024-11-30T11:30:00Z").code == 0)
-    let out = run(["holdings"], terminal: true).out
+    let out = run(["holdings"], terminal: true, Sandbox.wide).out
     let lines = out.split(separator: "\n")
     let bitcoin = try #require(lines.first { $0.hasPrefix("bitcoin") })
     let ethereum = try #require(lines.first { $0.hasPrefix("ethereum") })

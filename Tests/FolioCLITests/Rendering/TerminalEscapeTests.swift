@@ -72,7 +72,7 @@ import Testing
     ]
     var shown = 0
     for command in commands {
-      let result = sandbox.run(command)
+      let result = sandbox.run(command, environment: Sandbox.wide)
       #expect(result.code == 0, "\(command): \(result.err)")
       let bad = result.out.unicodeScalars.filter {
         $0 == "\u{1B}" || $0 == "\u{07}" || $0 == "\r" || $0 == "\u{9B}" || $0 == "\u{202E}"
@@ -83,7 +83,7 @@ import Testing
     }
     // The escapes are shown as text where the data is printed, not dropped.
     #expect(shown >= 10)
-    let note = sandbox.run("tx", "show", "1")
+    let note = sandbox.run(["tx", "show", "1"], environment: Sandbox.wide)
     #expect(note.out.contains("note:      note a\\u{1B}]52;c;SGVsbG8=\\u{7}b"))
     #expect(note.out.contains("d\\re\\u{9B}31m\\u{202E}f\n"))
   }

@@ -18,6 +18,9 @@ final class Sandbox {
   var path: String { temporary.path }
   /// The database file this sandbox's commands use.
   var database: String { path + "/folio.sqlite3" }
+  /// The environment of a run that checks what a wide table holds rather than how it fits
+  /// 80 columns (`WidthTests` checks that).
+  static let wide = ["COLUMNS": "200"]
   /// A fixed clock, so output with times is stable.
   var now = Date(timeIntervalSince1970: 1_732_968_000)  // 2024-11-30T12:00:00Z
 

@@ -23,12 +23,12 @@ struct DBRebuild: FolioCommand {
       context.print(json(report).rendered())
       return
     }
-    context.print(
+    context.say(
       "rebuilt the derived tables of \(report.portfolios.count) portfolio(s) from \(report.trades) "
         + "trade(s), replacing \(report.removed.total) derived row(s)")
     var table = TextTable(
       headers: ["PORTFOLIO", "TRADES", "POSITIONS", "LOTS", "DISPOSALS", "CONSUMPTIONS"],
-      rightAligned: Set(1...5))
+      rightAligned: Set(1...5), shortenable: [0: 12])
     for entry in report.portfolios {
       table.rows.append([
         entry.portfolio.name, String(entry.trades), String(entry.written.positions),
@@ -36,7 +36,7 @@ struct DBRebuild: FolioCommand {
         String(entry.written.consumptions),
       ])
     }
-    context.out.write(table.rendered())
+    context.out.write(table.rendered(width: context.width))
     if report.tradesWithoutPortfolio > 0 {
       context.warn(
         "\(report.tradesWithoutPortfolio) trade(s) belong to no portfolio and were left out; "

@@ -29,14 +29,15 @@ struct LocationsList: FolioCommand {
         return
       }
       var table = TextTable(
-        headers: ["ID", "NAME", "CITY", "LATITUDE", "LONGITUDE", "LINK"], rightAligned: [0, 3, 4])
+        headers: ["ID", "NAME", "CITY", "LATITUDE", "LONGITUDE", "LINK"], rightAligned: [0, 3, 4],
+        shortenable: [1: 12, 2: 8], dropOrder: [5, 4, 3])
       table.rows = locations.map {
         [
           String($0.id), $0.name, $0.city, GeoMath.text($0.latitude), GeoMath.text($0.longitude),
           $0.link ?? "",
         ]
       }
-      context.out.write(table.rendered())
+      context.out.write(table.rendered(width: context.width))
     }
   }
 }

@@ -41,14 +41,15 @@ struct LocationsNear: FolioCommand {
         context.print(radius.map { "no locations within \($0) km" } ?? "no locations yet")
         return
       }
-      var table = TextTable(headers: ["ID", "NAME", "CITY", "KM"], rightAligned: [0, 3])
+      var table = TextTable(
+        headers: ["ID", "NAME", "CITY", "KM"], rightAligned: [0, 3], shortenable: [1: 12, 2: 8])
       table.rows = found.map {
         [
           String($0.location.id), $0.location.name, $0.location.city,
           LocationRendering.kilometres($0.distanceKm),
         ]
       }
-      context.out.write(table.rendered())
+      context.out.write(table.rendered(width: context.width))
     }
   }
 }

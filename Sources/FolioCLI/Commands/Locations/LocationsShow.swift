@@ -39,7 +39,7 @@ struct LocationView: ParsableArguments {
   func print(_ detail: LocationDetail, _ context: Context) {
     switch format {
     case .json: context.print(LocationRendering.json(detail).rendered())
-    case .text: context.out.write(LocationRendering.text(detail))
+    case .text: context.out.write(LocationRendering.text(detail, width: context.width))
     }
   }
 }

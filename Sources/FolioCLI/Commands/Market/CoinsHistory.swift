@@ -51,11 +51,13 @@ struct CoinsHistory: FolioCommand {
     switch format {
     case .json: context.print(json(history, since: start).rendered())
     case .csv: context.out.write(csv(history))
-    case .text: context.out.write(text(history, since: start, useColor: context.useColor))
+    case .text:
+      context.out.write(
+        text(history, since: start, useColor: context.useColor, width: context.width))
     }
   }
 
-  private func text(_ history: CoinHistory, since: Date?, useColor: Bool) -> String {
+  private func text(_ history: CoinHistory, since: Date?, useColor: Bool, width: Int) -> String {
     let name = (history.coin?.name ?? history.coinID).shown
     let symbol = (history.coin?.symbol ?? "").uppercased().shown
     let sinceText = since.map { " since \(Timestamp.format($0))" } ?? ""
@@ -65,9 +67,11 @@ struct CoinsHistory: FolioCommand {
     if let first = daily.first, let last = daily.last {
       dailyText = ", \(daily.count) daily close(s) from \(first.day) to \(last.day)"
     }
-    var output =
-      "\(name)\(symbol.isEmpty ? "" : " (\(symbol))") in \(currency.uppercased()): "
-      + "\(history.points.count) snapshot(s)\(dailyText)\(sinceText)\n"
+    var output = ReportText.paragraphs(
+      [
+        "\(name)\(symbol.isEmpty ? "" : " (\(symbol))") in \(currency.uppercased()): "
+          + "\(history.points.count) snapshot(s)\(dailyText)\(sinceText)"
+      ], width: width)
     guard !history.points.isEmpty || !daily.isEmpty else {
       return output + "no cached prices; run 'folio market refresh' to fetch some\n"
     }
@@ -80,13 +84,13 @@ struct CoinsHistory: FolioCommand {
         byDay[start.adding(days: $0).description]
       }
       let chart = Formatting.chart(
-        values, width: 72, height: 8, gaps: .blank,
+        values, width: 72, fitting: width, height: 8, gaps: .blank,
         label: { Formatting.money($0, .price, in: currency) })
       if !chart.isEmpty {
         output += "\n" + chart.map { $0 + "\n" }.joined()
         output += "daily closes, first \(first.day), last \(end)\n"
       }
-      var closes = TextTable(headers: ["DAY", "CLOSE", "CHANGE", "SOURCE"])
+      var closes = TextTable(headers: ["DAY", "CLOSE", "CHANGE", "SOURCE"], shortenable: [3: 10])
       closes.rightAligned = [1, 2]
       var previous: ExactDecimal?
       for price in daily {
@@ -100,10 +104,12 @@ struct CoinsHistory: FolioCommand {
             Formatting.percent(change, missing: "—"), MarketFormat.source(price.source),
           ], directions: [nil, nil, MarketFormat.direction(change)])
       }
-      output += "\n" + closes.rendered(useColor: useColor)
+      output += "\n" + closes.rendered(useColor: useColor, width: width)
     }
     guard !history.points.isEmpty else { return output }
-    var table = TextTable(headers: ["SNAPSHOT", "PRICE", "24H", "MARKET CAP", "SOURCE"])
+    var table = TextTable(
+      headers: ["SNAPSHOT", "PRICE", "24H", "MARKET CAP", "SOURCE"], shortenable: [4: 10],
+      dropOrder: [3, 2])
     table.rightAligned = [1, 2, 3]
     for point in history.points {
       let quote = point.quote
@@ -116,7 +122,7 @@ struct CoinsHistory: FolioCommand {
           MarketFormat.source(point.snapshot.source),
         ], directions: [nil, nil, MarketFormat.direction(quote.change24hPercent)])
     }
-    output += "\n" + table.rendered(useColor: useColor)
+    output += "\n" + table.rendered(useColor: useColor, width: width)
     return output
   }
 

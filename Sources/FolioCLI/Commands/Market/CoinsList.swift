@@ -36,18 +36,18 @@ struct CoinsList: FolioCommand {
     switch format {
     case .json: context.print(json(list).rendered())
     case .csv: context.out.write(csv(list))
-    case .text: context.out.write(text(list, useColor: context.useColor))
+    case .text: context.out.write(text(list, useColor: context.useColor, width: context.width))
     }
   }
 
-  private func text(_ list: CoinList, useColor: Bool) -> String {
+  private func text(_ list: CoinList, useColor: Bool, width: Int) -> String {
     let currency = list.snapshot.vsCurrency
-    var output = MarketFormat.snapshotLine(list.snapshot) + "\n"
+    var output = ReportText.paragraphs([MarketFormat.snapshotLine(list.snapshot)], width: width)
     if list.hasHoldings { output += "Holdings of portfolio '\(list.portfolio)'\n" }
     output += "\n"
     var headers = ["#", "SYMBOL", "NAME", "PRICE", "24H", "MARKET CAP"]
     if list.hasHoldings { headers += ["HOLDINGS", "VALUE"] }
-    var table = TextTable(headers: headers)
+    var table = TextTable(headers: headers, shortenable: [2: 10], dropOrder: [5, 4])
     table.rightAligned = [0, 3, 4, 5, 6, 7]
     for row in list.rows {
       let quote = row.quote.quote
@@ -70,24 +70,31 @@ struct CoinsList: FolioCommand {
       let filter = search.map { " match '\($0)'" } ?? ""
       output += "no coins\(filter)\n"
     } else {
-      output += table.rendered(useColor: useColor)
+      output += table.rendered(useColor: useColor, width: width)
     }
+    var notes: [String] = []
     for row in list.rows {
       guard let reason = row.unavailable else { continue }
-      output += ReportFormat.unavailable([("value", .unavailable(reason))], of: row.quote.coinID)
-        .map { $0 + "\n" }.joined()
+      notes += ReportFormat.unavailable([("value", .unavailable(reason))], of: row.quote.coinID)
     }
+    output += ReportText.paragraphs(notes, width: width)
     let older = list.rows.filter(\.isFromOlderSnapshot)
     if !older.isEmpty {
       output +=
-        "\n* from an older snapshot: "
-        + older.map { "\($0.quote.coinID) (\($0.quote.snapshotAt))" }.joined(separator: ", ")
-        + "\n"
+        "\n"
+        + ReportText.paragraphs(
+          [
+            "* from an older snapshot: "
+              + older.map { "\($0.quote.coinID) (\($0.quote.snapshotAt))" }
+              .joined(separator: ", ")
+          ], width: width)
     }
     if !list.heldWithoutPrice.isEmpty {
-      output +=
-        "held but never priced in \(currency.uppercased()): "
-        + list.heldWithoutPrice.joined(separator: ", ") + "\n"
+      output += ReportText.paragraphs(
+        [
+          "held but never priced in \(currency.uppercased()): "
+            + list.heldWithoutPrice.joined(separator: ", ")
+        ], width: width)
     }
     return output
   }

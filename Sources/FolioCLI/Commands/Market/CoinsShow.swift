@@ -37,22 +37,26 @@ struct CoinsShow: FolioCommand {
     if let quote = overview.quote { try freshness.check(quote.snapshotAt, context) }
     switch format {
     case .json: context.print(json(overview).rendered())
-    case .text: context.out.write(text(overview, useColor: context.useColor))
+    case .text: context.out.write(text(overview, useColor: context.useColor, width: context.width))
     }
   }
 
   // MARK: - Text
 
-  private func text(_ overview: CoinOverview, useColor: Bool) -> String {
+  private func text(_ overview: CoinOverview, useColor: Bool, width: Int) -> String {
+    func prose(_ text: String, margin: String = "") -> String {
+      TextLayout.fill(margin + text, width: width, continuation: margin + "  ")
+    }
     let name = (overview.coin?.name ?? overview.coinID).shown
     let symbol = (overview.coin?.symbol ?? "").uppercased().shown
     var lines = ["\(name)\(symbol.isEmpty ? "" : " (\(symbol))")  ·  \(overview.coinID)"]
     if let stored = overview.quote {
-      lines += quoteLines(stored, overview.detail?.detail, useColor: useColor)
+      lines += quoteLines(stored, overview.detail?.detail, useColor: useColor, width: width)
     } else {
       lines.append(
-        "No price in \(vsCurrency.uppercased()) is cached; run "
-          + "'folio coins show \(overview.coinID) --refresh'.")
+        prose(
+          "No price in \(vsCurrency.uppercased()) is cached; run "
+            + "'folio coins show \(overview.coinID) --refresh'."))
       if let detail = overview.detail?.detail {
         lines += ["", "Additional details"] + technicalLines(detail)
       }
@@ -61,7 +65,12 @@ struct CoinsShow: FolioCommand {
       let detail = stored.detail
       if let description = detail.description {
         lines += ["", "About (details as of \(stored.fetchedAt))"]
-        lines += MarketFormat.wrap(description).map(\.shown)
+        // Each paragraph refilled at a margin of two columns; paragraphs stay apart.
+        lines += description.components(separatedBy: "\n").map { paragraph in
+          let words = paragraph.split(separator: " ").joined(separator: " ")
+          return words.isEmpty
+            ? "" : TextLayout.fill("  " + words.shown, width: width, continuation: "  ")
+        }
       }
       var links: [String] = []
       if let homepage = detail.homepage { links.append("  Homepage   \(homepage.shown)") }
@@ -70,15 +79,16 @@ struct CoinsShow: FolioCommand {
     } else {
       lines += [
         "",
-        "No details cached; run 'folio coins show \(overview.coinID) --refresh' to fetch them.",
+        prose(
+          "No details cached; run 'folio coins show \(overview.coinID) --refresh' to fetch them."),
       ]
     }
     return lines.joined(separator: "\n") + "\n"
   }
 
-  private func quoteLines(_ stored: StoredQuote, _ detail: CoinDetail?, useColor: Bool)
-    -> [String]
-  {
+  private func quoteLines(
+    _ stored: StoredQuote, _ detail: CoinDetail?, useColor: Bool, width: Int
+  ) -> [String] {
     let quote = stored.quote
     let currency = stored.snapshot.vsCurrency
     func money(_ value: ExactDecimal?) -> String {
@@ -91,7 +101,10 @@ struct CoinsShow: FolioCommand {
       let text = "\(amount) (\(Formatting.percent(percent, missing: "—")))"
       return MarketFormat.colored(text, up: MarketFormat.direction(percent), useColor)
     }
-    var lines = [MarketFormat.snapshotLine(stored.snapshot), "", "Overview"]
+    var lines = [
+      TextLayout.fill(MarketFormat.snapshotLine(stored.snapshot), width: width, continuation: "  "),
+      "", "Overview",
+    ]
     lines.append(row("Current price", money(quote.currentPrice)))
     lines.append(
       row("Market cap", change(big(quote.marketCap), quote.marketCapChangePercentage24h)))
@@ -107,7 +120,7 @@ struct CoinsShow: FolioCommand {
         "24h market cap change",
         change(big(quote.marketCapChange24h), quote.marketCapChangePercentage24h)))
     if let detail { lines += technicalLines(detail) }
-    lines += chartLines(stored, useColor: useColor)
+    lines += chartLines(stored, useColor: useColor, width: width)
     return lines
   }
 
@@ -118,7 +131,7 @@ struct CoinsShow: FolioCommand {
     ]
   }
 
-  private func chartLines(_ stored: StoredQuote, useColor: Bool) -> [String] {
+  private func chartLines(_ stored: StoredQuote, useColor: Bool, width: Int) -> [String] {
     let points = stored.sparkline
     let known = points.compactMap { $0 }
     guard let first = known.first, let last = known.last else { return [] }
@@ -132,7 +145,7 @@ struct CoinsShow: FolioCommand {
       "7 days  \(price(first)) → \(price(last)) (\(change))",
     ]
       + Formatting.chart(
-        points, width: 56, height: 6, gaps: .carried, label: price,
+        points, width: 56, fitting: width - 2, height: 6, gaps: .carried, label: price,
         style: { MarketFormat.colored($0, up: up, useColor) }
       ).map { "  " + $0 }
   }

@@ -27,21 +27,25 @@ struct Stats: FolioCommand {
     if let snapshot = report.snapshot { try freshness.check(snapshot.fetchedAt, context) }
     switch format {
     case .json: context.print(Self.json(report).rendered())
-    case .text: context.out.write(Self.text(report, useColor: context.useColor))
+    case .text:
+      context.out.write(Self.text(report, useColor: context.useColor, width: context.width))
     }
   }
 
-  static func text(_ report: StatisticsReport, useColor: Bool) -> String {
+  static func text(_ report: StatisticsReport, useColor: Bool, width: Int) -> String {
     let statistics = report.statistics
-    var output =
-      "Statistics of portfolio '\(report.portfolio.name)' "
-      + "(\(report.portfolio.currency.uppercased()))\n"
-    if let snapshot = report.snapshot { output += MarketFormat.snapshotLine(snapshot) + "\n" }
-    if let at = statistics.globalAt { output += "Market totals as of \(at) (/global)\n" }
+    var output = ReportText.paragraphs(
+      [
+        "Statistics of portfolio '\(report.portfolio.name)' "
+          + "(\(report.portfolio.currency.uppercased()))"
+      ] + [report.snapshot.map(MarketFormat.snapshotLine)].compactMap { $0 }
+        + [statistics.globalAt.map { "Market totals as of \($0) (/global)" }].compactMap { $0 },
+      width: width)
     output += "\n"
-    output += ReportText.text(ReportFormat.statisticsTable(statistics), useColor: useColor)
+    output += ReportText.text(
+      ReportFormat.statisticsTable(statistics), useColor: useColor, width: width)
     let notes = ReportFormat.notes(statistics)
-    if !notes.isEmpty { output += "\n" + notes.map { $0 + "\n" }.joined() }
+    if !notes.isEmpty { output += "\n" + ReportText.paragraphs(notes, width: width) }
     return output
   }
 

@@ -17,13 +17,14 @@ struct PortfolioList: FolioCommand {
       return
     }
     var table = TextTable(
-      headers: ["NAME", "CURRENCY", "METHOD", "TRADES", "COINS", "DEFAULT"], rightAligned: [3, 4])
+      headers: ["NAME", "CURRENCY", "METHOD", "TRADES", "COINS", "DEFAULT"], rightAligned: [3, 4],
+      shortenable: [0: 12])
     for summary in summaries {
       table.rows.append([
         summary.portfolio.name, summary.portfolio.currency, summary.portfolio.method.rawValue,
         String(summary.tradeCount), String(summary.coinCount), summary.isDefault ? "*" : "",
       ])
     }
-    context.out.write(table.rendered())
+    context.out.write(table.rendered(width: context.width))
   }
 }

@@ -80,7 +80,8 @@ struct Gains: FolioCommand {
     let report = try GainsService(store).gains(
       portfolios, since: first, until: last, method: method, longTermDays: longTermDays.value)
     switch format {
-    case .text: context.out.write(Self.text(report, useColor: context.useColor))
+    case .text:
+      context.out.write(Self.text(report, useColor: context.useColor, width: context.width))
     case .csv: context.out.write(Self.csv(report))
     case .json: context.print(Self.json(report).rendered())
     }
@@ -92,19 +93,22 @@ struct Gains: FolioCommand {
       : "portfolios " + report.portfolios.map { "'\($0.name)'" }.joined(separator: ", ")
   }
 
-  static func text(_ report: GainsReport, useColor: Bool) -> String {
+  static func text(_ report: GainsReport, useColor: Bool, width: Int) -> String {
     let currency = report.currency
-    var output =
-      "Capital gains of \(label(report)) (\(currency.uppercased()), \(report.method.rawValue)), "
-      + "disposed \(report.since) through \(report.until); long term: held more than "
-      + "\(report.longTermDays) days\n"
+    var output = ReportText.paragraphs(
+      [
+        "Capital gains of \(label(report)) (\(currency.uppercased()), \(report.method.rawValue)), "
+          + "disposed \(report.since) through \(report.until); long term: held more than "
+          + "\(report.longTermDays) days"
+      ], width: width)
     guard !report.rows.isEmpty else {
-      return output + "no disposals in that range\n" + incomeText(report, useColor: useColor)
+      return output + "no disposals in that range\n"
+        + incomeText(report, useColor: useColor, width: width)
     }
     var table = TextTable(
       headers: [
         "COIN", "QUANTITY", "ACQUIRED", "DISPOSED", "PROCEEDS", "COST BASIS", "GAIN", "TERM",
-      ])
+      ], shortenable: [0: 8], dropOrder: [7, 1, 5, 2])
     table.rightAligned = [1, 4, 5, 6]
     for row in report.rows {
       table.append(
@@ -116,7 +120,7 @@ struct Gains: FolioCommand {
           row.longTerm ? "long" : "short",
         ], directions: [nil, nil, nil, nil, nil, nil, MarketFormat.direction(row.gain)])
     }
-    output += "\n" + table.rendered(useColor: useColor) + "\n"
+    output += "\n" + table.rendered(useColor: useColor, width: width) + "\n"
     var totals = TextTable(headers: ["TERM", "PROCEEDS", "COST BASIS", "GAIN"])
     totals.rightAligned = [1, 2, 3]
     for (name, sum) in [
@@ -129,15 +133,18 @@ struct Gains: FolioCommand {
           Formatting.money(sum.gain, in: currency, sign: .nonZero),
         ], directions: [nil, nil, nil, MarketFormat.direction(sum.gain)])
     }
-    return output + totals.rendered(useColor: useColor) + incomeText(report, useColor: useColor)
+    return output + totals.rendered(useColor: useColor, width: width)
+      + incomeText(report, useColor: useColor, width: width)
   }
 
   /// The income section of the text: one row per income at its value when received, and the
   /// total; nothing when no income was received in the range.
-  static func incomeText(_ report: GainsReport, useColor: Bool) -> String {
+  static func incomeText(_ report: GainsReport, useColor: Bool, width: Int) -> String {
     guard !report.income.isEmpty else { return "" }
     let currency = report.currency
-    var table = TextTable(headers: ["COIN", "QUANTITY", "RECEIVED", "KIND", "PRICE", "VALUE"])
+    var table = TextTable(
+      headers: ["COIN", "QUANTITY", "RECEIVED", "KIND", "PRICE", "VALUE"], shortenable: [0: 8],
+      dropOrder: [4, 3, 1])
     table.rightAligned = [1, 4, 5]
     for row in report.income {
       table.append([
@@ -148,7 +155,7 @@ struct Gains: FolioCommand {
     }
     table.append(["Total", "", "", "", "", Formatting.money(report.incomeTotal, in: currency)])
     return "\nIncome received (at its value when received; not a disposal)\n\n"
-      + table.rendered(useColor: useColor)
+      + table.rendered(useColor: useColor, width: width)
   }
 
   /// The columns of a capital-gains form, in its order, then the term and the figures a

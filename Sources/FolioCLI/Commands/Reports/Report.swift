@@ -46,13 +46,14 @@ struct Report: FolioCommand {
     try freshness.check(
       report.stale, context,
       warning: out != nil || format != .text ? ReportFormat.staleWarning(report) : nil)
-    // A file never gets terminal colour codes.
+    // A file never gets terminal colour codes, and is no terminal: 80 columns.
     let text = Self.render(
-      report, format: format, saved: save, useColor: out == nil && context.useColor)
+      report, format: format, saved: save, useColor: out == nil && context.useColor,
+      width: out == nil ? context.width : 80)
     if let out {
       try context.writeOutput(to: out) { $0.write(text) }
       if save { try service.save(report, now: context.now) }
-      context.print(
+      context.say(
         "wrote the \(format.rawValue) report of \(report.day) to \(FolioCLI.visible(out))"
           + (save ? "; saved the day's figures" : ""))
     } else {
@@ -62,15 +63,15 @@ struct Report: FolioCommand {
   }
 
   /// The report in `format`.
-  static func render(_ report: DailyReport, format: Format, saved: Bool, useColor: Bool)
-    -> String
-  {
+  static func render(
+    _ report: DailyReport, format: Format, saved: Bool, useColor: Bool, width: Int = 80
+  ) -> String {
     switch format {
     case .md: return ReportMarkdown.render(report)
     case .json: return ReportData.json(report, saved: saved).rendered() + "\n"
     case .csv: return ReportData.csv(report)
     case .html: return ReportHTML.render(report)
-    case .text: return ReportText.render(report, useColor: useColor)
+    case .text: return ReportText.render(report, useColor: useColor, width: width)
     }
   }
 }

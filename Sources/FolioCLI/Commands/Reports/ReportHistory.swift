@@ -33,21 +33,27 @@ struct ReportHistory: FolioCommand {
       let periods = try service.historyReturns(portfolio, rows: rows)
       context.print(json(rows, returns, periods, portfolio).rendered())
     case .csv: context.out.write(csv(rows, returns, portfolio))
-    case .text: context.out.write(text(rows, returns, portfolio, useColor: context.useColor))
+    case .text:
+      context.out.write(
+        text(rows, returns, portfolio, useColor: context.useColor, width: context.width))
     }
   }
 
-  func text(_ rows: [DailyRecord], _ returns: [DayReturn], _ portfolio: Portfolio, useColor: Bool)
-    -> String
-  {
+  func text(
+    _ rows: [DailyRecord], _ returns: [DayReturn], _ portfolio: Portfolio, useColor: Bool,
+    width: Int
+  ) -> String {
     let currency = portfolio.currency
     var output =
       "Daily history of portfolio '\(portfolio.name)' (\(currency.uppercased())): "
       + "\(rows.count) saved day(s)\n"
     guard let first = rows.first, let last = rows.last else {
       return output
-        + "nothing saved yet; run 'folio report --save' daily (for example from cron) or "
-        + "'folio report backfill --since DAY'\n"
+        + ReportText.paragraphs(
+          [
+            "nothing saved yet; run 'folio report --save' daily (for example from cron) or "
+              + "'folio report backfill --since DAY'"
+          ], width: width)
     }
     // One chart column per calendar day, so gaps show as gaps.
     if let start = CalendarDay(first.day), let end = CalendarDay(last.day) {
@@ -56,7 +62,8 @@ struct ReportHistory: FolioCommand {
         byDay[start.adding(days: $0).description] ?? nil
       }
       let chart = Formatting.chart(
-        values, width: 72, height: 8, gaps: .blank, label: { Formatting.money($0, in: currency) })
+        values, width: 72, fitting: width, height: 8, gaps: .blank,
+        label: { Formatting.money($0, in: currency) })
       if !chart.isEmpty {
         output += "\n" + chart.map { $0 + "\n" }.joined()
         output += "first \(first.day), last \(last.day)\n"
@@ -67,7 +74,7 @@ struct ReportHistory: FolioCommand {
       headers: [
         "DAY", "VALUE", "NET FLOW", "MARKET GAIN", "CHANGE", "COST BASIS", "UNREALIZED",
         "REALIZED", "SNAPSHOT",
-      ])
+      ], dropOrder: [8, 7, 6, 5, 3, 2])
     table.rightAligned = [1, 2, 3, 4, 5, 6, 7]
     for (row, entry) in zip(rows, returns) {
       let change = entry.percent
@@ -88,7 +95,7 @@ struct ReportHistory: FolioCommand {
           MarketFormat.direction(row.realized),
         ])
     }
-    return output + table.rendered(useColor: useColor)
+    return output + table.rendered(useColor: useColor, width: width)
   }
 
   func json(

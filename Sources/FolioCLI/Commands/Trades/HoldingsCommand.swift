@@ -121,9 +121,9 @@ struct HoldingsCommand: FolioCommand {
       "portfolio \(holdings.portfolio.name) (\(holdings.portfolio.currency), \(holdings.method.rawValue))"
     )
     if let snapshot = holdings.snapshot {
-      context.print(MarketFormat.snapshotLine(snapshot))
+      context.say(MarketFormat.snapshotLine(snapshot))
     } else if !holdings.unpriced.isEmpty {
-      context.print(
+      context.say(
         "No market snapshot in \(holdings.portfolio.currency.uppercased()) is cached; run "
           + "'folio market refresh' (online) or 'folio market import FILE'")
     }
@@ -133,7 +133,7 @@ struct HoldingsCommand: FolioCommand {
         "COIN", "QUANTITY", "AVG COST", "COST BASIS", "PRICE", "VALUE", "UNREALIZED", "REALIZED",
         "SHARE",
       ],
-      rightAligned: Set(1...8))
+      rightAligned: Set(1...8), dropOrder: [2, 8, 7, 3, 4, 1])
     var notes: [String] = []
     let currency = holdings.portfolio.currency
     func money(_ value: ExactDecimal?, sign: Formatting.Sign = .minusOnly) -> String {
@@ -160,13 +160,13 @@ struct HoldingsCommand: FolioCommand {
         money(holdings.totalRealized.value, sign: .always), "",
       ], directions: Self.directions(holdings.totalUnrealized.value, holdings.totalRealized.value))
     notes += ReportFormat.unavailable(Self.measures(totalsOf: holdings), of: "TOTAL")
-    context.out.write(table.rendered(useColor: context.useColor))
+    context.out.write(table.rendered(useColor: context.useColor, width: context.width))
     if let older = ReportFormat.olderPrices(
       holdings.rows.map { ($0.coinID, $0.quote?.asOf) }, newest: newest)
     {
-      context.print(older)
+      context.say(older)
     }
-    if let unpriced = ReportFormat.unpriced(holdings.unpriced) { context.print(unpriced) }
-    for note in notes { context.print(note) }
+    if let unpriced = ReportFormat.unpriced(holdings.unpriced) { context.say(unpriced) }
+    for note in notes { context.say(note) }
   }
 }

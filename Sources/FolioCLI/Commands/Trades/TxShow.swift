@@ -64,10 +64,10 @@ struct TxShow: FolioCommand {
     }
     if let acquired = trade.acquiredAt { context.print("acquired:  \(acquired)") }
     if let link = trade.linkID, link != trade.id { context.print("part of:   #\(link)") }
-    if let note = trade.note { context.print("note:      \(note.shown)") }
+    if let note = trade.note { context.say("note:      \(note.shown)", indent: 11) }
     if let external = trade.externalID { context.print("id:        \(external.shown)") }
     if let location = detail.location {
-      context.print("location:  \(location.reference.shown) (location \(location.id))")
+      context.say("location:  \(location.reference.shown) (location \(location.id))", indent: 11)
     }
     if let lot = detail.lot {
       context.print("lot cost:  \(money(lot.cost))")

@@ -53,7 +53,7 @@ import Testing
         == "folio: error: the database check found 1 problem(s): " + check.out.dropLast() + "\n")
     #expect(try sandbox.dump() == before)  // check only reads
 
-    let rebuild = sandbox.run("db", "rebuild")
+    let rebuild = sandbox.run(["db", "rebuild"], environment: Sandbox.wide)
     #expect(rebuild.code == 0, "\(rebuild.err)")
     #expect(
       rebuild.out

@@ -123,7 +123,7 @@ import Testing
 
   @Test func listInEveryFormatWithFilters() throws {
     importFixtures()
-    let text = sandbox.run("locations", "list")
+    let text = sandbox.run(["locations", "list"], environment: Sandbox.wide)
     #expect(text.code == 0)
     #expect(
       text.out.split(separator: "\n").first

@@ -18,7 +18,7 @@ import Testing
     importAt("2024-11-28T12:00:00Z", "95000")
     importAt("2024-11-30T11:00:00Z", "97000.5")
     importAt("2024-11-29T12:00:00Z", "96000")
-    let result = sandbox.run("coins", "history", "btc")
+    let result = sandbox.run(["coins", "history", "btc"], environment: Sandbox.wide)
     #expect(result.code == 0)
     #expect(result.err.isEmpty)
     #expect(

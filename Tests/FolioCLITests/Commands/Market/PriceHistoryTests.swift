@@ -265,7 +265,7 @@ import Testing
   @Test func dailyClosesAreChartedAndListedBeforeTheSnapshots() throws {
     let chart = Fixtures.path("coingecko/charts/market_chart_bitcoin_usd.json")
     #expect(sandbox.run("market", "import", chart, "--coin", "bitcoin").code == 0)
-    let only = sandbox.run("coins", "history", "btc")
+    let only = sandbox.run(["coins", "history", "btc"], environment: Sandbox.wide)
     #expect(only.code == 0, "\(only.err)")
     let lines = only.out.split(separator: "\n", omittingEmptySubsequences: false)
     #expect(
@@ -285,7 +285,8 @@ import Testing
 
     let markets = Fixtures.path("coingecko/markets_usd.json")
     #expect(sandbox.run("market", "import", markets, "--at", "2024-11-30T11:00:00Z").code == 0)
-    let both = sandbox.run("coins", "history", "bitcoin", "--since", "2024-11-29")
+    let both = sandbox.run(
+      ["coins", "history", "bitcoin", "--since", "2024-11-29"], environment: Sandbox.wide)
     #expect(both.code == 0, "\(both.err)")
     #expect(
       both.out.hasPrefix(

@@ -44,7 +44,9 @@ import Testing
         BTC Dominance      n/a
         Portfolio Value  $0.00  n/a
 
-        Market Cap, Market Cap 24h change, 24h Volume, BTC Dominance n/a: no /global snapshot is cached; run 'folio market refresh' (online) or 'folio market import FILE'
+        Market Cap, Market Cap 24h change, 24h Volume, BTC Dominance n/a: no /global
+          snapshot is cached; run 'folio market refresh' (online) or
+          'folio market import FILE'
         Portfolio Value 24h change n/a: the portfolio holds no coins
 
         """)

@@ -133,7 +133,7 @@ import Testing
     let fresh = sandbox.write(
       "fresh.json", #"{"prices":[[1732838400000,90000],[1732924800000,91000],[1732968000000,1]]}"#)
     run("market", "import", fresh, "--coin", "bitcoin", "--vs", "usd")
-    let mixed = sandbox.run("report", "--max-age", "2d")
+    let mixed = sandbox.run(["report", "--max-age", "2d"], environment: Sandbox.wide)
     #expect(mixed.code == 0)
     #expect(mixed.out.contains("$91,000.00†"), "\(mixed.out)")
     #expect(mixed.out.contains("older than 2d"), "\(mixed.out)")

@@ -31,7 +31,7 @@ import Testing
   }
 
   @Test func theTextReportStatesTheFiguresWorkedOutByHand() {
-    let out = sandbox.run("report").out
+    let out = sandbox.run(["report"], environment: Sandbox.wide).out
     let lines = out.split(separator: "\n").map(String.init)
     func line(_ label: String) -> String { lines.first { $0.hasPrefix(label + " ") } ?? "" }
     // 0.4 × 97000.5 + 3 × 3600 + 10 × 240; obscure-coin has no price.
@@ -115,7 +115,8 @@ import Testing
 
   @Test func outWritesTheFileAndSaves() throws {
     let path = sandbox.file("daily.md")
-    let result = sandbox.run("report", "--format", "md", "--out", path, "--save")
+    let result = sandbox.run(
+      ["report", "--format", "md", "--out", path, "--save"], environment: Sandbox.wide)
     #expect(result.code == 0, "\(result.err)")
     #expect(
       result.out
@@ -159,7 +160,7 @@ import Testing
       "the market snapshot (2024-11-30T11:00:00Z) is 1h old, older than 30m; run 'folio market refresh'"
     #expect(warned.err == "folio: warning: \(warning)\n")
     #expect(warned.out.contains(JSONValue.quote(warning)))
-    let text = sandbox.run("report", "--max-age", "30m")
+    let text = sandbox.run(["report", "--max-age", "30m"], environment: Sandbox.wide)
     #expect(text.out.contains("\nwarning: \(warning)\n"))
     let before = try sandbox.dump()
     let strict = sandbox.run("report", "--max-age", "30m", "--strict", "--save")

@@ -74,7 +74,7 @@ import Testing
         bitcoin: ("100000000000", "1.5"), ethereum: ("3000", "2"), solana: ("1", nil)))
     ok("market", "import", markets, "--at", "2024-11-30T11:00:00Z")
 
-    let text = sandbox.run("holdings")
+    let text = sandbox.run(["holdings"], environment: Sandbox.wide)
     #expect(text.code == 0, "\(text.err)")
     #expect(text.out.contains("\nbitcoin: value, unrealized, share n/a: \(reason)\n"))
     #expect(text.out.contains("\nethereum: share n/a: the total value is n/a (\(reason))\n"))
@@ -92,7 +92,7 @@ import Testing
     #expect(
       csv.out.contains(",100000000000,2024-11-30T11:00:00Z,,,99999999999,,\(reason)\n"),
       "\(csv.out)")
-    let report = sandbox.run("report")
+    let report = sandbox.run(["report"], environment: Sandbox.wide)
     #expect(report.code == 0, "\(report.err)")
     #expect(report.out.contains("\nBTC: value, share, unrealized n/a: \(reason)\n"))
     #expect(report.out.contains("\nTotal: value, unrealized n/a: \(reason)\n"))

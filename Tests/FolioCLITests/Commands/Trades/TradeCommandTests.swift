@@ -161,7 +161,8 @@ import Testing
     #expect(bad.code == 64)
     #expect(
       bad.err.hasPrefix("folio: error: --until: '2024-02-30' is not a real calendar date\nUsage: "))
-    let limited = sandbox.run("tx", "list", "--coin", "bitcoin", "--limit", "1")
+    let limited = sandbox.run(
+      ["tx", "list", "--coin", "bitcoin", "--limit", "1"], environment: Sandbox.wide)
     #expect(limited.out.split(separator: "\n").count == 2)
     #expect(sandbox.run("tx", "list", "--side", "hold").code == 64)
   }
@@ -213,7 +214,8 @@ import Testing
       let result = try Binary.run(command, environment: environment)
       #expect(result.code < 128, "\(command) trapped: \(result.err)")
     }
-    let list = try Binary.run(["tx", "list"], environment: environment)
+    let list = try Binary.run(
+      ["tx", "list"], environment: environment.merging(Sandbox.wide) { $1 })
     #expect(list.code == 0)
     #expect(list.out.contains("170,141,183,460,469,231,731.68"), "\(list.out)")
   }

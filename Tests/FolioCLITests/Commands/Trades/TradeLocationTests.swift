@@ -49,7 +49,8 @@ import Testing
         2,2024-01-02T00:00:00Z,buy,bitcoin,2,110,0,,
 
         """)
-    let text = sandbox.run("tx", "list").out.split(separator: "\n").map(String.init)
+    let text = sandbox.run(["tx", "list"], environment: Sandbox.wide).out.split(separator: "\n")
+      .map(String.init)
     #expect(text.first?.contains("FEE  LOCATION         NOTE") == true, "\(text)")
     #expect(text.count == 3)
     #expect(text[1].hasSuffix("  Colosseum, Rome"), "\(text)")

@@ -1,0 +1,165 @@
+import FolioTestSupport
+import Foundation
+import Testing
+
+@testable import FolioCLI
+
+/// Text output fits its width: `COLUMNS`, else the terminal's own, else 80 (a pipe or a file).
+@Suite struct WidthTests {
+  /// Every text output of a user's day, run on the demo database (7 coins, locations with long
+  /// descriptions, notes, transfers, two portfolios).
+  static let commands: [[String]] = [
+    [], ["holdings"], ["holdings", "--portfolio", "savings"], ["report"],
+    ["report", "--portfolio", "savings"], ["report", "history"], ["stats"], ["tx", "list"],
+    ["tx", "show", "1"], ["gains"], ["coins", "list"], ["coins", "show", "bitcoin"],
+    ["coins", "history", "bitcoin"], ["locations", "list"], ["locations", "show", "1"],
+    ["locations", "near", "41.9", "12.5"], ["portfolio", "list"], ["portfolio", "show"],
+    ["db", "status"], ["db", "check"], ["db", "rebuild"],
+  ]
+
+  /// Lines wider than `width`, but for a line whose excess is one word that no wrapping could
+  /// fit (a URL or a path longer than the line left for it after a label of at most 20
+  /// columns, such as "  map          " or "Demo database: ").
+  static func tooWide(_ text: String, _ width: Int) -> [String] {
+    text.split(separator: "\n").map(String.init).filter { line in
+      guard TextLayout.columns(line) > width else { return false }
+      let words: [Substring] = line.split(separator: " ")
+      guard let longest = words.max(by: { $0.count < $1.count }) else {
+        return true
+      }
+      let label = TextLayout.columns(line) - TextLayout.columns(longest)
+      return !(TextLayout.columns(longest) > width - 20 && label <= 20)
+    }
+  }
+
+  /// Every text output and every help text fits 80, 60 and 200 columns.
+  @Test(arguments: [80, 60, 200]) func everyTextOutputFits(columns: Int) throws {
+    let sandbox = Sandbox()
+    let environment = ["COLUMNS": String(columns)]
+    let demo = sandbox.run(["--db", sandbox.database, "demo"], environment: environment)
+    #expect(demo.code == 0, "\(demo.err)")
+    // The "Try next" lines are commands to copy whole, never broken.
+    let shown = demo.out.components(separatedBy: "Try next:")[0]
+    #expect(Self.tooWide(shown, columns) == [], "demo")
+    for command in Self.commands {
+      let result = sandbox.run(command, environment: environment)
+      #expect(result.code == 0, "\(command): \(result.err)")
+      #expect(result.out.split(separator: "\n").count > 0, "\(command) printed nothing")
+      #expect(Self.tooWide(result.out, columns) == [], "folio \(command.joined(separator: " "))")
+    }
+    func walk(_ spec: CommandSpec, _ path: [String]) {
+      let help = sandbox.run(path + ["--help"], environment: environment)
+      #expect(Self.tooWide(help.out, min(columns, Help.widest)) == [], "\(path) --help")
+      for sub in spec.subcommands { walk(sub, path + [sub.name]) }
+    }
+    walk(Root.spec, [])
+  }
+
+  /// Nothing is lost at 200 columns, and at 80 what is left out is said.
+  @Test func narrowDropsTheLeastImportantColumnsAndSaysSo() throws {
+    let sandbox = Sandbox()
+    #expect(sandbox.run("--db", sandbox.database, "demo").code == 0)
+    let wide = sandbox.run(["tx", "list"], environment: ["COLUMNS": "200"]).out
+    let header = try #require(wide.split(separator: "\n").first)
+    #expect(
+      header.split(separator: " ").filter { !$0.isEmpty }
+        == ["ID", "DATE", "SIDE", "COIN", "QUANTITY", "PRICE", "FEE", "LOCATION", "NOTE"])
+    #expect(wide.contains("first buy, on holiday in Rome"))
+    #expect(!wide.contains("not shown"))
+
+    let narrow = sandbox.run(["tx", "list"]).out
+    #expect(narrow.hasPrefix("ID  DATE"))
+    #expect(narrow.hasSuffix("(not shown, to fit 80 columns: LOCATION, NOTE)\n"))
+    #expect(!narrow.contains("Colosseum"))
+    // The figures a user reads the list for stay.
+    #expect(narrow.contains("$36,607.50"))
+
+    let holdings = sandbox.run(["holdings"]).out
+    #expect(holdings.contains("(not shown, to fit 80 columns: AVG COST, SHARE)"))
+    #expect(holdings.contains("UNREALIZED"))
+    let wideHoldings = sandbox.run(["holdings"], environment: ["COLUMNS": "200"]).out
+    #expect(wideHoldings.contains("AVG COST") && wideHoldings.contains("SHARE"))
+  }
+
+  @Test func aLongDescriptionWrapsAtItsFieldsMargin() throws {
+    let sandbox = Sandbox()
+    #expect(sandbox.run("--db", sandbox.database, "demo").code == 0)
+    let lines = sandbox.run(["locations", "show", "1"], environment: ["COLUMNS": "60"]).out
+      .split(separator: "\n")
+    let start = try #require(lines.firstIndex { $0.hasPrefix("  description  An oval") })
+    let next = lines[start + 1]
+    #expect(next.hasPrefix(String(repeating: " ", count: 15)) && next.dropFirst(15).first != " ")
+    #expect(lines.allSatisfy { TextLayout.columns($0) <= 60 || $0.contains("https://") })
+  }
+
+  // MARK: - The rules
+
+  @Test func theWidthComesFromColumnsThenTheTerminalThenEighty() {
+    func width(_ environment: [String: String], terminal: Bool, _ columns: Int?) -> Int {
+      TextLayout.width(
+        environment: environment, stdoutIsTerminal: terminal, terminalColumns: columns)
+    }
+    #expect(width(["COLUMNS": "132"], terminal: false, nil) == 132)
+    #expect(width(["COLUMNS": "132"], terminal: true, 100) == 132)
+    #expect(width([:], terminal: true, 100) == 100)
+    #expect(width([:], terminal: false, 100) == 80)
+    #expect(width([:], terminal: true, nil) == 80)
+    #expect(width(["COLUMNS": "wide"], terminal: true, 90) == 90)
+    #expect(width(["COLUMNS": "-5"], terminal: false, nil) == 80)
+    #expect(width(["COLUMNS": "3"], terminal: false, nil) == TextLayout.narrowest)
+  }
+
+  @Test func displayColumnsCountWideCharactersTwiceAndMarksNever() {
+    #expect(TextLayout.columns("abc") == 3)
+    #expect(TextLayout.columns("東京タワー") == 10)
+    #expect(TextLayout.columns("e\u{301}") == 1)
+    #expect(TextLayout.columns("🚀x") == 3)
+    #expect(TextLayout.columns("▁▂█┤€") == 5)
+    #expect(TextLayout.shortened("東京タワー", to: 6) == "東京…")
+    #expect(TextLayout.shortened("short", to: 6) == "short")
+  }
+
+  @Test func aTableShortensThenDropsColumnsInItsOrder() {
+    var table = TextTable(
+      headers: ["ID", "NAME", "CITY", "NOTE"], rightAligned: [0], shortenable: [1: 12],
+      dropOrder: [3, 2])
+    table.rows = [["1", "東京タワー observation deck", "Tokyo", "a note of some length"]]
+    // The name takes 10 + 17 = 27 columns; the whole line 2 + 27 + 5 + 21 + 3 × 2 = 61.
+    #expect(
+      table.rendered(width: 61)
+        == "ID  NAME                         CITY   NOTE\n"
+        + " 1  東京タワー observation deck  Tokyo  a note of some length\n")
+    // At 40, shortening the name to 12 would not be enough (61 - 15 > 40): the note goes,
+    // and 2 + 27 + 5 + 2 × 2 = 38 fits with the name whole.
+    #expect(
+      table.rendered(width: 40)
+        == "ID  NAME                         CITY\n"
+        + " 1  東京タワー observation deck  Tokyo\n"
+        + "(not shown, to fit 40 columns: NOTE)\n")
+    // At 30 the name gives up 8 columns (ending in "…") before the city would go.
+    #expect(
+      table.rendered(width: 30)
+        == "ID  NAME                 CITY\n"
+        + " 1  東京タワー observa…  Tokyo\n"
+        + "(not shown, to fit 30 columns:\nNOTE)\n")
+  }
+
+  /// The real binary on a pseudo-terminal of 57 columns reads its width (TIOCGWINSZ).
+  @Test(.requires(.script)) func theTerminalsOwnWidthIsUsed() throws {
+    let sandbox = Sandbox()
+    #expect(sandbox.run("--db", sandbox.database, "demo").code == 0)
+    let script = try #require(ExternalTool.script.path)
+    let command =
+      "stty cols 57 rows 40; '\(Binary.folioPath)' --db '\(sandbox.database)' --color never "
+      + "tx list"
+    let result = try Binary.runTool(
+      script, ["-qec", command, "/dev/null"],
+      environment: ["PATH": "/usr/bin:/bin", "TERM": "dumb", "HOME": sandbox.path])
+    #expect(result.code == 0, "\(result.err)")
+    let lines = result.out.replacingOccurrences(of: "\r", with: "").split(separator: "\n")
+    #expect(lines.contains { $0.hasPrefix("ID  DATE") })
+    #expect(lines.allSatisfy { TextLayout.columns($0) <= 57 })
+    // Even the price goes at 57 columns: ID, DATE, SIDE, COIN and QUANTITY take 51.
+    #expect(lines.suffix(2) == ["(not shown, to fit 57 columns: PRICE, FEE, LOCATION,", "NOTE)"])
+  }
+}
