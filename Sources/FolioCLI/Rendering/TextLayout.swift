@@ -105,7 +105,16 @@ enum TextLayout {
       }
       let word = rest[start..<end]
       rest = rest[end...]
-      guard columns(word) > width - continuation.count, word.contains("|") else {
+      let room = max(1, width - continuation.count)
+      // Text in a script written without spaces (Chinese, Japanese) may break between any
+      // two of its wide characters; a URL or a path never breaks.
+      if columns(word) > room, word.contains(where: { columns(of: $0) == 2 }) {
+        for (offset, index) in word.indices.enumerated() {
+          pieces.append((word[index...index], offset == 0 ? gap : ""))
+        }
+        continue
+      }
+      guard columns(word) > room, word.contains("|") else {
         pieces.append((word, gap))
         continue
       }
