@@ -119,6 +119,27 @@ import Testing
     #expect(TextLayout.shortened("short", to: 6) == "short")
   }
 
+  @Test func wrappingKeepsSpacingURLsAndQuotedCommandsAndBreaksTextWithoutSpaces() {
+    let margin = String(repeating: " ", count: 15)
+    // Japanese has no spaces: it breaks between characters, at the field's margin.
+    let japanese = "  description  " + String(repeating: "長い説明文", count: 6)
+    let wrapped = TextLayout.fill(japanese, width: 30, continuation: margin)
+    // 15 columns of label, then 30 characters of 2 columns: 7 a line, 2 on the last.
+    #expect(
+      wrapped.split(separator: "\n").map { TextLayout.columns($0) } == [29, 29, 29, 29, 19])
+    #expect(wrapped.replacingOccurrences(of: "\n" + margin, with: "") == japanese)
+    // A URL stays whole on its own line; aligned spacing stays where the line is not broken.
+    let link = "  link         https://example.com/" + String(repeating: "a", count: 40)
+    #expect(
+      TextLayout.fill("note:      see " + link.dropFirst(15), width: 40, continuation: margin)
+        == "note:      see\n" + margin + "https://example.com/" + String(repeating: "a", count: 40))
+    // A quoted command moves to the next line whole rather than being split.
+    #expect(
+      TextLayout.fill(
+        "30d: n/a; run 'folio report backfill --since 2024-10-31'", width: 50, continuation: "  ")
+        == "30d: n/a; run\n  'folio report backfill --since 2024-10-31'")
+  }
+
   @Test func aTableShortensThenDropsColumnsInItsOrder() {
     var table = TextTable(
       headers: ["ID", "NAME", "CITY", "NOTE"], rightAligned: [0], shortenable: [1: 12],

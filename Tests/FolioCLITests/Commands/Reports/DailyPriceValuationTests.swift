@@ -171,7 +171,8 @@ import Testing
       "market", "import", Fixtures.path("coingecko/markets_usd.json"), "--at",
       "2024-01-24T00:00:00Z")
     // 2024-03-01: the only snapshot is 37 days older than the day's end, no close at all.
-    let report = sandbox.run("report", "--date", "2024-03-01", "--save")
+    let report = sandbox.run(
+      ["report", "--date", "2024-03-01", "--save"], environment: Sandbox.wide)
     #expect(report.code == 0, "\(report.err)")
     #expect(!report.out.contains("$39,935.30"), "\(report.out)")  // bitcoin's stale price
     #expect(
