@@ -14,7 +14,11 @@ import Testing
     ["tx", "show", "1"], ["gains"], ["coins", "list"], ["coins", "show", "bitcoin"],
     ["coins", "history", "bitcoin"], ["locations", "list"], ["locations", "show", "1"],
     ["locations", "near", "41.9", "12.5"], ["portfolio", "list"], ["portfolio", "show"],
-    ["db", "status"], ["db", "check"], ["db", "rebuild"],
+    ["db", "status"], ["db", "check"], ["db", "rebuild"], ["report", "--portfolio", "all"],
+    [
+      "import", "exchange", Fixtures.path("exchanges/coinbase.csv"), "--dry-run",
+      "--skip-unknown", "--portfolio", "savings",
+    ],
   ]
 
   /// Lines wider than `width`, but for a line whose excess is one word that no wrapping could

@@ -51,9 +51,10 @@ struct ImportExchange: FolioCommand {
       context.print(JSONValue.object(pairs).rendered())
     case .text:
       if report.dryRun && !report.planned.isEmpty {
-        var table = TextTable(headers: [
-          "line", "date", "kind", "side", "coin", "quantity", "price", "fee", "amount", "id",
-        ])
+        var table = TextTable(
+          headers: [
+            "line", "date", "kind", "side", "coin", "quantity", "price", "fee", "amount", "id",
+          ], shortenable: [9: 12, 4: 8, 2: 8], dropOrder: [9, 8, 7, 0, 6])
         table.rightAligned = [0, 5, 6, 7, 8]
         for row in report.planned {
           table.append([
@@ -63,9 +64,9 @@ struct ImportExchange: FolioCommand {
             row.fee.description, row.amount?.description ?? "", row.id,
           ])
         }
-        context.out.write(table.rendered())
+        context.out.write(table.rendered(width: context.width))
       }
-      context.print(Self.summary(report))
+      context.say(Self.summary(report))
     }
   }
 

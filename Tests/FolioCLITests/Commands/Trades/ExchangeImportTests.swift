@@ -8,7 +8,7 @@ import Testing
   let sandbox = Sandbox()
 
   func ok(_ arguments: String...) -> String {
-    let result = sandbox.run(arguments)
+    let result = sandbox.run(arguments, environment: Sandbox.wide)
     #expect(result.code == 0, "\(arguments): \(result.err)")
     return result.out
   }
