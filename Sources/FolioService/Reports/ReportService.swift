@@ -8,6 +8,10 @@ public enum ReportError: LocalizedError, ClassifiedError, Equatable {
   case saveWithOtherMethod(method: String, portfolioMethod: String)
   /// `--save` with `--portfolio all`: the history holds each portfolio's own figures.
   case saveCombined
+  /// `--save` of a past day on which some held coins have a price within `--max-age` and one
+  /// has none there: a value of part of the holdings is no value of the day, so it is not
+  /// saved (backfill leaves such a day out too).
+  case saveWithoutPrices(day: String, coins: [String], window: String)
 
   public var kind: FailureKind { .badData }
 
@@ -24,6 +28,10 @@ public enum ReportError: LocalizedError, ClassifiedError, Equatable {
     case .saveCombined:
       return "--save stores one portfolio's figures, and --portfolio all combines several; "
         + "save each with --portfolio NAME (or let 'folio daily' save them all)"
+    case .saveWithoutPrices(let day, let coins, let window):
+      return "the value of \(day) is n/a: no market price \(window) for "
+        + coins.joined(separator: ", ") + ", so the day is not saved; run 'folio market "
+        + "history --since \(day)' for its closing prices, or give a larger --max-age"
     }
   }
 }
@@ -142,6 +150,14 @@ public struct ReportService {
     for report in reports where report.method != report.portfolio.method {
       throw ReportError.saveWithOtherMethod(
         method: report.method.rawValue, portfolioMethod: report.portfolio.method.rawValue)
+    }
+    for report in reports {
+      if let window = report.statistics.priceWindow, !report.statistics.unpriced.isEmpty,
+        report.figures.value != nil
+      {
+        throw ReportError.saveWithoutPrices(
+          day: report.day.description, coins: report.statistics.unpriced, window: window)
+      }
     }
     try database.write {
       for report in reports {

@@ -165,6 +165,31 @@ import Testing
     #expect(try value("2024-11-25") == "98322.5\n")
   }
 
+  /// A past day on which ethereum has a close (3 × 3000) but bitcoin only a stale snapshot:
+  /// the report shows the priced part and says what is missing, and --save refuses to store
+  /// 9000 as the day's value (65), as backfill leaves such a day out.
+  @Test func savingAPastDayWithPartOfItsPricesIsRefused() throws {
+    run("buy", "bitcoin", "1", "--price", "30000", "--date", "2024-01-01")
+    run("buy", "ethereum", "3", "--price", "2000", "--date", "2024-01-01")
+    run(
+      "market", "import", Fixtures.path("coingecko/markets_usd.json"), "--at",
+      "2024-01-24T00:00:00Z")
+    let close = sandbox.write(
+      "eth.json", #"{"prices":[[1709251200000,3000],[1709294400000,3100]]}"#)
+    run("market", "import", close, "--coin", "ethereum", "--vs", "usd")
+    let shown = sandbox.run(["report", "--date", "2024-03-01"], environment: Sandbox.wide)
+    #expect(shown.code == 0, "\(shown.err)")
+    #expect(shown.out.contains("Portfolio Value  $9,000.00"), "\(shown.out)")
+    let saved = sandbox.run("report", "--date", "2024-03-01", "--save")
+    #expect(saved.code == 65)
+    #expect(
+      saved.err
+        == "folio: error: the value of 2024-03-01 is n/a: no market price within 1d before the "
+        + "end of 2024-03-01 for bitcoin, so the day is not saved; run 'folio market history "
+        + "--since 2024-03-01' for its closing prices, or give a larger --max-age\n")
+    #expect(try value("2024-03-01") == "")
+  }
+
   @Test func aPastDateWithOnlyAStaleSnapshotIsNAWithTheReason() throws {
     run("buy", "bitcoin", "1", "--price", "30000", "--date", "2024-01-01")
     run(
