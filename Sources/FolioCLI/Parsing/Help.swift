@@ -98,7 +98,10 @@ enum Help {
   ) -> String {
     // A narrow terminal moves the descriptions left rather than squeezing them.
     let column = min(column, max(indent + 2, width / 3))
-    let padded = String(repeating: " ", count: indent) + left
+    // A synopsis too long for the line (`--kind <staking|interest|…>`) breaks after a '|'.
+    let padded = TextLayout.fill(
+      String(repeating: " ", count: indent) + left, width: width,
+      continuation: String(repeating: " ", count: indent + 4))
     let gap = String(repeating: " ", count: column)
     let body = TextLayout.fill(gap + right, width: width, continuation: gap)
     if padded.count < column - 1 {

@@ -2,7 +2,8 @@ import Foundation
 
 /// The one progress line of every command (`import trades`, `market refresh`, `market
 /// history`): one line on stderr, rewritten in place (`\r` and erase-line), cut to the width
-/// of text output (`TextLayout.width`) so it never wraps, and erased by `finish`.
+/// of stderr's terminal (`COLUMNS`, else TIOCGWINSZ of stderr) so it never wraps, and erased
+/// by `finish`.
 /// Nothing is written unless stderr is a terminal, and never when `TERM` is `dumb` (a
 /// terminal that cannot erase a line), so logs and pipes never see it. Each change is
 /// flushed at once, so the line shows while the work goes on.
@@ -17,7 +18,11 @@ final class ProgressLine {
   init(_ context: Context) {
     self.context = context
     enabled = context.stderrIsTerminal && context.environment["TERM"] != "dumb"
-    width = context.width - 1
+    // Sized by the terminal it is drawn on, stderr, whatever stdout is.
+    width =
+      TextLayout.width(
+        environment: context.environment, stdoutIsTerminal: context.stderrIsTerminal,
+        terminalColumns: TextLayout.terminalColumns(of: STDERR_FILENO)) - 1
   }
 
   /// Shows `folio: <message>…` in place of the previous line.

@@ -107,7 +107,9 @@ struct TextTable {
       let spare = shown.reduce(0) { sum, index in
         sum + max(0, widths[index] - (shortenable[index] ?? widths[index]))
       }
-      if spare >= excess || drops.isEmpty {
+      // An empty column goes before any text is cut.
+      let emptyNext = drops.first.map(empty.contains) ?? false
+      if (spare >= excess && !emptyNext) || drops.isEmpty {
         // Shorten the shortenable columns, the rightmost first.
         for index in shown.reversed() where excess > 0 {
           guard let narrowest = shortenable[index], widths[index] > narrowest else { continue }

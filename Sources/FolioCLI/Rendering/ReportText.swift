@@ -69,6 +69,7 @@ enum ReportText {
     var text = TextTable(
       headers: table.headers.map { shortHeaders[$0] ?? $0.uppercased() },
       rightAligned: table.figures,
+      shortenable: table.headers.firstIndex(of: "Coin").map { [$0: 12] } ?? [:],
       dropOrder: dropOrder.compactMap { table.headers.firstIndex(of: $0) })
     for row in table.rows + (table.total.map { [[ReportFormat.Cell("TOTAL")] + $0] } ?? []) {
       text.append(row.map(\.text), directions: row.map(\.direction))

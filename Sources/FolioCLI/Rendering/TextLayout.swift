@@ -46,9 +46,10 @@ enum TextLayout {
     }
     if first.properties.isEmojiPresentation { return 2 }
     switch first.value {
-    case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
-      0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
-      0xFFE0...0xFFE6, 0x20000...0x3FFFD:
+    case 0x1100...0x115F, 0x2329...0x232A, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF,
+      0x4E00...0x9FFF, 0xA000...0xA4CF, 0xA960...0xA97F, 0xAC00...0xD7A3, 0xF900...0xFAFF,
+      0xFE10...0xFE19, 0xFE30...0xFE6F, 0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x16FE0...0x16FE4,
+      0x17000...0x18AFF, 0x1B000...0x1B16F, 0x20000...0x3FFFD:
       return 2
     default:
       return 1
@@ -97,8 +98,10 @@ enum TextLayout {
     while let start = rest.firstIndex(where: { $0 != " " }) {
       let gap = String(rest[..<start])
       var end = rest[start...].firstIndex(of: " ") ?? rest.endIndex
-      if rest[start] == "'", let close = rest[rest.index(after: start)...].firstIndex(of: "'"),
-        close > end
+      // The quote may follow an opening parenthesis: ('folio market history').
+      let opening = rest[start...].prefix { $0 == "(" }.endIndex
+      if opening < rest.endIndex, rest[opening] == "'",
+        let close = rest[rest.index(after: opening)...].firstIndex(of: "'"), close > end
       {
         let quoted = rest[close...].firstIndex(of: " ") ?? rest.endIndex
         if columns(rest[start..<quoted]) <= width - continuation.count { end = quoted }
@@ -106,12 +109,22 @@ enum TextLayout {
       let word = rest[start..<end]
       rest = rest[end...]
       let room = max(1, width - continuation.count)
-      // Text in a script written without spaces (Chinese, Japanese) may break between any
-      // two of its wide characters; a URL or a path never breaks.
+      // Text in a script written without spaces (Chinese, Japanese) may break before or after
+      // any of its wide characters; a run of other characters (a URL, a path, an escape such
+      // as `\u{200D}`) never breaks.
       if columns(word) > room, word.contains(where: { columns(of: $0) == 2 }) {
-        for (offset, index) in word.indices.enumerated() {
-          pieces.append((word[index...index], offset == 0 ? gap : ""))
+        var runStart = word.startIndex
+        var joiner = gap
+        for index in word.indices where columns(of: word[index]) == 2 {
+          if runStart < index {
+            pieces.append((word[runStart..<index], joiner))
+            joiner = ""
+          }
+          pieces.append((word[index...index], joiner))
+          joiner = ""
+          runStart = word.index(after: index)
         }
+        if runStart < word.endIndex { pieces.append((word[runStart...], joiner)) }
         continue
       }
       guard columns(word) > room, word.contains("|") else {

@@ -85,6 +85,23 @@ import Testing
     #expect(wideHoldings.contains("AVG COST") && wideHoldings.contains("SHARE"))
   }
 
+  /// A coin id of 70 characters costs a few columns of its own, not the table's other columns.
+  @Test func aLongCoinIdIsShortenedNotTheOtherColumnsDropped() throws {
+    let sandbox = Sandbox()
+    let coin = "the-extremely-long-coin-identifier-that-goes-on-and-on-forever-and-ever"
+    let bought = sandbox.run(
+      "buy", coin, "2", "--price", "3", "--new-coin", "--date", "2024-11-01")
+    #expect(bought.code == 0, "\(bought.err)")
+    for command in [["holdings"], ["tx", "list"], ["report"]] {
+      let out = sandbox.run(command).out
+      #expect(Self.tooWide(out, 80) == [], "\(command)")
+      #expect(
+        out.split(separator: "\n").contains { $0.contains("the-extreme") && $0.contains("…") },
+        "\(command): \(out)")
+      #expect(out.contains("QUANTITY"), "\(command): \(out)")
+    }
+  }
+
   @Test func aLongDescriptionWrapsAtItsFieldsMargin() throws {
     let sandbox = Sandbox()
     #expect(sandbox.run("--db", sandbox.database, "demo").code == 0)
@@ -142,6 +159,14 @@ import Testing
       TextLayout.fill(
         "30d: n/a; run 'folio report backfill --since 2024-10-31'", width: 50, continuation: "  ")
         == "30d: n/a; run\n  'folio report backfill --since 2024-10-31'")
+    #expect(
+      TextLayout.fill("prices ('folio market history') first", width: 30, continuation: "")
+        == "prices\n('folio market history') first")
+    // A word with an emoji breaks only around it, never inside folio's own escapes.
+    let family = "note: 👨\\u{200D}👩\\u{200D}👧 " + String(repeating: "w ", count: 10)
+    for line in TextLayout.fill(family, width: 12, continuation: "").split(separator: "\n") {
+      #expect(!line.hasSuffix("\\u{200D") && !line.hasPrefix("}"), "\(line)")
+    }
   }
 
   @Test func aTableShortensThenDropsColumnsInItsOrder() {

@@ -26,7 +26,7 @@ struct LocationsAdd: FolioCommand {
       name: name, city: city, latitude: lat, longitude: lon, description: description,
       link: link, images: image)
     let location = try LocationBook(context.store()).add(input, now: context.now)
-    context.print(
+    context.say(
       "added location \(location.id): \(location.reference.shown) "
         + "(\(GeoMath.text(location.latitude)), \(GeoMath.text(location.longitude)))")
   }

@@ -47,7 +47,7 @@ struct CoinsList: FolioCommand {
     output += "\n"
     var headers = ["#", "SYMBOL", "NAME", "PRICE", "24H", "MARKET CAP"]
     if list.hasHoldings { headers += ["HOLDINGS", "VALUE"] }
-    var table = TextTable(headers: headers, shortenable: [2: 10], dropOrder: [5, 4])
+    var table = TextTable(headers: headers, shortenable: [2: 10], dropOrder: [5, 4, 1])
     table.rightAligned = [0, 3, 4, 5, 6, 7]
     for row in list.rows {
       let quote = row.quote.quote

@@ -18,7 +18,7 @@ struct PortfolioList: FolioCommand {
     }
     var table = TextTable(
       headers: ["NAME", "CURRENCY", "METHOD", "TRADES", "COINS", "DEFAULT"], rightAligned: [3, 4],
-      shortenable: [0: 12])
+      dropOrder: [5, 4, 3])
     for summary in summaries {
       table.rows.append([
         summary.portfolio.name, summary.portfolio.currency, summary.portfolio.method.rawValue,

@@ -113,6 +113,7 @@ struct Daily: FolioCommand {
     let age = snapshot.flatMap { try? Timestamp(parsing: $0, .lenient).date }.map {
       "snapshot \(MarketTime.formatDuration(context.now.timeIntervalSince($0), units: 2)) old"
     }
+    // One line whatever the width: a log or a cron mail reads it as one record.
     context.print(
       FolioCLI.visible(
         "daily \(today): \(figures.joined(separator: ", ")); \(age ?? "no snapshot"); "

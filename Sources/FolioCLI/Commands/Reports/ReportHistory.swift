@@ -44,9 +44,11 @@ struct ReportHistory: FolioCommand {
     width: Int
   ) -> String {
     let currency = portfolio.currency
-    var output =
-      "Daily history of portfolio '\(portfolio.name)' (\(currency.uppercased())): "
-      + "\(rows.count) saved day(s)\n"
+    var output = ReportText.paragraphs(
+      [
+        "Daily history of portfolio '\(portfolio.name)' (\(currency.uppercased())): "
+          + "\(rows.count) saved day(s)"
+      ], width: width)
     guard let first = rows.first, let last = rows.last else {
       return output
         + ReportText.paragraphs(

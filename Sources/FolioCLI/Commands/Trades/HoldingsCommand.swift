@@ -117,7 +117,7 @@ struct HoldingsCommand: FolioCommand {
   }
 
   func text(_ holdings: Holdings, _ context: Context) {
-    context.print(
+    context.say(
       "portfolio \(holdings.portfolio.name) (\(holdings.portfolio.currency), \(holdings.method.rawValue))"
     )
     if let snapshot = holdings.snapshot {
@@ -133,7 +133,7 @@ struct HoldingsCommand: FolioCommand {
         "COIN", "QUANTITY", "AVG COST", "COST BASIS", "PRICE", "VALUE", "UNREALIZED", "REALIZED",
         "SHARE",
       ],
-      rightAligned: Set(1...8), dropOrder: [2, 8, 7, 3, 4, 1])
+      rightAligned: Set(1...8), shortenable: [0: 12], dropOrder: [2, 8, 7, 3, 4, 1])
     var notes: [String] = []
     let currency = holdings.portfolio.currency
     func money(_ value: ExactDecimal?, sign: Formatting.Sign = .minusOnly) -> String {

@@ -54,7 +54,7 @@ struct ImportExchange: FolioCommand {
         var table = TextTable(
           headers: [
             "line", "date", "kind", "side", "coin", "quantity", "price", "fee", "amount", "id",
-          ], shortenable: [9: 12, 4: 8, 2: 8], dropOrder: [9, 8, 7, 0, 6])
+          ], shortenable: [4: 8, 2: 8], dropOrder: [9, 8, 7, 0, 6])
         table.rightAligned = [0, 5, 6, 7, 8]
         for row in report.planned {
           table.append([

@@ -49,7 +49,7 @@ struct TxList: FolioCommand {
     case .text:
       var table = TextTable(
         headers: ["ID", "DATE", "SIDE", "COIN", "QUANTITY", "PRICE", "FEE", "LOCATION", "NOTE"],
-        rightAligned: [0, 4, 5, 6], shortenable: [7: 10, 8: 12], dropOrder: [7, 8, 6, 5])
+        rightAligned: [0, 4, 5, 6], shortenable: [3: 12, 7: 10, 8: 12], dropOrder: [7, 8, 6, 5, 2])
       try service.eachTrade(in: portfolio, filter: filter) { trade in
         table.rows.append([
           String(trade.id), trade.executedAt, TradeRendering.label(trade), trade.coinID,

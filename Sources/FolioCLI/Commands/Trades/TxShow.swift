@@ -52,9 +52,9 @@ struct TxShow: FolioCommand {
       context.print(json.rendered())
       return
     }
-    context.print(
+    context.say(
       "trade #\(trade.id): \(TradeRendering.label(trade)) \(Formatting.quantity(trade.quantity)) "
-        + trade.coinID)
+        + trade.coinID.shown)
     context.print("date:      \(trade.executedAt)")
     context.print("price:     \(TradeRendering.price(trade, in: portfolio.currency))")
     context.print("fee:       \(TradeRendering.fee(trade, in: portfolio.currency))")
