@@ -108,7 +108,7 @@ struct Gains: FolioCommand {
     var table = TextTable(
       headers: [
         "COIN", "QUANTITY", "ACQUIRED", "DISPOSED", "PROCEEDS", "COST BASIS", "GAIN", "TERM",
-      ], shortenable: [0: 8], dropOrder: [7, 1, 5, 2])
+      ], shortenable: [0: 8], dropOrder: [1, 7, 5, 2])
     table.rightAligned = [1, 4, 5, 6]
     for row in report.rows {
       table.append(
