@@ -94,12 +94,16 @@ enum LocationRendering {
     func field(_ label: String, _ value: String) {
       let pad = String(repeating: " ", count: max(1, 13 - label.count))
       let margin = String(repeating: " ", count: 15)
-      // A description's own line breaks continue the field, and each of its lines wraps at the
-      // field's margin; anything else is shown, not obeyed.
-      let continued = value.split(separator: "\n", omittingEmptySubsequences: false)
-        .map { margin + FolioCLI.visible($0) }
-        .map { TextLayout.fill($0, width: width, continuation: margin) }
-        .joined(separator: "\n")
+      // A description's own line breaks (LF, CRLF or CR) continue the field, and each of its
+      // lines wraps at the field's margin; anything else is shown, not obeyed. A blank line
+      // stays blank, without the margin's spaces.
+      let continued = value.split(
+        omittingEmptySubsequences: false,
+        whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }
+      )
+      .map { margin + FolioCLI.visible($0) }
+      .map { TextLayout.fill($0, width: width, continuation: margin).trimmingTrailingSpaces() }
+      .joined(separator: "\n")
       lines.append("  " + label + pad + continued.dropFirst(margin.count))
     }
     field("latitude", GeoMath.text(location.latitude))

@@ -102,6 +102,20 @@ import Testing
     }
   }
 
+  /// A description written on Windows (CRLF) breaks where its author broke it, and its blank
+  /// line carries no trailing spaces.
+  @Test func aDescriptionsOwnLineBreaksOfAnyKindContinueTheField() throws {
+    let sandbox = Sandbox()
+    let added = sandbox.run(
+      "locations", "add", "Harbour", "--city", "Oslo", "--lat", "59.9", "--lon", "10.7",
+      "--description", "first line\r\n\r\nsecond line\rthird line")
+    #expect(added.code == 0, "\(added.err)")
+    let margin = String(repeating: " ", count: 15)
+    #expect(
+      sandbox.run("locations", "show", "1").out.contains(
+        "  description  first line\n\n" + margin + "second line\n" + margin + "third line\n"))
+  }
+
   @Test func aLongDescriptionWrapsAtItsFieldsMargin() throws {
     let sandbox = Sandbox()
     #expect(sandbox.run("--db", sandbox.database, "demo").code == 0)
