@@ -142,13 +142,7 @@ final class Context {
   /// Writes prose to stdout wrapped to `width`; a continuation line starts with `indent`
   /// spaces more than the line it continues.
   func say(_ text: String, indent: Int = 2) {
-    out.write(
-      text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-        let lead = String(line.prefix { $0 == " " })
-        return TextLayout.fill(
-          String(line), width: width,
-          continuation: lead + String(repeating: " ", count: indent))
-      }.joined(separator: "\n") + "\n")
+    out.write(TextLayout.wrap(text, width: width, indent: indent) + "\n")
   }
 
   /// Writes a warning line to stderr.

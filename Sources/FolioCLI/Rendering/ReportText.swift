@@ -50,7 +50,7 @@ enum ReportText {
 
   /// Lines of prose, each wrapped to `width` with its continuation indented two columns.
   static func paragraphs(_ lines: [String], width: Int) -> String {
-    lines.map { TextLayout.fill($0, width: width, continuation: "  ") + "\n" }.joined()
+    lines.map { TextLayout.wrap($0, width: width, indent: 2) + "\n" }.joined()
   }
 
   /// Headers the terminal writes shorter than Markdown and HTML do; the others are upper-cased.

@@ -74,14 +74,14 @@ enum TextLayout {
   // MARK: - Wrapping
 
   /// `text` with each line longer than `width` broken at spaces; a broken line's continuation
-  /// starts with `continuation` (by default the line's own indentation). A word too long for
+  /// starts with the line's own indentation and `indent` spaces more. A word too long for
   /// any line stays whole on a line of its own (a URL, a path); a list of values such as
   /// `a|b|c` breaks after a '|'.
-  static func wrap(_ text: String, width: Int, continuation: String? = nil) -> String {
+  static func wrap(_ text: String, width: Int, indent: Int = 0) -> String {
     text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
       fill(
         String(line), width: width,
-        continuation: continuation ?? String(line.prefix { $0 == " " }))
+        continuation: line.prefix { $0 == " " } + String(repeating: " ", count: indent))
     }.joined(separator: "\n")
   }
 
