@@ -41,53 +41,44 @@ enum BinanceStatement {
     // Trade and dust rows, grouped by time and account, in the order their groups appear.
     var groups: [String: (line: Int, time: Timestamp, dust: Bool, rows: [CSVRecord])] = [:]
     var order: [String] = []
-    for record in records {
-      if record.fields == [""] { continue }
-      parsed.rows += 1
+    parsed.readRows(records, source: source) { record, parsed in
       let operationText = columns.field(record, "operation")
       let account = columns.field(record, "account")
-      do {
-        let time = try ExchangeFields.time(columns.field(record, "utc_time"))
-        parsed.saw(time)
-        guard let operation = operations[operationText.lowercased()] else {
-          parsed.unknown.append((record.line, operationText))
-          continue
+      let time = try ExchangeFields.time(columns.field(record, "utc_time"))
+      parsed.saw(time)
+      guard let operation = operations[operationText.lowercased()] else {
+        parsed.unknown.append((record.line, operationText))
+        return
+      }
+      let change = try ExchangeFields.decimal(columns.field(record, "change"), field: "Change")
+      let coin = columns.field(record, "coin").uppercased()
+      let id = ExchangeFields.madeUpID(
+        prefix: "binance", time: time, rows: [rowText(record, columns)])
+      func event(_ kind: ExchangeEventKind) -> ExchangeEvent {
+        ExchangeEvent(
+          kind: kind, time: time, id: id, line: record.line, operation: operationText)
+      }
+      switch operation {
+      case .trade, .fee, .dust:
+        let dust = if case .dust = operation { true } else { false }
+        let key = "\(time.description)|\(account)|\(dust)"
+        if groups[key] == nil {
+          groups[key] = (record.line, time, dust, [])
+          order.append(key)
         }
-        let change = try ExchangeFields.decimal(columns.field(record, "change"), field: "Change")
-        let coin = columns.field(record, "coin").uppercased()
-        let id = ExchangeFields.madeUpID(
-          prefix: "binance", time: time, rows: [rowText(record, columns)])
-        func event(_ kind: ExchangeEventKind) -> ExchangeEvent {
-          ExchangeEvent(
-            kind: kind, time: time, id: id, line: record.line, operation: operationText)
-        }
-        switch operation {
-        case .trade, .fee, .dust:
-          let dust = if case .dust = operation { true } else { false }
-          let key = "\(time.description)|\(account)|\(dust)"
-          if groups[key] == nil {
-            groups[key] = (record.line, time, dust, [])
-            order.append(key)
-          }
-          groups[key]?.rows.append(record)
-        case .deposit:
-          guard change.isPositive else { throw reason("a deposit's Change must be above zero") }
-          parsed.events.append(event(.deposit(Movement(asset: coin, quantity: change))))
-        case .withdrawal:
-          guard change.isNegative else { throw reason("a withdrawal's Change must be below zero") }
-          parsed.events.append(
-            event(.withdrawal(Movement(asset: coin, quantity: change.magnitude))))
-        case .income(let type):
-          guard change.isPositive else { throw reason("income's Change must be above zero") }
-          parsed.events.append(event(.income(Movement(asset: coin, quantity: change), type)))
-        case .internalMove:
-          parsed.internalRows += 1
-        }
-      } catch let error as LocalizedError {
-        parsed.problems.append(
-          "\(source):\(record.line): \(error.errorDescription ?? "cannot be read")")
-      } catch {
-        parsed.problems.append("\(source):\(record.line): cannot be read")
+        groups[key]?.rows.append(record)
+      case .deposit:
+        guard change.isPositive else { throw reason("a deposit's Change must be above zero") }
+        parsed.events.append(event(.deposit(Movement(asset: coin, quantity: change))))
+      case .withdrawal:
+        guard change.isNegative else { throw reason("a withdrawal's Change must be below zero") }
+        parsed.events.append(
+          event(.withdrawal(Movement(asset: coin, quantity: change.magnitude))))
+      case .income(let type):
+        guard change.isPositive else { throw reason("income's Change must be above zero") }
+        parsed.events.append(event(.income(Movement(asset: coin, quantity: change), type)))
+      case .internalMove:
+        parsed.internalRows += 1
       }
     }
     for key in order {

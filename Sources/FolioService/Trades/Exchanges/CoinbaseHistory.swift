@@ -29,87 +29,78 @@ enum CoinbaseHistory {
   static func parse(_ records: [CSVRecord], header: CSVRecord, source: String) -> ParsedExport {
     let columns = ExchangeColumns(header)
     var parsed = ParsedExport()
-    for record in records {
-      if record.fields == [""] { continue }
-      parsed.rows += 1
+    parsed.readRows(records, source: source) { record, parsed in
       let type = columns.field(record, "transaction type")
-      do {
-        let time = try ExchangeFields.time(columns.field(record, "timestamp"))
-        parsed.saw(time)
-        guard let operation = operations[type.lowercased()] else {
-          parsed.unknown.append((record.line, type))
-          continue
-        }
-        let asset = columns.field(record, "asset").uppercased()
-        let quantity = try ExchangeFields.decimal(
-          columns.field(record, "quantity transacted"), field: "Quantity Transacted", money: true
-        ).magnitude
-        guard quantity.isPositive else {
-          throw TradeInputError(field: "Quantity Transacted", reason: "must not be zero")
-        }
-        let currency = columns.field(record, "spot price currency", "price currency").uppercased()
-        func money(_ names: String...) throws -> ExactDecimal? {
-          for name in names where columns.has(name) {
-            let text = columns.field(record, name)
-            return text.isEmpty
-              ? nil : try ExchangeFields.decimal(text, field: name, money: true).magnitude
-          }
-          return nil
-        }
-        let spot = try money("spot price at transaction", "price at transaction")
-        let fee = try money("fees and/or spread", "fees") ?? .zero
-        let subtotal = try money("subtotal") ?? spot.map { try quantity * $0 }
-        let id =
-          columns.field(record, "id").isEmpty
-          ? ExchangeFields.madeUpID(prefix: "coinbase", time: time, rows: [record.fields])
-          : "coinbase:\(columns.field(record, "id"))"
-        var event = ExchangeEvent(
-          kind: .deposit(Movement(asset: asset, quantity: quantity)), time: time, id: id,
-          line: record.line, operation: type, value: subtotal,
-          valueCurrency: currency.isEmpty ? nil : currency)
-        let coin = Movement(asset: asset, quantity: quantity)
-        func cash(_ amount: ExactDecimal?) throws -> Movement {
-          guard let amount, amount.isPositive, !currency.isEmpty else {
-            throw TradeInputError(
-              field: "Subtotal", reason: "a \(type) needs its subtotal and currency")
-          }
-          return Movement(asset: currency, quantity: amount)
-        }
-        let fees =
-          fee.isPositive && !currency.isEmpty
-          ? [Movement(asset: currency, quantity: fee)] : []
-        switch operation {
-        case .buy:
-          let paid = try other(columns.field(record, "notes"), than: currency) ?? cash(subtotal)
-          event.kind = .trade(received: [coin], spent: [paid], fees: fees)
-        case .sell:
-          let got = try other(columns.field(record, "notes"), than: currency) ?? cash(subtotal)
-          event.kind = .trade(received: [got], spent: [coin], fees: fees)
-        case .convert:
-          guard let got = try counterpart(columns.field(record, "notes"), word: "to") else {
-            throw TradeInputError(
-              field: "Notes",
-              reason: "a Convert's note must say what was received ('Converted 0.5 ETH to "
-                + "0.02 BTC')")
-          }
-          event.kind = .trade(received: [got], spent: [coin], fees: [])
-        case .deposit:
-          event.kind = .deposit(coin)
-        case .withdrawal:
-          event.kind = .withdrawal(coin)
-        case .income(let type):
-          event.kind = .income(coin, type)
-        case .internalMove:
-          parsed.internalRows += 1
-          continue
-        }
-        parsed.events.append(event)
-      } catch let error as LocalizedError {
-        parsed.problems.append(
-          "\(source):\(record.line): \(error.errorDescription ?? "cannot be read")")
-      } catch {
-        parsed.problems.append("\(source):\(record.line): cannot be read")
+      let time = try ExchangeFields.time(columns.field(record, "timestamp"))
+      parsed.saw(time)
+      guard let operation = operations[type.lowercased()] else {
+        parsed.unknown.append((record.line, type))
+        return
       }
+      let asset = columns.field(record, "asset").uppercased()
+      let quantity = try ExchangeFields.decimal(
+        columns.field(record, "quantity transacted"), field: "Quantity Transacted", money: true
+      ).magnitude
+      guard quantity.isPositive else {
+        throw TradeInputError(field: "Quantity Transacted", reason: "must not be zero")
+      }
+      let currency = columns.field(record, "spot price currency", "price currency").uppercased()
+      func money(_ names: String...) throws -> ExactDecimal? {
+        for name in names where columns.has(name) {
+          let text = columns.field(record, name)
+          return text.isEmpty
+            ? nil : try ExchangeFields.decimal(text, field: name, money: true).magnitude
+        }
+        return nil
+      }
+      let spot = try money("spot price at transaction", "price at transaction")
+      let fee = try money("fees and/or spread", "fees") ?? .zero
+      let subtotal = try money("subtotal") ?? spot.map { try quantity * $0 }
+      let id =
+        columns.field(record, "id").isEmpty
+        ? ExchangeFields.madeUpID(prefix: "coinbase", time: time, rows: [record.fields])
+        : "coinbase:\(columns.field(record, "id"))"
+      var event = ExchangeEvent(
+        kind: .deposit(Movement(asset: asset, quantity: quantity)), time: time, id: id,
+        line: record.line, operation: type, value: subtotal,
+        valueCurrency: currency.isEmpty ? nil : currency)
+      let coin = Movement(asset: asset, quantity: quantity)
+      func cash(_ amount: ExactDecimal?) throws -> Movement {
+        guard let amount, amount.isPositive, !currency.isEmpty else {
+          throw TradeInputError(
+            field: "Subtotal", reason: "a \(type) needs its subtotal and currency")
+        }
+        return Movement(asset: currency, quantity: amount)
+      }
+      let fees =
+        fee.isPositive && !currency.isEmpty
+        ? [Movement(asset: currency, quantity: fee)] : []
+      switch operation {
+      case .buy:
+        let paid = try other(columns.field(record, "notes"), than: currency) ?? cash(subtotal)
+        event.kind = .trade(received: [coin], spent: [paid], fees: fees)
+      case .sell:
+        let got = try other(columns.field(record, "notes"), than: currency) ?? cash(subtotal)
+        event.kind = .trade(received: [got], spent: [coin], fees: fees)
+      case .convert:
+        guard let got = try counterpart(columns.field(record, "notes"), word: "to") else {
+          throw TradeInputError(
+            field: "Notes",
+            reason: "a Convert's note must say what was received ('Converted 0.5 ETH to "
+              + "0.02 BTC')")
+        }
+        event.kind = .trade(received: [got], spent: [coin], fees: [])
+      case .deposit:
+        event.kind = .deposit(coin)
+      case .withdrawal:
+        event.kind = .withdrawal(coin)
+      case .income(let type):
+        event.kind = .income(coin, type)
+      case .internalMove:
+        parsed.internalRows += 1
+        return
+      }
+      parsed.events.append(event)
     }
     return parsed
   }

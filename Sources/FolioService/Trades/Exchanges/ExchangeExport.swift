@@ -109,6 +109,22 @@ struct ParsedExport {
   var firstTime: Timestamp?
   var lastTime: Timestamp?
 
+  /// Reads each data row of `records` (blank lines left out) with `read`; what it throws is
+  /// the row's problem, `FILE:LINE: reason`.
+  mutating func readRows(
+    _ records: [CSVRecord], source: String,
+    _ read: (CSVRecord, inout ParsedExport) throws -> Void
+  ) {
+    for record in records where record.fields != [""] {
+      rows += 1
+      do {
+        try read(record, &self)
+      } catch {
+        problems.append(ExchangeFields.problem(error, source: source, line: record.line))
+      }
+    }
+  }
+
   mutating func saw(_ time: Timestamp) {
     if firstTime == nil { firstTime = time }
     lastTime = time
@@ -136,6 +152,14 @@ enum ExchangeFields {
       throw TradeInputError(
         field: field, reason: "'\(text)' is not a number", malformed: true)
     }
+  }
+
+  /// The problem a row (or an event) of `source` at `line` is, `FILE:LINE: reason`: the
+  /// error's description, else `unknown`.
+  static func problem(
+    _ error: any Error, source: String, line: Int, unknown: String = "cannot be read"
+  ) -> String {
+    "\(source):\(line): \((error as? LocalizedError)?.errorDescription ?? unknown)"
   }
 
   /// An id made from an event's time and rows, for exports that give none: stable whatever

@@ -77,11 +77,13 @@ struct ExchangePlanner {
   mutating func plan(_ event: ExchangeEvent) -> [PlannedRow] {
     do {
       return try rows(event)
-    } catch let error as LocalizedError {
-      found.append(
-        (event.line, "\(source):\(event.line): \(error.errorDescription ?? "cannot be mapped")"))
     } catch {
-      found.append((event.line, "\(source):\(event.line): cannot be mapped"))
+      found.append(
+        (
+          event.line,
+          ExchangeFields.problem(
+            error, source: source, line: event.line, unknown: "cannot be mapped")
+        ))
     }
     return []
   }

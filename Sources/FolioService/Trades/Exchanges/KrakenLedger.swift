@@ -46,65 +46,56 @@ enum KrakenLedger {
         fees: [Movement], type: String
       )] = [:]
     var order: [String] = []
-    for record in records {
-      if record.fields == [""] { continue }
-      parsed.rows += 1
+    parsed.readRows(records, source: source) { record, parsed in
       let type = columns.field(record, "type").lowercased()
       let subtype = columns.field(record, "subtype").lowercased()
-      do {
-        let time = try ExchangeFields.time(columns.field(record, "time"))
-        parsed.saw(time)
-        if columns.field(record, "txid").isEmpty {
-          parsed.internalRows += 1
-          continue
+      let time = try ExchangeFields.time(columns.field(record, "time"))
+      parsed.saw(time)
+      if columns.field(record, "txid").isEmpty {
+        parsed.internalRows += 1
+        return
+      }
+      guard let operation = operations["\(type)/\(subtype)"] ?? operations[type] else {
+        parsed.unknown.append(
+          (record.line, subtype.isEmpty ? type : "\(type) (\(subtype))"))
+        return
+      }
+      let refid = columns.field(record, "refid")
+      let asset = ticker(columns.field(record, "asset"))
+      let amount = try ExchangeFields.decimal(columns.field(record, "amount"), field: "amount")
+      let feeText = columns.field(record, "fee")
+      let fee =
+        feeText.isEmpty ? .zero : try ExchangeFields.decimal(feeText, field: "fee").magnitude
+      let id = "kraken:\(refid.isEmpty ? columns.field(record, "txid") : refid)"
+      func event(_ kind: ExchangeEventKind) -> ExchangeEvent {
+        ExchangeEvent(kind: kind, time: time, id: id, line: record.line, operation: type)
+      }
+      switch operation {
+      case .trade:
+        if trades[id] == nil {
+          trades[id] = (time, record.line, [], [], [], type)
+          order.append(id)
         }
-        guard let operation = operations["\(type)/\(subtype)"] ?? operations[type] else {
-          parsed.unknown.append(
-            (record.line, subtype.isEmpty ? type : "\(type) (\(subtype))"))
-          continue
+        if amount.isPositive {
+          trades[id]?.received.append(Movement(asset: asset, quantity: amount))
+        } else if amount.isNegative {
+          trades[id]?.spent.append(Movement(asset: asset, quantity: amount.magnitude))
         }
-        let refid = columns.field(record, "refid")
-        let asset = ticker(columns.field(record, "asset"))
-        let amount = try ExchangeFields.decimal(columns.field(record, "amount"), field: "amount")
-        let feeText = columns.field(record, "fee")
-        let fee =
-          feeText.isEmpty ? .zero : try ExchangeFields.decimal(feeText, field: "fee").magnitude
-        let id = "kraken:\(refid.isEmpty ? columns.field(record, "txid") : refid)"
-        func event(_ kind: ExchangeEventKind) -> ExchangeEvent {
-          ExchangeEvent(kind: kind, time: time, id: id, line: record.line, operation: type)
-        }
-        switch operation {
-        case .trade:
-          if trades[id] == nil {
-            trades[id] = (time, record.line, [], [], [], type)
-            order.append(id)
-          }
-          if amount.isPositive {
-            trades[id]?.received.append(Movement(asset: asset, quantity: amount))
-          } else if amount.isNegative {
-            trades[id]?.spent.append(Movement(asset: asset, quantity: amount.magnitude))
-          }
-          if fee.isPositive { trades[id]?.fees.append(Movement(asset: asset, quantity: fee)) }
-        case .deposit:
-          let net = try amount - fee
-          guard net.isPositive else { throw reason("a deposit's amount must exceed its fee") }
-          parsed.events.append(event(.deposit(Movement(asset: asset, quantity: net))))
-        case .withdrawal:
-          guard amount.isNegative else { throw reason("a withdrawal's amount is below zero") }
-          let total = try amount.magnitude + fee
-          parsed.events.append(event(.withdrawal(Movement(asset: asset, quantity: total))))
-        case .income(let type):
-          let net = try amount - fee
-          guard net.isPositive else { throw reason("a reward's amount must exceed its fee") }
-          parsed.events.append(event(.income(Movement(asset: asset, quantity: net), type)))
-        case .internalMove:
-          parsed.internalRows += 1
-        }
-      } catch let error as LocalizedError {
-        parsed.problems.append(
-          "\(source):\(record.line): \(error.errorDescription ?? "cannot be read")")
-      } catch {
-        parsed.problems.append("\(source):\(record.line): cannot be read")
+        if fee.isPositive { trades[id]?.fees.append(Movement(asset: asset, quantity: fee)) }
+      case .deposit:
+        let net = try amount - fee
+        guard net.isPositive else { throw reason("a deposit's amount must exceed its fee") }
+        parsed.events.append(event(.deposit(Movement(asset: asset, quantity: net))))
+      case .withdrawal:
+        guard amount.isNegative else { throw reason("a withdrawal's amount is below zero") }
+        let total = try amount.magnitude + fee
+        parsed.events.append(event(.withdrawal(Movement(asset: asset, quantity: total))))
+      case .income(let type):
+        let net = try amount - fee
+        guard net.isPositive else { throw reason("a reward's amount must exceed its fee") }
+        parsed.events.append(event(.income(Movement(asset: asset, quantity: net), type)))
+      case .internalMove:
+        parsed.internalRows += 1
       }
     }
     for id in order {
