@@ -44,7 +44,12 @@ struct ImportExchange: FolioCommand {
       var pairs: [(String, JSONValue)] = [
         ("exchange", .string(report.exchange.rawValue)), ("rows", .int(report.rows)),
         ("imported", .int(report.imported)), ("skipped", .int(report.skipped)),
-        ("cash_rows", .int(report.cashEvents)), ("internal_rows", .int(report.internalRows)),
+        ("cash_rows", .int(report.cashEvents)),
+        (
+          "other_fiat_trades",
+          .object(
+            report.otherFiatTrades.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) })
+        ), ("internal_rows", .int(report.internalRows)),
         ("unknown_skipped", .int(report.unknownSkipped)), ("dry_run", .bool(report.dryRun)),
       ]
       if report.dryRun { pairs.append(("trades", .array(report.planned.map(Self.json)))) }
@@ -77,6 +82,9 @@ struct ImportExchange: FolioCommand {
       "\(verb) \(report.imported) trade(s) from \(report.rows) row(s) of a "
       + "\(report.exchange.rawValue) export; \(skip) \(report.skipped) already present"
     if report.imported == 0 && report.skipped > 0 { text += " (nothing new)" }
+    for (currency, trades) in report.otherFiatTrades.sorted(by: { $0.key < $1.key }) {
+      text += "; \(trades) trade(s) for \(currency) valued at market (folio holds no \(currency))"
+    }
     if report.cashEvents > 0 { text += "; \(report.cashEvents) cash movement(s) not stored" }
     if report.internalRows > 0 {
       text += "; \(report.internalRows) internal move(s) not stored"

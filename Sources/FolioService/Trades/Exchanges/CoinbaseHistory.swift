@@ -77,11 +77,20 @@ enum CoinbaseHistory {
         ? [Movement(asset: currency, quantity: fee)] : []
       switch operation {
       case .buy:
-        let paid = try other(columns.field(record, "notes"), than: currency) ?? cash(subtotal)
-        event.kind = .trade(received: [coin], spent: [paid], fees: fees)
+        if let paid = try other(columns.field(record, "notes"), than: currency) {
+          // Paid in a crypto (USDC): the fee, a value, is taken in that coin.
+          let fee = try inUnits(fee, of: paid, worth: subtotal)
+          event.kind = .trade(received: [coin], spent: [paid], fees: fee)
+        } else {
+          event.kind = .trade(received: [coin], spent: [try cash(subtotal)], fees: fees)
+        }
       case .sell:
-        let got = try other(columns.field(record, "notes"), than: currency) ?? cash(subtotal)
-        event.kind = .trade(received: [got], spent: [coin], fees: fees)
+        if let got = try other(columns.field(record, "notes"), than: currency) {
+          let fee = try inUnits(fee, of: got, worth: subtotal)
+          event.kind = .trade(received: [got], spent: [coin], fees: fee)
+        } else {
+          event.kind = .trade(received: [try cash(subtotal)], spent: [coin], fees: fees)
+        }
       case .convert:
         guard let got = try counterpart(columns.field(record, "notes"), word: "to") else {
           throw TradeInputError(
@@ -89,7 +98,32 @@ enum CoinbaseHistory {
             reason: "a Convert's note must say what was received ('Converted 0.5 ETH to "
               + "0.02 BTC')")
         }
-        event.kind = .trade(received: [got], spent: [coin], fees: [])
+        // The value given up is the Total (the coin converted at the spot price); what
+        // arrived is worth that less the spread (Fees and/or Spread, else Total − Subtotal).
+        // The spread is recorded as a fee in units of the coin received, at the rate the
+        // conversion gave, and the swap is valued at what was given: the coin received costs
+        // it, spread included, as a buy's lot includes its fee.
+        let total = try money(
+          "total (inclusive of fees and/or spread)", "total (inclusive of fees)")
+        let atSpot = try spot.map { try quantity * $0 }
+        guard let given = total ?? atSpot ?? subtotal, given.isPositive
+        else {
+          throw TradeInputError(field: "Total", reason: "a Convert needs its value")
+        }
+        let rest = try given - (subtotal ?? given)
+        let spread = fee.isPositive ? fee : max(.zero, rest)
+        guard spread < given else {
+          throw TradeInputError(
+            field: "Fees and/or Spread",
+            reason: "the spread \(spread) takes all of the \(given) converted")
+        }
+        let withheld = try ExactDecimal.scaled(
+          got.quantity, by: spread, dividedBy: try given - spread)
+        event.value = given
+        event.kind = .trade(
+          received: [Movement(asset: got.asset, quantity: try got.quantity + withheld)],
+          spent: [coin],
+          fees: withheld.isPositive ? [Movement(asset: got.asset, quantity: withheld)] : [])
       case .deposit:
         event.kind = .deposit(coin)
       case .withdrawal:
@@ -103,6 +137,22 @@ enum CoinbaseHistory {
       parsed.events.append(event)
     }
     return parsed
+  }
+
+  /// A fee Coinbase gives as a value (`worth` being what `coin` is worth) in units of `coin`,
+  /// at that rate; none when the fee is zero.
+  static func inUnits(_ fee: ExactDecimal, of coin: Movement, worth: ExactDecimal?) throws
+    -> [Movement]
+  {
+    guard fee.isPositive else { return [] }
+    guard let worth, worth.isPositive else {
+      throw TradeInputError(field: "Subtotal", reason: "a fee needs the subtotal it is part of")
+    }
+    return [
+      Movement(
+        asset: coin.asset,
+        quantity: try ExactDecimal.scaled(fee, by: coin.quantity, dividedBy: worth))
+    ]
   }
 
   /// What an Advanced Trade's note says was paid or received, when it is not the spot price's

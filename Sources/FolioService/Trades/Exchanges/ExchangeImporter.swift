@@ -14,6 +14,9 @@ public struct ExchangeImportReport: Sendable, Equatable {
   public let skipped: Int
   /// Events that moved only cash (fiat in and out, fiat conversions): nothing to store.
   public let cashEvents: Int
+  /// Trades against another fiat currency than the portfolio's, by currency (`EUR`), booked
+  /// as buys and sells at the coin's market value: folio holds no fiat currency.
+  public let otherFiatTrades: [String: Int]
   /// Rows moving assets between the exchange's own accounts (or pending copies): nothing to
   /// store.
   public let internalRows: Int
@@ -159,6 +162,7 @@ public struct ExchangeImporter {
     return ExchangeImportReport(
       exchange: format, rows: parsed.rows, planned: planned, imported: report.imported,
       skipped: report.skipped + stored, cashEvents: planner.cashEvents,
+      otherFiatTrades: planner.otherFiatTrades,
       internalRows: parsed.internalRows,
       unknownSkipped: parsed.unknown.count, dryRun: dryRun, notes: planner.notes + report.notes)
   }

@@ -46,7 +46,8 @@ struct PlanError: LocalizedError {
 /// Maps the events of an export onto folio's kinds (docs/import.md): cash in the portfolio's
 /// currency is the cash leg of a buy or a sell; a trade against another fiat currency is a buy
 /// or sell at the coin's market value; a trade of one coin for another is a swap; a fee in a
-/// third coin is a disposal of that coin at its market value. Values the export does not give
+/// third coin is a disposal of that coin at its market value, whose value is part of what the
+/// coin bought (or received in a swap) cost. Values the export does not give
 /// come from the cached quotes (`market refresh`, `market import`, `market history`).
 struct ExchangePlanner {
   let db: Database
@@ -64,6 +65,9 @@ struct ExchangePlanner {
   var problems: [String] { found.sorted { $0.line < $1.line }.map(\.text) }
   /// Events that moved only cash (fiat deposits and withdrawals, fiat conversions).
   private(set) var cashEvents = 0
+  /// Trades against another fiat currency than the portfolio's, by currency: booked as buys
+  /// and sells at the coin's market value (`otherFiat`).
+  private(set) var otherFiatTrades: [String: Int] = [:]
 
   init(store: Store, currency: String, exchange: ExchangeFormat, source: String) {
     db = store.database
@@ -91,7 +95,7 @@ struct ExchangePlanner {
   private func isFiat(_ asset: String) -> Bool { asset == currency || Fiat.codes.contains(asset) }
 
   private mutating func rows(_ event: ExchangeEvent) throws -> [PlannedRow] {
-    let note = "\(exchange.rawValue): \(event.operation)"
+    var note = "\(exchange.rawValue): \(event.operation)"
     func row(
       _ side: TradeSide, _ kind: TradeKind, _ coin: String, _ quantity: ExactDecimal,
       price: ExactDecimal, fee: ExactDecimal = .zero, amount: ExactDecimal? = nil,
@@ -147,7 +151,8 @@ struct ExchangePlanner {
       let feeInCash = take(currency)
       let feeInGot = take(got.asset)
       let feeInGave = take(gave.asset)
-      var disposals: [PlannedRow] = []
+      // Fees in a third coin, each at its market value.
+      var third: [(fee: Movement, id: String, price: ExactDecimal, value: ExactDecimal)] = []
       var thirdValue = ExactDecimal.zero
       for fee in fees {
         guard !isFiat(fee.asset) else {
@@ -156,14 +161,20 @@ struct ExchangePlanner {
         }
         let id = try coinID(fee.asset)
         let price = try quote(id, fee.asset, event, need: "the fee paid in \(fee.asset)")
-        thirdValue = try thirdValue + fee.quantity * price
-        disposals.append(
-          row(.sell, .trade, id, fee.quantity, price: price, suffix: ":fee-\(fee.asset)"))
+        let value = try fee.quantity * price
+        third.append((fee, id, price, value))
+        thirdValue = try thirdValue + value
+      }
+      // On a buy or a sell, a fee in a third coin is a sell of it (a disposal at its market
+      // value) whose value is a fee of the trade.
+      var disposals = third.map {
+        row(.sell, .trade, $0.id, $0.fee.quantity, price: $0.price, suffix: ":fee-\($0.fee.asset)")
       }
       var main: [PlannedRow]
       if gave.asset == currency || (isFiat(gave.asset) && !isFiat(got.asset)) {
         // A buy: for cash, or for another fiat currency at the coin's market value.
         let id = try coinID(got.asset)
+        if gave.asset != currency { note += otherFiat(gave) }
         let cost =
           gave.asset == currency
           ? gave.quantity
@@ -183,6 +194,7 @@ struct ExchangePlanner {
       } else if isFiat(got.asset) {
         // A sell: for cash, or for another fiat currency at the coin's market value.
         let id = try coinID(gave.asset)
+        if got.asset != currency { note += otherFiat(got) }
         let proceeds =
           got.asset == currency
           ? got.quantity
@@ -220,14 +232,41 @@ struct ExchangePlanner {
         guard feeInCash.isZero else {
           throw PlanError(reason: "a swap's fee in \(currency): folio records swap fees in coins")
         }
+        // On a swap, a fee in a third coin is given for the coin received too: a swap of its
+        // own, for the share of what arrived that its value is of the whole (value + fees).
+        // So the fee coin is disposed of at its market value and the coin received costs
+        // what was given for it, the fee included, as a buy's lot does.
+        let whole = try value + thirdValue
+        var kept = arrived
+        disposals = []
+        for fee in third {
+          let share = try ExactDecimal.scaled(arrived, by: fee.value, dividedBy: whole)
+          kept = try kept - share
+          guard share.isPositive, fee.value.isPositive, kept.isPositive else {
+            throw PlanError(
+              reason: "the fee of \(fee.fee.quantity) \(fee.fee.asset) is too small a part of "
+                + "the \(arrived) \(got.asset) received to record its share")
+          }
+          let suffix = ":fee-\(fee.fee.asset)"
+          disposals += [
+            row(
+              .sell, .swap, fee.id, fee.fee.quantity,
+              price: try ExactDecimal.scaled(fee.value, by: .one, dividedBy: fee.fee.quantity),
+              amount: fee.value, suffix: suffix, link: event.id + suffix),
+            row(
+              .buy, .swap, inID, share,
+              price: try ExactDecimal.scaled(fee.value, by: .one, dividedBy: share),
+              amount: fee.value, suffix: suffix + ":in", link: event.id + suffix),
+          ]
+        }
         main = [
           row(
             .sell, .swap, outID, left,
             price: try ExactDecimal.scaled(value, by: .one, dividedBy: left),
             fee: feeInGave, amount: value, link: event.id),
           row(
-            .buy, .swap, inID, arrived,
-            price: try ExactDecimal.scaled(value, by: .one, dividedBy: arrived), fee: feeInGot,
+            .buy, .swap, inID, kept,
+            price: try ExactDecimal.scaled(value, by: .one, dividedBy: kept), fee: feeInGot,
             amount: value, suffix: ":in", link: event.id),
         ]
       }
@@ -288,6 +327,15 @@ struct ExchangePlanner {
           amount: value.value, id: outID + ":in", link: outID, note: note))
     }
     return rows
+  }
+
+  /// Counts a trade against another fiat currency than the portfolio's, and says in its
+  /// note what it was paid or sold for and how it is valued: folio tracks coins, not cash, so
+  /// that currency is not held (it has no coin of the directory and no cached price to value
+  /// it by); the trade is a buy or a sell at the coin's market value in the portfolio's.
+  private mutating func otherFiat(_ cash: Movement) -> String {
+    otherFiatTrades[cash.asset, default: 0] += 1
+    return " (\(cash.quantity) \(cash.asset), at the coin's \(currency.lowercased()) market value)"
   }
 
   private mutating func cash() -> [PlannedRow] {

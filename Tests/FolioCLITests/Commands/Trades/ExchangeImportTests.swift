@@ -7,8 +7,9 @@ import Testing
 @Suite struct ExchangeImportTests {
   let sandbox = Sandbox()
 
+  /// Runs folio wide enough that a summary is one line.
   func ok(_ arguments: String...) -> String {
-    let result = sandbox.run(arguments, environment: Sandbox.wide)
+    let result = sandbox.run(arguments, environment: ["COLUMNS": "400"])
     #expect(result.code == 0, "\(arguments): \(result.err)")
     return result.out
   }
@@ -57,10 +58,12 @@ import Testing
   /// binance.csv, newest first, read oldest first (usd portfolio, FIFO):
   /// - 01-02 deposits at the day's close: 5000 USDT (cost 5000), 2 BNB (600), 30 DOGE (2.4),
   ///   5 ADA (2.5).
-  /// - 01-03 one trade in six rows: 0.04 + 0.02 BTC for 1600 + 800 USDT, fees 0.006 + 0.004
-  ///   BNB. A swap of 2400 USDT (value 2400 × 1) for 0.06 BTC (lot 2400): USDT realizes
-  ///   2400 − 2400 = 0. The fee is a disposal of 0.01 BNB at 310: proceeds 3.1, basis
-  ///   0.01 × 300 = 3, realized 0.1.
+  /// - 01-03 one trade in six rows: 0.04 + 0.02 BTC for 1596.9 + 800 USDT, fees 0.006 +
+  ///   0.004 BNB. A swap of 2396.9 USDT (value 2396.9 × 1) for BTC: USDT realizes
+  ///   2396.9 − 2396.9 = 0. The fee, 0.01 BNB at 310 = 3.1, is given for the BTC too: a swap
+  ///   of its own for its share of the 0.06 BTC, 0.06 × 3.1 / (2396.9 + 3.1) = 0.0000775
+  ///   (lot 3.1), the USDT swap keeping 0.0599225 (lot 2396.9): both at 40000 a BTC, 2400 for
+  ///   the 0.06. The BNB is disposed of at 3.1: basis 0.01 × 300 = 3, realized 0.1.
   /// - 01-05 dust: 30 DOGE (30 × 0.09 = 2.7) and 5 ADA (5 × 0.6 = 3.0) for 0.0045 + 0.0055 =
   ///   0.01 BNB, shared by value: ADA 0.01 × 3.0 / 5.7 = 0.005263157894736842, DOGE the rest
   ///   0.004736842105263158. DOGE realizes 2.7 − 2.4 = 0.3, ADA 3.0 − 2.5 = 0.5.
@@ -68,18 +71,19 @@ import Testing
   /// - 01-12 two Simple Earn subscription rows: internal, not stored.
   /// - 01-13 Simple Earn interest 0.5 USDT at 1: lot 0.5.
   /// - 01-15 0.02 BTC sold for 900 USDT, fee 0.9 USDT: a swap valued 0.02 × 45000 = 900; BTC
-  ///   basis 0.02 × 40000 = 800, realized 100; 899.1 USDT arrive at cost 900.
+  ///   basis (FIFO, from the 0.0599225 lot) 0.02 × 40000 = 800, realized 100; 899.1 USDT
+  ///   arrive at cost 900.
   /// - 01-18 Binance Card Spending: unknown (line 3), skipped with --skip-unknown.
   /// - 01-20 withdrawal of 0.01 BTC: basis 400 leaves, nothing realized.
   /// Holdings: BNB 2 − 0.01 + 0.01 + 0.005 = 2.005 at 597 + 2.7 + 3.0 + 1.6 = 604.3; BTC
-  /// 0.03 at 2400 − 800 − 400 = 1200; USDT 5000 − 2400 + 0.5 + 899.1 = 3499.6 at
-  /// 2600 + 0.5 + 900 = 3500.5. Realized 0.1 + 100 + 0.5 + 0.3 = 100.9.
+  /// 0.03 at 2400 − 800 − 400 = 1200; USDT 5000 − 2396.9 + 0.5 + 899.1 = 3502.7 at
+  /// 2603.1 + 0.5 + 900 = 3503.6. Realized 0.1 + 100 + 0.5 + 0.3 = 100.9.
   @Test func binanceStatementIsBookedAsWorkedOutByHand() throws {
     binanceCloses()
     let out = ok("import", "exchange", Self.binance, "--skip-unknown")
     #expect(
       out
-        == "imported 16 trade(s) from 23 row(s) of a binance export; skipped 0 already present; "
+        == "imported 17 trade(s) from 23 row(s) of a binance export; skipped 0 already present; "
         + "2 internal move(s) not stored; 1 row(s) of unknown operations skipped\n")
     #expect(
       try positions()
@@ -88,7 +92,7 @@ import Testing
         bitcoin|0.03|1200|100
         cardano|0|0|0.5
         dogecoin|0|0|0.3
-        tether|3499.6|3500.5|0
+        tether|3502.7|3503.6|0
 
         """)
     #expect(try sandbox.sqlite("SELECT sum(realized_pnl) FROM v_realized") == "100.9\n")
@@ -98,19 +102,33 @@ import Testing
       )
         == """
         deposit|buy|binancecoin|2
-        trade|sell|binancecoin|0.01
+        swap|sell|binancecoin|0.01
         swap|buy|binancecoin|0.005263157894736842
         swap|buy|binancecoin|0.004736842105263158
         income|buy|binancecoin|0.005
 
         """)
+    // The BTC of the trade of 01-03: the USDT's share and the BNB fee's, each a swap of one
+    // value, at one unit cost (40000).
+    #expect(
+      try sandbox.sqlite(
+        """
+        SELECT t.kind, t.quantity, t.amount, l.cost, t.external_id LIKE '%:fee-BNB:in'
+        FROM trades t JOIN lots l ON l.trade_id = t.id
+        WHERE t.coin_id = 'bitcoin' ORDER BY t.id
+        """)
+          == """
+          swap|0.0599225|2396.9|2396.9|0
+          swap|0.0000775|3.1|3.1|1
+
+          """)
     #expect(ok("db", "check").hasPrefix("ok"))
     // Importing again adds nothing, and says so.
     #expect(
       ok("import", "exchange", Self.binance, "--skip-unknown")
-        == "imported 0 trade(s) from 23 row(s) of a binance export; skipped 16 already present "
+        == "imported 0 trade(s) from 23 row(s) of a binance export; skipped 17 already present "
         + "(nothing new); 2 internal move(s) not stored; 1 row(s) of unknown operations skipped\n")
-    #expect(try tradeCount() == "16\n")
+    #expect(try tradeCount() == "17\n")
   }
 
   /// Importing again skips the events already stored without valuing them again: it works
@@ -121,9 +139,9 @@ import Testing
     #expect(DatabaseProbe.run(sandbox.database, "DELETE FROM daily_prices").error == nil)
     #expect(
       ok("import", "exchange", Self.binance, "--skip-unknown", "--dry-run").hasPrefix(
-        "would import 0 trade(s) from 23 row(s) of a binance export; would skip 16 already present "
+        "would import 0 trade(s) from 23 row(s) of a binance export; would skip 17 already present "
           + "(nothing new)"))
-    #expect(try tradeCount() == "16\n")
+    #expect(try tradeCount() == "17\n")
   }
 
   /// A refusal met while booking (a withdrawal of more than is held) stores nothing, not even
@@ -202,21 +220,22 @@ import Testing
     #expect(bytes() == before)
     #expect(try tradeCount() == "0\n")
     #expect(out.hasPrefix("line  date "))
-    // Columns squeezed to one space: the BNB fee of the trade of lines 15-20, a disposal.
+    // Columns squeezed to one space: the BNB fee of the trade of lines 15-20, a swap of its own.
     let lines = out.split(separator: "\n").map { $0.split(separator: " ").joined(separator: " ") }
     #expect(
       lines.contains {
         $0.hasPrefix(
-          "15 2024-01-03T10:00:00Z trade sell binancecoin 0.01 310 0 binance:2024-01-03T10:00:00Z:")
+          "15 2024-01-03T10:00:00Z swap sell binancecoin 0.01 310 0 3.1 binance:2024-01-03T10:00:00Z:"
+        )
       })
     #expect(
       out.hasSuffix(
-        "would import 16 trade(s) from 23 row(s) of a binance export; would skip 0 already "
+        "would import 17 trade(s) from 23 row(s) of a binance export; would skip 0 already "
           + "present; 2 internal move(s) not stored; 1 row(s) of unknown operations skipped\n"))
     let json = ok(
       "import", "exchange", Self.binance, "--skip-unknown", "--dry-run", "--format", "json")
     #expect(bytes() == before)
-    #expect(json.contains(#""imported": 16"#))
+    #expect(json.contains(#""imported": 17"#))
     #expect(json.contains(#""dry_run": true"#))
     #expect(json.contains(#""id": "binance:2024-01-03T10:00:00Z:"#))
   }
@@ -268,7 +287,7 @@ import Testing
     #expect(
       ok("import", "exchange", Self.kraken, "--skip-unknown")
         == "imported 8 trade(s) from 17 row(s) of a kraken export; skipped 0 already present; "
-        + "2 cash movement(s) not stored; 3 internal move(s) not stored; 1 row(s) of unknown "
+        + "1 trade(s) for EUR valued at market (folio holds no EUR); 2 cash movement(s) not stored; 3 internal move(s) not stored; 1 row(s) of unknown "
         + "operations skipped\n")
     #expect(
       try positions()
@@ -290,9 +309,14 @@ import Testing
         kraken:TR4JKL-CDE56-EDCRFV
 
         """)
+    // The buy for EUR says so: folio holds no EUR, so it is valued at the coin's usd price.
     #expect(
-      ok("import", "exchange", Self.kraken, "--skip-unknown", "--format", "json")
-        .contains(#""skipped": 8"#))
+      try sandbox.sqlite(
+        "SELECT note, price, fee FROM trades WHERE external_id = 'kraken:TR4JKL-CDE56-EDCRFV'")
+        == "kraken: trade (460 EUR, at the coin's usd market value)|50000|1\n")
+    let again = ok("import", "exchange", Self.kraken, "--skip-unknown", "--format", "json")
+    #expect(again.contains(#""skipped": 8"#))
+    #expect(again.contains(#""other_fiat_trades": {}"#))
     #expect(try tradeCount() == "8\n")
   }
 
@@ -305,8 +329,10 @@ import Testing
   ///   (150 + 0.9): lots 301.8 and 150.9.
   /// - 03-03 Receive 2 SOL, subtotal 240: a deposit at cost 240.
   /// - 03-05 Staking Income 0.01 SOL at 130: lot 1.3.
-  /// - 03-06 Convert 0.05 ETH to 0.002 BTC, subtotal 160: a swap valued 160; ETH basis (FIFO,
-  ///   half the 0.1 lot) 150.9, realized 9.1; BTC lot 160.
+  /// - 03-06 Convert 0.05 ETH to 0.002 BTC: total 160 (0.05 × 3200, what was given), subtotal
+  ///   156.25 (what arrived is worth), spread 3.75. A swap valued 160; ETH basis (FIFO, half
+  ///   the 0.1 lot) 150.9, realized 9.1; BTC lot 160, the spread included, and the spread
+  ///   recorded as the BTC row's fee: 0.002 × 3.75 / 156.25 = 0.000048 BTC.
   /// - 03-07 Retail Staking Transfer: internal.
   /// - 03-08 Sell 0.005 BTC, subtotal 325, fee 4.75: proceeds 320.25, basis half of 609.99 =
   ///   304.995, realized 15.255.
@@ -333,6 +359,14 @@ import Testing
 
         """)
     #expect(
+      try sandbox.sqlite(
+        "SELECT side, coin_id, quantity, fee, amount FROM trades WHERE kind = 'swap' ORDER BY id")
+          == """
+          sell|ethereum|0.05|0|160
+          buy|bitcoin|0.002|0.000048|160
+
+          """)
+    #expect(
       ok("import", "exchange", Self.coinbase, "--skip-unknown", "--exchange", "coinbase")
         .hasPrefix("imported 0 trade(s) from 11 row(s) of a coinbase export; skipped 9"))
     #expect(try tradeCount() == "9\n")
@@ -340,8 +374,10 @@ import Testing
 
   /// The older Coinbase export: three lines before the header, no ID column (ids are made
   /// from each row), `Spot Price Currency`, plain amounts, ISO times. Buy 0.01 BTC for 580 +
-  /// fee 10 (lot 590); Convert 0.005 BTC to 0.15 ETH at the subtotal 295 (BTC basis 295,
-  /// realized 0; ETH lot 295); a Learning Reward of 2.5 GRT at 1.20 (income, lot 3).
+  /// fee 10 (lot 590); Convert 0.005 BTC to 0.116 ETH at the total 295 (0.005 × 59000; BTC
+  /// basis 295, realized 0; ETH lot 295, the spread of 5 included and recorded as the ETH
+  /// row's fee, 0.116 × 5 / 290 = 0.002 ETH); a Learning Reward of 2.5 GRT at 1.20 (income,
+  /// lot 3).
   @Test func theOlderCoinbaseExportIsReadToo() throws {
     #expect(sandbox.run("db", "migrate").code == 0)
     let file = sandbox.write(
@@ -354,8 +390,8 @@ import Testing
       Transaction,Subtotal,Total (inclusive of fees and/or spread),Fees and/or Spread,Notes
       2021-04-01T12:00:00Z,Buy,BTC,0.01,USD,58000.00,580.00,590.00,10.00,Bought 0.0100 BTC for \
       $590.00 USD
-      2021-04-02T12:00:00Z,Convert,BTC,0.005,USD,59000.00,295.00,300.00,5.00,"Converted \
-      0.00500000 BTC to 0.15 ETH"
+      2021-04-02T12:00:00Z,Convert,BTC,0.005,USD,59000.00,290.00,295.00,5.00,"Converted \
+      0.00500000 BTC to 0.116 ETH"
       2021-04-03T12:00:00Z,Learning Reward,GRT,2.5,USD,1.20,3.00,3.00,0.00,Received 2.5 GRT
 
       """)
@@ -366,13 +402,80 @@ import Testing
       try positions()
         == """
         bitcoin|0.005|295|0
-        ethereum|0.15|295|0
+        ethereum|0.116|295|0
         the-graph|2.5|3|0
 
         """)
     #expect(
+      try sandbox.sqlite("SELECT quantity, fee, amount FROM trades WHERE coin_id = 'ethereum'")
+        == "0.116|0.002|295\n")
+    #expect(
       try sandbox.sqlite("SELECT kind, income_type FROM trades WHERE coin_id = 'the-graph'")
         == "income|other\n")
     #expect(ok("import", "exchange", file).contains("skipped 4 already present (nothing new)"))
+  }
+
+  /// An Advanced Trade paid in a crypto: Coinbase gives its fee as a value, taken in that
+  /// coin at the trade's rate. 1000 USDC received (deposit at 1000); 0.1 ETH bought for 300
+  /// USDC, fee $1.80 = 1.8 × 300 / 300 = 1.8 USDC: a swap valued at the subtotal 300 of
+  /// 301.8 USDC (basis 301.8, realized 300 − 301.8 = −1.8) for 0.1 ETH (lot 300); 0.05 ETH
+  /// sold for 160 USDC, fee $0.80 = 0.8 USDC: a swap valued 160 of 0.05 ETH (basis 150,
+  /// realized 10) for 159.2 USDC (lot 160). Holdings: ETH 0.05 at 150; USDC
+  /// 1000 − 301.8 + 159.2 = 857.4 at 698.2 + 160 = 858.2.
+  @Test func anAdvancedTradeForACryptoTakesItsFeeInThatCoin() throws {
+    #expect(sandbox.run("db", "migrate").code == 0)
+    let file = sandbox.write(
+      "coinbase-usdc.csv",
+      """
+      ID,Timestamp,Transaction Type,Asset,Quantity Transacted,Price Currency,Price at \
+      Transaction,Subtotal,Total (inclusive of fees and/or spread),Fees and/or Spread,Notes
+      c3,2024-05-03 10:00:00 UTC,Advanced Trade Sell,ETH,-0.05,USD,"$3,200.00",$160.00,\
+      $159.20,$0.80,Sold 0.05 ETH for 160 USDC on ETH-USDC at 3200 USDC/ETH
+      c2,2024-05-02 10:00:00 UTC,Advanced Trade Buy,ETH,0.1,USD,"$3,000.00",$300.00,$301.80,\
+      $1.80,Bought 0.1 ETH for 300 USDC on ETH-USDC at 3000 USDC/ETH
+      c1,2024-05-01 10:00:00 UTC,Receive,USDC,1000,USD,$1.00,"$1,000.00","$1,000.00",$0.00,
+
+      """)
+    #expect(
+      ok("import", "exchange", file)
+        == "imported 5 trade(s) from 3 row(s) of a coinbase export; skipped 0 already present\n")
+    #expect(
+      try positions()
+        == """
+        ethereum|0.05|150|10
+        usd-coin|857.4|858.2|-1.8
+
+        """)
+    #expect(
+      try sandbox.sqlite(
+        "SELECT side, coin_id, quantity, fee, amount FROM trades WHERE kind = 'swap' ORDER BY id")
+          == """
+          sell|usd-coin|301.8|1.8|300
+          buy|ethereum|0.1|0|300
+          sell|ethereum|0.05|0|160
+          buy|usd-coin|159.2|0.8|160
+
+          """)
+  }
+
+  /// A Convert whose spread takes all it gives is refused with its line.
+  @Test func aSpreadOfTheWholeConvertIsRefused() throws {
+    #expect(sandbox.run("db", "migrate").code == 0)
+    let file = sandbox.write(
+      "coinbase-spread.csv",
+      """
+      ID,Timestamp,Transaction Type,Asset,Quantity Transacted,Price Currency,Price at \
+      Transaction,Subtotal,Total (inclusive of fees and/or spread),Fees and/or Spread,Notes
+      c1,2024-05-03 10:00:00 UTC,Convert,ETH,-0.05,USD,"$3,200.00",$0.00,$160.00,$160.00,\
+      Converted 0.05 ETH to 0.002 BTC
+
+      """)
+    let result = sandbox.run("import", "exchange", file)
+    #expect(result.code == 65)
+    #expect(
+      result.err
+        == "folio: error: nothing was imported: \(file):2: Fees and/or Spread: the spread 160 "
+        + "takes all of the 160 converted\n")
+    #expect(try tradeCount() == "0\n")
   }
 }
