@@ -44,7 +44,7 @@ enum BinanceStatement {
     parsed.readRows(records, source: source) { record, parsed in
       let operationText = columns.field(record, "operation")
       let account = columns.field(record, "account")
-      let time = try ExchangeFields.time(columns.field(record, "utc_time"))
+      let time = try ExchangeFields.time(columns.field(record, "utc_time"), shortYear: true)
       parsed.saw(time)
       guard let operation = operations[operationText.lowercased()] else {
         parsed.unknown.append((record.line, operationText))

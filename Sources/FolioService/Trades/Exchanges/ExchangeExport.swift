@@ -134,10 +134,17 @@ struct ParsedExport {
 /// Reading the fields every export shares.
 enum ExchangeFields {
   /// A time as exchanges write it: ISO-8601, `YYYY-MM-DD HH:MM:SS` (UTC), with a trailing
-  /// ` UTC` (Coinbase).
-  static func time(_ text: String) throws -> Timestamp {
+  /// ` UTC` (Coinbase); with `shortYear`, `YY-MM-DD HH:MM:SS` too, a year of this century
+  /// (Binance's newer statements write `24-01-03 10:00:00`).
+  static func time(_ text: String, shortYear: Bool = false) throws -> Timestamp {
     var text = text
     if text.hasSuffix(" UTC") { text.removeLast(4) }
+    let digits = text.utf8.prefix(9).map { $0 >= 0x30 && $0 <= 0x39 }
+    if shortYear, digits == [true, true, false, true, true, false, true, true, false],
+      text.utf8.dropFirst(2).first == UInt8(ascii: "-")
+    {
+      text = "20" + text
+    }
     return try TradeInput.date(text, field: "time", syntax: .exchange(zone: nil))
   }
 

@@ -31,6 +31,8 @@ public struct ExchangeImportReport: Sendable, Equatable {
 public enum ExchangeImportError: LocalizedError, ClassifiedError, Equatable, ListedProblems {
   /// No header of a known export in the first lines.
   case unrecognised(source: String)
+  /// Nothing at all: no header, no rows (an empty file, /dev/null).
+  case empty(source: String)
   /// `--exchange` names another export than the file is.
   case otherExchange(source: String, named: ExchangeFormat, found: ExchangeFormat?)
   /// Rows of operations folio does not know, each `FILE:LINE: operation`, and how many.
@@ -44,6 +46,11 @@ public enum ExchangeImportError: LocalizedError, ClassifiedError, Equatable, Lis
       return [
         "\(source): not an export folio knows: no Coinbase, Kraken or Binance header in its "
           + "first \(ExchangeImporter.headerSearch) lines (docs/import.md names the exports)"
+      ]
+    case .empty(let source):
+      return [
+        "\(source): is empty: an export starts with a Coinbase, Kraken or Binance header "
+          + "(docs/import.md names the exports)"
       ]
     case .otherExchange(let source, let named, let found):
       return [
@@ -82,6 +89,7 @@ public struct ExchangeImporter {
   ) throws -> ExchangeImportReport {
     var records: [CSVRecord] = []
     while let record = try reader.next() { records.append(record) }
+    if records.allSatisfy({ $0.fields == [""] }) { throw ExchangeImportError.empty(source: source) }
     let searched = records.prefix(Self.headerSearch)
     func headerIndex(_ format: ExchangeFormat) -> Int? {
       searched.firstIndex { format.isHeader($0.fields) }

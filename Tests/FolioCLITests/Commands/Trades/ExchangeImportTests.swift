@@ -478,4 +478,92 @@ import Testing
         + "takes all of the 160 converted\n")
     #expect(try tradeCount() == "0\n")
   }
+
+  // MARK: - Messy exports
+
+  /// A statement as Binance's newer exports write it, made by the loop below: a byte-order
+  /// mark, CRLF line ends, two-digit years (`24-01-02 00:01:00`), newest first, remarks
+  /// quoted with commas and quotes in them, 1000 trades of three rows (0.001 BTC for 39.97
+  /// USDT, fee 0.0001 BNB) on 2024-01-02 (closes: USDT 1, BNB 300, BTC 40000), 100 interest
+  /// rows of 0.01 USDT and one card payment (unknown, skipped). Each trade: a swap of 39.97
+  /// USDT (value 39.97) and one of the fee, 0.0001 BNB = 0.03, for its share of the BTC,
+  /// 0.001 × 0.03 / 40 = 0.00000075; so 4 rows a trade. BNB 10 − 1000 × 0.0001 = 9.9 at
+  /// 3000 − 30 = 2970; BTC 1 at 1000 × 40 = 40000; USDT 100000 − 39970 + 1 = 60031 at the
+  /// same. Nothing realized (every price is its cost).
+  @Test func aLargeMessyStatementIsBookedExactly() throws {
+    closes([
+      ("tether", "2024-01-02", "1"), ("binancecoin", "2024-01-02", "300"),
+      ("bitcoin", "2024-01-02", "40000"),
+    ])
+    func time(_ minutes: Int) -> String {
+      "24-01-02 "
+        + [minutes / 60, minutes % 60, 0].map { $0 < 10 ? "0\($0)" : "\($0)" }
+        .joined(separator: ":")
+    }
+    var rows = [
+      "1,\(time(0)),Spot,Deposit,USDT,100000,", "1,\(time(0)),Spot,Deposit,BNB,10,",
+    ]
+    for trade in 1...1000 {
+      rows += [
+        "1,\(time(trade)),Spot,Transaction Buy,BTC,0.001,",
+        "1,\(time(trade)),Spot,Transaction Spend,USDT,-39.97,",
+        "1,\(time(trade)),Spot,Transaction Fee,BNB,-0.0001,",
+      ]
+    }
+    for day in 1...100 {
+      rows.append(
+        "1,\(time(1000 + day)),Earn,Simple Earn Flexible Interest,USDT,0.01,"
+          + "\"Interest, \"\"flexible\"\", day \(day)\"")
+    }
+    rows.append("1,\(time(1200)),Spot,Binance Card Spending,USDT,-5,")
+    let text =
+      "\u{FEFF}User_ID,UTC_Time,Account,Operation,Coin,Change,Remark\r\n"
+      + rows.reversed().map { $0 + "\r\n" }.joined()
+    let file = sandbox.write("statement.csv", text)
+    #expect(
+      ok("import", "exchange", file, "--skip-unknown")
+        == "imported 4102 trade(s) from 3103 row(s) of a binance export; skipped 0 already "
+        + "present; 1 row(s) of unknown operations skipped\n")
+    #expect(
+      try positions()
+        == """
+        binancecoin|9.9|2970|0
+        bitcoin|1|40000|0
+        tether|60031|60031|0
+
+        """)
+    #expect(
+      ok("import", "exchange", file, "--skip-unknown")
+        == "imported 0 trade(s) from 3103 row(s) of a binance export; skipped 4102 already "
+        + "present (nothing new); 1 row(s) of unknown operations skipped\n")
+    #expect(try tradeCount() == "4102\n")
+  }
+
+  /// An empty file or /dev/null is refused as empty (65), not as some other export.
+  @Test func anEmptyFileIsRefusedAsEmpty() throws {
+    #expect(sandbox.run("db", "migrate").code == 0)
+    for path in [sandbox.write("empty.csv", ""), "/dev/null"] {
+      let result = sandbox.run("import", "exchange", path)
+      #expect(result.code == 65)
+      #expect(
+        result.err
+          == "folio: error: \(path): is empty: an export starts with a Coinbase, Kraken or "
+          + "Binance header (docs/import.md names the exports)\n")
+    }
+    #expect(try tradeCount() == "0\n")
+  }
+
+  /// Text of the export shown in a message (an unknown operation, a ticker) never reaches
+  /// the terminal raw: control characters are written as `\u{1B}`.
+  @Test func controlCharactersOfTheExportAreShownEscaped() throws {
+    #expect(sandbox.run("db", "migrate").code == 0)
+    let file = sandbox.write(
+      "statement.csv",
+      "User_ID,UTC_Time,Account,Operation,Coin,Change,Remark\n"
+        + "1,2024-01-02 10:00:00,Spot,Card\u{1B}[31mRed\u{1B}]0;title\u{07},BTC,1,\n")
+    let result = sandbox.run("import", "exchange", file)
+    #expect(result.code == 65)
+    #expect(result.err.hasSuffix("\(file):2: Card\\u{1B}[31mRed\\u{1B}]0;title\\u{7}\n"))
+    #expect(!result.err.contains("\u{1B}"))
+  }
 }
