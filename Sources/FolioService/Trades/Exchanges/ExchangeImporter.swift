@@ -33,6 +33,8 @@ public enum ExchangeImportError: LocalizedError, ClassifiedError, Equatable, Lis
   case unrecognised(source: String)
   /// Nothing at all: no header, no rows (an empty file, /dev/null).
   case empty(source: String)
+  /// Problems of which some are prices not cached, and the one command that fetches them all.
+  case missingPrices(ImportError, fetch: String)
   /// `--exchange` names another export than the file is.
   case otherExchange(source: String, named: ExchangeFormat, found: ExchangeFormat?)
   /// Rows of operations folio does not know, each `FILE:LINE: operation`, and how many.
@@ -47,6 +49,8 @@ public enum ExchangeImportError: LocalizedError, ClassifiedError, Equatable, Lis
         "\(source): not an export folio knows: no Coinbase, Kraken or Binance header in its "
           + "first \(ExchangeImporter.headerSearch) lines (docs/import.md names the exports)"
       ]
+    case .missingPrices(let refused, let fetch):
+      return refused.messageLines + ["fetch every missing price at once with '\(fetch)'"]
     case .empty(let source):
       return [
         "\(source): is empty: an export starts with a Coinbase, Kraken or Binance header "
@@ -157,9 +161,13 @@ public struct ExchangeImporter {
       }
     }
     if !planner.problems.isEmpty {
-      throw ImportError(
+      let refused = ImportError(
         problems: Array(planner.problems.prefix(ImportError.limit)),
         total: planner.problems.count)
+      if let fetch = planner.fetchMissing {
+        throw ExchangeImportError.missingPrices(refused, fetch: fetch)
+      }
+      throw refused
     }
     let rows =
       [CSVRecord(fields: PlannedRow.header, line: header.line)]

@@ -68,6 +68,19 @@ struct ExchangePlanner {
   /// Trades against another fiat currency than the portfolio's, by currency: booked as buys
   /// and sells at the coin's market value (`otherFiat`).
   private(set) var otherFiatTrades: [String: Int] = [:]
+  /// The coins whose prices were missing, and the earliest day one was needed.
+  private var missingCoins: Set<String> = []
+  private var missingSince: String?
+  private var missingEvents = 0
+
+  /// The one command that fetches every price found missing, when more than one event
+  /// missed one (one problem names its own command).
+  var fetchMissing: String? {
+    guard missingEvents > 1 else { return nil }
+    return missingSince.map {
+      "folio market history --coins \(missingCoins.sorted().joined(separator: ",")) --since \($0)"
+    }
+  }
 
   init(store: Store, currency: String, exchange: ExchangeFormat, source: String) {
     db = store.database
@@ -372,7 +385,9 @@ struct ExchangePlanner {
   }
 
   /// `price`, or a problem that says which price is missing and how to get it.
-  private func quote(_ coinID: String, _ ticker: String, _ event: ExchangeEvent, need: String)
+  private mutating func quote(
+    _ coinID: String, _ ticker: String, _ event: ExchangeEvent, need: String
+  )
     throws -> ExactDecimal
   {
     if let price = try price(coinID, event.time) { return price }
@@ -380,10 +395,13 @@ struct ExchangePlanner {
   }
 
   /// The problem of a price not cached: which coins, when, what for, and how to get it.
-  private func missingPrice(_ coins: String, ids: String, _ event: ExchangeEvent, need: String)
-    -> PlanError
-  {
+  private mutating func missingPrice(
+    _ coins: String, ids: String, _ event: ExchangeEvent, need: String
+  ) -> PlanError {
     let day = String(event.time.description.prefix(10))
+    for id in ids.split(separator: ",") { missingCoins.insert(String(id)) }
+    missingSince = min(missingSince ?? day, day)
+    missingEvents += 1
     return PlanError(
       reason: "no \(currency.lowercased()) price of \(coins) cached for \(event.time) (a quote "
         + "within a day, or the day's close), needed for \(need): fetch it with 'folio market "

@@ -208,6 +208,11 @@ import Testing
       result.err.contains(
         "\(Self.binance):23: no usd price of binancecoin (BNB) cached for 2024-01-02T09:05:00Z"))
     #expect(result.err.contains("folio market history --coins binancecoin --since 2024-01-02"))
+    // And, last, the one command that fetches every price missing.
+    #expect(
+      result.err.hasSuffix(
+        "\nfetch every missing price at once with 'folio market history --coins "
+          + "binancecoin,bitcoin,cardano,dogecoin,tether --since 2024-01-02'\n"))
     #expect(try tradeCount() == "0\n")
   }
 
