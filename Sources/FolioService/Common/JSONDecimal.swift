@@ -23,11 +23,9 @@ public enum JSONDecimal {
   /// Converts a JSON number literal such as `-1.25`, `36685` or `7.53314e-7`.
   /// `7.53314e-7` becomes exactly `0.000000753314`; `1e-30` rounds to `0`.
   public static func convert(_ literal: String) -> Conversion {
-    // Most literals (prices such as 39123.45) are exact decimals as written. ExactDecimal also
-    // reads "+5", ".5", "5." and " 5", which are not JSON numbers.
-    if literal.first == "-" || literal.first?.isWholeNumber == true,
-      literal.last?.isWholeNumber == true, let value = try? ExactDecimal(parsing: literal)
-    {
+    // Most literals (prices such as 39123.45) are exact decimals as written: read them straight
+    // from their UTF-8 bytes (no Character, no copy of the text).
+    if let value = literal.utf8.withContiguousStorageIfAvailable(plainValue) ?? nil {
       return .exact(value)
     }
     guard let (negative, digits, point) = parts(of: literal) else { return .outOfRange }
@@ -50,6 +48,18 @@ public enum JSONDecimal {
       value = away
     }
     return .rounded(value)
+  }
+
+  /// The value of a literal such as `-39123.45` or `1e3` that `ExactDecimal` holds exactly as
+  /// written (at most 18 fractional digits, a short exponent); nil for any other. ExactDecimal
+  /// also reads "+5", ".5", "5." and " 5", which are not JSON numbers: the first and last
+  /// bytes are checked here.
+  static func plainValue(_ bytes: UnsafeBufferPointer<UInt8>) -> ExactDecimal? {
+    func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+    guard let first = bytes.first, let last = bytes.last,
+      first == UInt8(ascii: "-") || isDigit(first), isDigit(last)
+    else { return nil }
+    return try? ExactDecimal(utf8: bytes)
   }
 
   /// The sign, the significant digits (no leading or trailing zeros; empty for zero) and the

@@ -30,7 +30,12 @@ struct JSONTextParser {
     let column: Int
   }
 
-  mutating func parseDocument() throws(JSONParseError) -> JSONValue {
+  /// Parses the whole text. With `streaming`, each element of a top-level array goes to
+  /// `element` as soon as it is complete instead of into the array, which is returned empty:
+  /// the parser then holds one element at a time, not the whole array.
+  mutating func parseDocument(
+    streaming: Bool = false, element: (JSONValue) -> Void = { _ in }
+  ) throws(JSONParseError) -> JSONValue {
     if let invalid = JSONTextParser.firstInvalidUTF8(bytes) {
       throw error("the input is not valid UTF-8", at: invalid)
     }
@@ -94,7 +99,11 @@ struct JSONTextParser {
       while let top = stack.indices.last {
         skipWhitespace()
         if stack[top].object == nil {
-          stack[top].items.append(completed)
+          if streaming && top == 0 {
+            element(completed)
+          } else {
+            stack[top].items.append(completed)
+          }
           if peek() == UInt8(ascii: ",") {
             position += 1
             continue parsing
@@ -342,15 +351,20 @@ struct JSONTextParser {
   /// The offset of the first byte that is not part of well-formed UTF-8 (no overlong forms,
   /// no surrogates, nothing above U+10FFFF), or nil when all of it is well formed.
   static func firstInvalidUTF8(_ bytes: [UInt8]) -> Int? {
-    var parser = Unicode.UTF8.ForwardParser()
-    var iterator = bytes.makeIterator()
-    var offset = 0
-    while true {
-      switch parser.parseScalar(from: &iterator) {
-      case .valid(let scalar): offset += scalar.count
-      case .error: return offset
-      case .emptyInput: return nil
+    bytes.withUnsafeBufferPointer { buffer in
+      var offset = 0
+      while offset < buffer.count {
+        // ASCII, nearly all of a JSON text, needs no decoding.
+        if buffer[offset] < 0x80 {
+          offset += 1
+          continue
+        }
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = buffer[offset...].makeIterator()
+        guard case .valid(let scalar) = parser.parseScalar(from: &iterator) else { return offset }
+        offset += scalar.count
       }
+      return nil
     }
   }
 }

@@ -163,6 +163,19 @@ public struct JSONValue: Equatable, Sendable {
     return try parser.parseDocument()
   }
 
+  /// Parses one JSON text from UTF-8 bytes as `parse` does, except that when it is an array,
+  /// each element goes to `element` as soon as it is complete, in order, instead of into the
+  /// array, which is returned empty (with its line and column). A large array of objects is then
+  /// never held whole: only the element being parsed is. `element` may see elements before a
+  /// syntax error later in the text is thrown; the same errors are thrown as by `parse`.
+  public static func parse(
+    _ bytes: [UInt8], maximumDepth: Int = defaultMaximumDepth,
+    eachElement element: (JSONValue) -> Void
+  ) throws(JSONParseError) -> JSONValue {
+    var parser = JSONTextParser(bytes: bytes, maximumDepth: max(1, maximumDepth))
+    return try parser.parseDocument(streaming: true, element: element)
+  }
+
   /// Parses one JSON text from UTF-8 data.
   public static func parse(_ data: Data, maximumDepth: Int = defaultMaximumDepth)
     throws(JSONParseError) -> JSONValue

@@ -131,10 +131,27 @@ extension CoinGeckoDocument {
   static func readMarkets(_ items: [JSONValue], notes: inout PayloadNotes) throws(PayloadError)
     -> MarketPage
   {
-    var quotes: [MarketQuote] = []
-    var seen: Set<String> = []
-    var skipped = 0
-    for (index, item) in items.enumerated() {
+    var decoder = MarketsDecoder()
+    for item in items {
+      decoder.add(item, notes: &notes)
+      if let error = decoder.error { throw error }
+    }
+    return try decoder.page()
+  }
+
+  /// Decodes the elements of a /coins/markets array one at a time, in order, so a page can be
+  /// read while it is parsed (`ArrayReader`) without holding the parsed array.
+  struct MarketsDecoder {
+    private var quotes: [MarketQuote] = []
+    private var seen: Set<String> = []
+    private var skipped = 0
+    private var index = 0
+    /// The first element's error; the elements after it are not read.
+    private(set) var error: PayloadError?
+
+    mutating func add(_ item: JSONValue, notes: inout PayloadNotes) {
+      guard error == nil else { return }
+      defer { index += 1 }
       do {
         if let quote = try readQuote(item, index: index, seen: &seen, notes: &notes) {
           quotes.append(quote)
@@ -142,10 +159,59 @@ extension CoinGeckoDocument {
           skipped += 1
         }
       } catch {
-        throw PayloadError(error.reason, line: item.line)
+        self.error = PayloadError(error.reason, line: item.line)
       }
     }
-    return MarketPage(quotes: quotes, skipped: skipped)
+
+    /// The page, or the first element's error.
+    func page() throws(PayloadError) -> MarketPage {
+      if let error { throw error }
+      return MarketPage(quotes: quotes, skipped: skipped)
+    }
+  }
+
+  /// Reads a response while `JSONValue.parse(_:eachElement:)` parses it: the elements of a
+  /// /coins/markets array are decoded as they come and let go, so a page of 20,000 coins never
+  /// exists as a tree of JSON values. Give it every element, then `document(of:notes:)` the
+  /// value the parse returned; the result and its errors are those of `read(_:notes:)` on the
+  /// whole value.
+  struct ArrayReader {
+    /// The elements up to the first object, which tells a markets page from a /coins/list
+    /// array; all of them for a /coins/list array (small: ids and names).
+    private var pending: [JSONValue] = []
+    private var isCoinList = false
+    private var markets: MarketsDecoder?
+    private var notes = PayloadNotes()
+
+    mutating func add(_ element: JSONValue) {
+      if markets != nil {
+        // In place: never a copy of the decoder (and its quotes) per element.
+        markets?.add(element, notes: &notes)
+        return
+      }
+      pending.append(element)
+      guard !isCoinList, element.objectValue != nil else { return }
+      if CoinListPayload.isCoinList(pending) {
+        isCoinList = true
+        return
+      }
+      var decoder = MarketsDecoder()
+      for item in pending { decoder.add(item, notes: &notes) }
+      pending = []
+      markets = decoder
+    }
+
+    /// The document `value` (what the parse returned, with this reader's elements) holds.
+    func document(of value: JSONValue, notes: inout PayloadNotes) throws(PayloadError)
+      -> CoinGeckoDocument
+    {
+      guard case .array = value.kind else { return try read(value, notes: &notes) }
+      guard let markets else { return try read(.array(pending), notes: &notes) }
+      let page = try markets.page()
+      notes.warnings += self.notes.warnings
+      notes.roundedCount += self.notes.roundedCount
+      return .markets(page)
+    }
   }
 
   /// Why an id from a file or the server was refused.

@@ -33,8 +33,10 @@ public struct MarketData {
     for path in paths {
       let bytes = try Self.readFile(path)
       let value: JSONValue
+      // The elements of an array (a markets page) are decoded as they are parsed.
+      var reader = CoinGeckoDocument.ArrayReader()
       do {
-        value = try JSONValue.parse(bytes)
+        value = try JSONValue.parse(bytes) { reader.add($0) }
       } catch {
         throw MarketError.malformedJSON(file: path, error)
       }
@@ -50,7 +52,7 @@ public struct MarketData {
       }
       let document: CoinGeckoDocument
       do {
-        document = try CoinGeckoDocument.read(value, notes: &notes)
+        document = try reader.document(of: value, notes: &notes)
       } catch {
         throw MarketError.wrongShape(
           file: path, line: error.line, reason: error.reason)

@@ -268,14 +268,16 @@ public enum MarketRecords {
     throws
     -> Bool
   {
-    let placeholders = Array(repeating: "?", count: quoteColumns.count + 2).joined(separator: ", ")
-    try database.execute(
-      """
-      INSERT INTO market_quotes (snapshot_id, coin_id, \(quoteColumns.joined(separator: ", ")))
-      VALUES (\(placeholders)) ON CONFLICT (snapshot_id, coin_id) DO NOTHING
-      """, [snapshotID, quote.id] + quoteValues(quote))
+    try database.execute(insertQuoteSQL, [snapshotID, quote.id] + quoteValues(quote))
     return database.changes > 0
   }
+
+  /// Built once: `insertQuote` runs for every coin of a page.
+  private static let insertQuoteSQL = """
+    INSERT INTO market_quotes (snapshot_id, coin_id, \(quoteColumns.joined(separator: ", ")))
+    VALUES (\(Array(repeating: "?", count: quoteColumns.count + 2).joined(separator: ", ")))
+    ON CONFLICT (snapshot_id, coin_id) DO NOTHING
+    """
 
   /// Columns for a full stored quote: coin (4), snapshot (4), then `quoteColumns`.
   private static var storedQuoteSelect: String {
@@ -450,7 +452,20 @@ public enum MarketRecords {
 
   /// `[1.5,2,null]`: a JSON array of canonical decimals.
   public static func sparklineText(_ points: [ExactDecimal?]) -> String {
-    "[" + points.map { $0?.description ?? "null" }.joined(separator: ",") + "]"
+    // Written as bytes into one buffer: no String per point (a page holds millions of them).
+    var text: [UInt8] = []
+    text.reserveCapacity(2 + points.count * 16)
+    text.append(UInt8(ascii: "["))
+    for (index, point) in points.enumerated() {
+      if index > 0 { text.append(UInt8(ascii: ",")) }
+      if let point {
+        point.withCanonicalText { text.append(contentsOf: $0) }
+      } else {
+        text.append(contentsOf: "null".utf8)
+      }
+    }
+    text.append(UInt8(ascii: "]"))
+    return String(decoding: text, as: UTF8.self)
   }
 
   /// Reads `sparklineText`'s format back; anything unreadable becomes a nil point.

@@ -140,6 +140,31 @@ import Testing
     #expect(failure("[1,\n x]")?.description == "line 2, column 2: expected a value, found 'x'")
   }
 
+  @Test func eachElementOfATopLevelArrayIsHandedOverInsteadOfKept() throws {
+    var elements: [JSONValue] = []
+    let array = try JSONValue.parse(Array("\n [1, {\"a\": [2, 3]},\n \"x\", []]".utf8)) {
+      elements.append($0)
+    }
+    #expect(array == .array([]))
+    #expect((array.line, array.column) == (2, 2))
+    #expect(
+      elements == [
+        .number("1"), .object([("a", .array([.number("2"), .number("3")]))]),
+        .string("x"), .array([]),
+      ])
+    #expect(elements.map(\.line) == [2, 2, 3, 3])
+    // Anything but an array is returned whole, and nothing is handed over.
+    var count = 0
+    let object = try JSONValue.parse(Array(#"{"a": [1, 2]}"#.utf8)) { _ in count += 1 }
+    #expect(object == .object([("a", .array([.number("1"), .number("2")]))]))
+    #expect(count == 0)
+    // A syntax error after good elements is the one `parse` throws.
+    for text in ["[1, 2, x]", "[1, 2", "[1] 2", "[1, [2,]]", "[\"a\", \"\u{1}\"]"] {
+      let whole = try #require(failure(text))
+      #expect(throws: whole) { try JSONValue.parse(Array(text.utf8)) { _ in } }
+    }
+  }
+
   @Test func invalidUTF8IsRefusedWithItsPosition() {
     let cases: [[UInt8]] = [
       Array("[\"ok\", \"".utf8) + [0xFF] + Array("\"]".utf8),

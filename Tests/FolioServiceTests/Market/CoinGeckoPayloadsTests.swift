@@ -6,15 +6,30 @@ import Testing
 
 @Suite struct CoinGeckoPayloadsTests {
   func read(_ text: String) throws -> (CoinGeckoDocument, PayloadNotes) {
-    var notes = PayloadNotes()
-    let document = try CoinGeckoDocument.read(try JSONValue.parse(text), notes: &notes)
-    return (document, notes)
+    try read(bytes: Array(text.utf8))
   }
 
   func readFixture(_ name: String) throws -> (CoinGeckoDocument, PayloadNotes) {
+    try read(bytes: try Fixtures.bytes(name))
+  }
+
+  /// Reads the bytes whole, and again element by element as `market import` does
+  /// (`ArrayReader`): the two must give the same document and notes, or the same error.
+  func read(bytes: [UInt8]) throws -> (CoinGeckoDocument, PayloadNotes) {
     var notes = PayloadNotes()
-    let value = try JSONValue.parse(try Fixtures.bytes(name))
-    return (try CoinGeckoDocument.read(value, notes: &notes), notes)
+    let value = try JSONValue.parse(bytes)
+    let whole = Result { () throws(PayloadError) in
+      try CoinGeckoDocument.read(value, notes: &notes)
+    }
+    var reader = CoinGeckoDocument.ArrayReader()
+    var streamedNotes = PayloadNotes()
+    let top = try JSONValue.parse(bytes) { reader.add($0) }
+    let streamed = Result { () throws(PayloadError) in
+      try reader.document(of: top, notes: &streamedNotes)
+    }
+    #expect(streamed == whole)
+    if case .success = whole { #expect(streamedNotes == notes) }
+    return (try whole.get(), notes)
   }
 
   func shapeError(_ text: String) -> String? {
@@ -210,6 +225,29 @@ import Testing
     #expect(
       shapeError(#"{"id":"x","links":{"homepage":5}}"#)?.contains("links.homepage is a number")
         == true)
+  }
+
+  @Test func aCoinListIsToldFromAPageByItsFirstObjectWhenReadElementByElement() throws {
+    // Elements before the first object wait for it; a /coins/list skips them with a warning.
+    let (list, listNotes) = try read(#"[1, {"id":"a","symbol":"a","name":"A"}, 2]"#)
+    #expect(list == .coinList([DirectoryCoin(id: "a", symbol: "a", name: "A", rank: nil)]))
+    #expect(listNotes.warnings.count == 2)
+    let (page, pageNotes) = try read(
+      #"[{"id":"a","symbol":"a","name":"A","current_price":1},{"id":"a","symbol":"a","name":"A","current_price":2},{"id":"b","symbol":"b","name":"B","current_price":null}]"#
+    )
+    guard case .markets(let markets) = page else {
+      Issue.record("not read as a markets page: \(page)")
+      return
+    }
+    #expect(markets.quotes.map(\.id) == ["a"])
+    #expect(markets.quotes.first?.currentPrice == ExactDecimal(1))
+    #expect(markets.skipped == 2)
+    #expect(pageNotes.warnings.count == 2)
+    // The first bad element is the one named, with its line.
+    #expect(
+      shapeError("[\n{\"id\":\"a\",\"symbol\":\"a\",\"name\":\"A\",\"current_price\":1},\n7,\n8]")
+        == "element 1 is a number, expected a coin object")
+    #expect(shapeError("[]") == nil)
   }
 
   @Test func missingOptionalFieldsAreFine() throws {
