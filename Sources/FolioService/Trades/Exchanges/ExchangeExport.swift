@@ -109,13 +109,13 @@ struct ParsedExport {
   var firstTime: Timestamp?
   var lastTime: Timestamp?
 
-  /// Reads each data row of `records` (blank lines left out) with `read`; what it throws is
+  /// Reads each data row of `records` (blank records left out) with `read`; what it throws is
   /// the row's problem, `FILE:LINE: reason`.
   mutating func readRows(
     _ records: [CSVRecord], source: String,
     _ read: (CSVRecord, inout ParsedExport) throws -> Void
   ) {
-    for record in records where record.fields != [""] {
+    for record in records where !record.isBlank {
       rows += 1
       do {
         try read(record, &self)
@@ -128,6 +128,14 @@ struct ParsedExport {
   mutating func saw(_ time: Timestamp) {
     if firstTime == nil { firstTime = time }
     lastTime = time
+  }
+}
+
+extension CSVRecord {
+  /// Whether the record has nothing in it: an empty line, or only commas and spaces (as a
+  /// spreadsheet leaves after the last row).
+  var isBlank: Bool {
+    fields.allSatisfy { $0.allSatisfy { $0 == " " || $0 == "\t" } }
   }
 }
 

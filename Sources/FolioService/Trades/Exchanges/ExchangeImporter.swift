@@ -93,7 +93,7 @@ public struct ExchangeImporter {
   ) throws -> ExchangeImportReport {
     var records: [CSVRecord] = []
     while let record = try reader.next() { records.append(record) }
-    if records.allSatisfy({ $0.fields == [""] }) { throw ExchangeImportError.empty(source: source) }
+    if records.allSatisfy(\.isBlank) { throw ExchangeImportError.empty(source: source) }
     let searched = records.prefix(Self.headerSearch)
     func headerIndex(_ format: ExchangeFormat) -> Int? {
       searched.firstIndex { format.isHeader($0.fields) }

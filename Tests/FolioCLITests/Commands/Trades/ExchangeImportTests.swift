@@ -490,7 +490,8 @@ import Testing
   /// mark, CRLF line ends, two-digit years (`24-01-02 00:01:00`), newest first, remarks
   /// quoted with commas and quotes in them, 1000 trades of three rows (0.001 BTC for 39.97
   /// USDT, fee 0.0001 BNB) on 2024-01-02 (closes: USDT 1, BNB 300, BTC 40000), 100 interest
-  /// rows of 0.01 USDT and one card payment (unknown, skipped). Each trade: a swap of 39.97
+  /// rows of 0.01 USDT, one card payment (unknown, skipped) and, last, two rows of commas
+  /// (as a spreadsheet leaves them: blank, not counted). Each trade: a swap of 39.97
   /// USDT (value 39.97) and one of the fee, 0.0001 BNB = 0.03, for its share of the BTC,
   /// 0.001 × 0.03 / 40 = 0.00000075; so 4 rows a trade. BNB 10 − 1000 × 0.0001 = 9.9 at
   /// 3000 − 30 = 2970; BTC 1 at 1000 × 40 = 40000; USDT 100000 − 39970 + 1 = 60031 at the
@@ -523,7 +524,7 @@ import Testing
     rows.append("1,\(time(1200)),Spot,Binance Card Spending,USDT,-5,")
     let text =
       "\u{FEFF}User_ID,UTC_Time,Account,Operation,Coin,Change,Remark\r\n"
-      + rows.reversed().map { $0 + "\r\n" }.joined()
+      + rows.reversed().map { $0 + "\r\n" }.joined() + ",,,,,,\r\n,, ,,,,\r\n"
     let file = sandbox.write("statement.csv", text)
     #expect(
       ok("import", "exchange", file, "--skip-unknown")
