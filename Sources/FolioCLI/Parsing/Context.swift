@@ -122,6 +122,22 @@ final class Context {
     return opened(try Store(readOnly: location))
   }
 
+  /// Runs `body` with `store()` a new database in a temporary folder, removed after: what a
+  /// command that writes nothing (a dry run) looks at when no database exists yet, so that it
+  /// creates none.
+  func withScratchStore<T>(_ body: () throws -> T) throws -> T {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "folio-scratch-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+    defer {
+      openStore = nil
+      try? FileManager.default.removeItem(at: folder)
+    }
+    openStore = try Store(
+      StoreLocation(path: folder.appendingPathComponent("folio.sqlite3").path), now: now)
+    return try body()
+  }
+
   /// Closes the store opened for this command, if no one else holds it (before `exec`).
   func releaseStore() {
     openStore = nil

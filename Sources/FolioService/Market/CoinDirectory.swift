@@ -16,13 +16,15 @@ public struct CoinResolution: Equatable, Sendable {
 
   /// "'btc' is the symbol of 2 coins; chose bitcoin (Bitcoin, rank 1) over …", when the
   /// symbol was ambiguous.
-  public var note: String? {
+  public var note: String? { note(choosing: "give the id to choose another") }
+
+  /// The note, ending with `choosing`: how the user of the command picks another coin.
+  public func note(choosing: String) -> String? {
     guard let chosen, !others.isEmpty else { return nil }
     return "'\(typed)' is the symbol of \(others.count + 1) coins; chose "
       + CoinDirectory.describe(chosen) + " over "
       + others.prefix(3).map(CoinDirectory.describe).joined(separator: ", ")
-      + (others.count > 3 ? " and \(others.count - 3) more" : "")
-      + "; give the id to choose another"
+      + (others.count > 3 ? " and \(others.count - 3) more" : "") + "; \(choosing)"
   }
 }
 

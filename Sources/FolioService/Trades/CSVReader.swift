@@ -32,10 +32,15 @@ public struct CSVError: LocalizedError, ClassifiedError, Equatable {
 /// A streaming RFC 4180 reader: quoted fields with `""` escapes and line breaks, CRLF or LF
 /// line ends, and a UTF-8 byte-order mark are accepted; UTF-16 text and invalid UTF-8 are
 /// refused with their line. Memory stays constant whatever the file's size: bytes are read in
-/// 1 MiB chunks.
+/// 1 MiB chunks, and a field longer than `maxFieldBytes` or a record of more than `maxFields`
+/// fields is refused with its line (so `/dev/zero` or a binary file ends quickly).
 ///
 /// Not `Sendable`: it owns a file handle and a buffer.
 public final class CSVReader {
+  /// The longest field read, in bytes: far above any CSV folio reads.
+  public static let maxFieldBytes = 1 << 20
+  /// The most fields a record may have.
+  public static let maxFields = 10_000
   private let handle: FileHandle?
   private let source: String
   private var buffer: [UInt8] = []
@@ -119,11 +124,32 @@ public final class CSVReader {
   }
 
   private func finishField(into fields: inout [String]) throws {
+    try checkCount(of: fields)
     guard let text = field.withUnsafeBufferPointer(Self.text) else {
       throw CSVError(source: source, line: line, reason: "is not valid UTF-8 text")
     }
     fields.append(text)
     field.removeAll(keepingCapacity: true)
+  }
+
+  private func checkCount(of fields: [String]) throws {
+    guard fields.count < Self.maxFields else {
+      throw CSVError(
+        source: source, line: line,
+        reason: "has more than \(Self.maxFields) fields in one record: is it a CSV file?")
+    }
+  }
+
+  /// Appends a byte to the field being read, refusing a field longer than `maxFieldBytes`.
+  @inline(__always)
+  private func append(_ byte: UInt8) throws {
+    guard field.count < Self.maxFieldBytes else {
+      throw CSVError(
+        source: source, line: line,
+        reason: "has a field longer than \(Self.maxFieldBytes / (1 << 20)) MiB (no line break "
+          + "or delimiter in it): is it a CSV file?")
+    }
+    field.append(byte)
   }
 
   /// The fast path for the common field: unquoted and ending in the buffer at "," or "\n".
@@ -138,6 +164,7 @@ public final class CSVReader {
           guard let text = Self.text(UnsafeBufferPointer(rebasing: bytes[position..<end])) else {
             throw CSVError(source: source, line: line, reason: "is not valid UTF-8 text")
           }
+          try checkCount(of: fields)
           fields.append(text)
           let delimiter = bytes[end]
           position = end + 1
@@ -194,14 +221,14 @@ public final class CSVReader {
         if byte == UInt8(ascii: "\"") {
           if try peekByte() == UInt8(ascii: "\"") {
             position += 1
-            field.append(byte)
+            try append(byte)
           } else {
             quoted = false
             afterQuote = true
           }
         } else {
           if byte == UInt8(ascii: "\n") { line += 1 }
-          field.append(byte)
+          try append(byte)
         }
         continue
       }
@@ -234,7 +261,7 @@ public final class CSVReader {
           throw CSVError(
             source: source, line: line, reason: "has text after a closing quote in a field")
         }
-        field.append(byte)
+        try append(byte)
       }
     }
   }

@@ -550,21 +550,6 @@ protocol ImportRecordSource: AnyObject {
 
 extension CSVReader: ImportRecordSource {}
 
-/// Records already in memory, each with the line of the file it was made from.
-final class ImportRecords: ImportRecordSource {
-  private let records: [CSVRecord]
-  private var position = 0
-  var bytesRead: Int { 0 }
-
-  init(_ records: [CSVRecord]) { self.records = records }
-
-  func next() throws -> CSVRecord? {
-    guard position < records.count else { return nil }
-    defer { position += 1 }
-    return records[position]
-  }
-}
-
 /// Holds a position's stream by reference, so booking a row does not copy its open lots.
 private final class StreamBox {
   var stream: PositionStream

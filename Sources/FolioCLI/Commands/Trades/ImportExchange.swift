@@ -23,6 +23,10 @@ struct ImportExchange: FolioCommand {
 
   enum Format: String, OutputFormat { case text, json }
 
+  /// A dry run writes nothing, so it never creates the database (without one it looks at a
+  /// new one in a temporary folder).
+  var createsDatabase: Bool { !dryRun }
+
   @Argument(name: "file", help: "The export, or - for standard input.") var path: String
   @Option(help: "The export's exchange (default: recognised from the header).")
   var exchange: ExchangeFormat?
@@ -34,10 +38,20 @@ struct ImportExchange: FolioCommand {
   func run(_ context: Context) throws {
     let (handle, source, _) = try InputFile.open(path)
     defer { try? handle.close() }
-    let report = try ExchangeImporter(context.store()).importExport(
+    // The file is read and checked before the database is opened: a refused file leaves no
+    // new database behind.
+    let export = try ExchangeImporter.read(
       from: CSVReader(handle: handle, source: source), source: source, exchange: exchange,
-      into: context.portfolio(), skipUnknown: skipUnknown, dryRun: dryRun,
-      allowFuture: allowFuture, now: context.now)
+      skipUnknown: skipUnknown)
+    func importing() throws -> ExchangeImportReport {
+      try ExchangeImporter(context.store()).importExport(
+        export, into: context.portfolio(), dryRun: dryRun, allowFuture: allowFuture,
+        now: context.now)
+    }
+    // A dry run without a database previews against a new, empty one, and creates none.
+    let report =
+      try dryRun && !FileManager.default.fileExists(atPath: context.location().path)
+      ? context.withScratchStore(importing) : importing()
     report.notes.forEach(context.note)
     switch format {
     case .json:
@@ -50,6 +64,7 @@ struct ImportExchange: FolioCommand {
           .object(
             report.otherFiatTrades.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) })
         ), ("internal_rows", .int(report.internalRows)),
+        ("duplicate_rows", .int(report.duplicateRows)),
         ("unknown_skipped", .int(report.unknownSkipped)), ("dry_run", .bool(report.dryRun)),
       ]
       if report.dryRun { pairs.append(("trades", .array(report.planned.map(Self.json)))) }
@@ -88,6 +103,9 @@ struct ImportExchange: FolioCommand {
     if report.cashEvents > 0 { text += "; \(report.cashEvents) cash movement(s) not stored" }
     if report.internalRows > 0 {
       text += "; \(report.internalRows) internal move(s) not stored"
+    }
+    if report.duplicateRows > 0 {
+      text += "; \(report.duplicateRows) repeated row(s) left out"
     }
     if report.unknownSkipped > 0 {
       text += "; \(report.unknownSkipped) row(s) of unknown operations skipped"

@@ -85,6 +85,13 @@ enum InputFile {
       throw CSVError(source: path, line: 0, reason: "is a folder, not a CSV file", kind: .io)
     }
     guard let opened = FileHandle(forReadingAtPath: path) else {
+      let descriptor = Foundation.open(path, O_RDONLY)
+      if descriptor >= 0 { Foundation.close(descriptor) }
+      if descriptor == -1 && errno == ELOOP {
+        throw CSVError(
+          source: path, line: 0,
+          reason: "cannot be opened: too many levels of symbolic links (a link loop)", kind: .io)
+      }
       throw CocoaError(
         FileManager.default.fileExists(atPath: path)
           ? .fileReadNoPermission : .fileReadNoSuchFile,

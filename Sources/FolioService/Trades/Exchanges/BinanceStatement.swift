@@ -35,13 +35,15 @@ enum BinanceStatement {
     "transfer_out": .internalMove, "transfer between main and funding wallet": .internalMove,
   ]
 
-  static func parse(_ records: [CSVRecord], header: CSVRecord, source: String) -> ParsedExport {
+  static func parse(
+    _ next: () throws -> CSVRecord?, header: CSVRecord, source: String
+  ) throws -> ParsedExport {
     let columns = ExchangeColumns(header)
     var parsed = ParsedExport()
     // Trade and dust rows, grouped by time and account, in the order their groups appear.
     var groups: [String: (line: Int, time: Timestamp, dust: Bool, rows: [CSVRecord])] = [:]
     var order: [String] = []
-    parsed.readRows(records, source: source) { record, parsed in
+    try parsed.readRows(next, source: source) { record, parsed in
       let operationText = columns.field(record, "operation")
       let account = columns.field(record, "account")
       let time = try ExchangeFields.time(columns.field(record, "utc_time"), shortYear: true)

@@ -26,13 +26,17 @@ enum CoinbaseHistory {
     "retail eth2 deprecation": .internalMove,
   ]
 
-  static func parse(_ records: [CSVRecord], header: CSVRecord, source: String) -> ParsedExport {
+  static func parse(
+    _ next: () throws -> CSVRecord?, header: CSVRecord, source: String
+  ) throws -> ParsedExport {
     let columns = ExchangeColumns(header)
     var parsed = ParsedExport()
-    parsed.readRows(records, source: source) { record, parsed in
+    try parsed.readRows(next, source: source) { record, parsed in
       let type = columns.field(record, "transaction type")
       let time = try ExchangeFields.time(columns.field(record, "timestamp"))
       parsed.saw(time)
+      let rowID = columns.field(record, "id")
+      if !rowID.isEmpty, try !parsed.isFirst(record, id: rowID, column: "ID") { return }
       guard let operation = operations[type.lowercased()] else {
         parsed.unknown.append((record.line, type))
         return
@@ -56,10 +60,14 @@ enum CoinbaseHistory {
       let spot = try money("spot price at transaction", "price at transaction")
       let fee = try money("fees and/or spread", "fees") ?? .zero
       let subtotal = try money("subtotal") ?? spot.map { try quantity * $0 }
+      // What a coin received alone (income, a deposit) was worth: the spot price times the
+      // quantity, not the subtotal, which is rounded to the cent (a reward of 0.00004 SOL at
+      // $130 has the subtotal $0.01).
+      let worth = try spot.map { try quantity * $0 } ?? subtotal
       let id =
-        columns.field(record, "id").isEmpty
+        rowID.isEmpty
         ? ExchangeFields.madeUpID(prefix: "coinbase", time: time, rows: [record.fields])
-        : "coinbase:\(columns.field(record, "id"))"
+        : "coinbase:\(rowID)"
       var event = ExchangeEvent(
         kind: .deposit(Movement(asset: asset, quantity: quantity)), time: time, id: id,
         line: record.line, operation: type, value: subtotal,
@@ -126,10 +134,12 @@ enum CoinbaseHistory {
           fees: withheld.isPositive ? [Movement(asset: got.asset, quantity: withheld)] : [])
       case .deposit:
         event.kind = .deposit(coin)
+        event.value = worth
       case .withdrawal:
         event.kind = .withdrawal(coin)
       case .income(let type):
         event.kind = .income(coin, type)
+        event.value = worth
       case .internalMove:
         parsed.internalRows += 1
         return

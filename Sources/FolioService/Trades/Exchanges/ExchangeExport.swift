@@ -109,13 +109,21 @@ struct ParsedExport {
   var firstTime: Timestamp?
   var lastTime: Timestamp?
 
-  /// Reads each data row of `records` (blank records left out) with `read`; what it throws is
-  /// the row's problem, `FILE:LINE: reason`.
+  /// Rows repeated (the same id and fields as an earlier row: overlapping exports joined),
+  /// left out.
+  var duplicateRows = 0
+  /// The line and the fields' hash of each row id met, to tell a repeated row.
+  private var rowIDs: [String: (line: Int, hash: Int)] = [:]
+
+  /// Reads each data row `next` gives (blank records left out) with `read`; what `read` throws
+  /// is the row's problem, `FILE:LINE: reason`; what `next` throws (the file is not CSV) ends
+  /// the reading.
   mutating func readRows(
-    _ records: [CSVRecord], source: String,
+    _ next: () throws -> CSVRecord?, source: String,
     _ read: (CSVRecord, inout ParsedExport) throws -> Void
-  ) {
-    for record in records where !record.isBlank {
+  ) throws {
+    while let record = try next() {
+      guard !record.isBlank else { continue }
       rows += 1
       do {
         try read(record, &self)
@@ -123,6 +131,25 @@ struct ParsedExport {
         problems.append(ExchangeFields.problem(error, source: source, line: record.line))
       }
     }
+  }
+
+  /// Whether the row `record` with the exchange's own unique id `id` is met for the first
+  /// time: false for a repeat of an earlier row (counted as a duplicate, to leave out); a row
+  /// with an earlier row's id but other fields is refused.
+  mutating func isFirst(_ record: CSVRecord, id: String, column: String) throws -> Bool {
+    let hash = record.fields.hashValue
+    guard let earlier = rowIDs[id] else {
+      rowIDs[id] = (record.line, hash)
+      return true
+    }
+    guard earlier.hash == hash else {
+      throw TradeInputError(
+        field: column,
+        reason: "'\(id)' is also on line \(earlier.line) with other values; an id is one "
+          + "transaction")
+    }
+    duplicateRows += 1
+    return false
   }
 
   mutating func saw(_ time: Timestamp) {
@@ -156,11 +183,31 @@ enum ExchangeFields {
     return try TradeInput.date(text, field: "time", syntax: .exchange(zone: nil))
   }
 
-  /// A signed decimal; with `money`, currency signs and thousands separators are dropped
-  /// first (Coinbase writes `$1,234.50`).
+  /// A signed decimal; with `money`, currency signs are dropped first and commas are read as
+  /// thousands separators (Coinbase writes `$1,234.50`), but only in whole groups of three
+  /// digits after a first group of 1 to 3 digits not starting with 0: `0,5`, `0,002` or
+  /// `30000,00` (a decimal comma) is refused rather than read as 5, 2 or 3000000.
   static func decimal(_ text: String, field: String, money: Bool = false) throws -> ExactDecimal {
     var text = text
-    if money { text.removeAll { "$€£,".contains($0) } }
+    if money {
+      text.removeAll { "$€£".contains($0) }
+      if text.contains(",") {
+        let whole = text.split(separator: ".", omittingEmptySubsequences: false)[0]
+        let groups = whole.drop { "+-".contains($0) }.split(
+          separator: ",", omittingEmptySubsequences: false)
+        guard (1...3).contains(groups[0].count), groups[0].first != "0",
+          groups.dropFirst().allSatisfy({ $0.count == 3 }),
+          groups.allSatisfy({ $0.allSatisfy(\.isASCIIDigit) })
+        else {
+          throw TradeInputError(
+            field: field,
+            reason: "'\(text)' has a comma that is not a thousands separator (1,234.50): "
+              + "folio reads a point as the decimal mark; export with a point, or fix the "
+              + "column", malformed: true)
+        }
+        text.removeAll { $0 == "," }
+      }
+    }
     do {
       return try ExactDecimal(parsing: text)
     } catch {
@@ -183,6 +230,10 @@ enum ExchangeFields {
     let text = rows.map { $0.joined(separator: "\u{1f}") }.sorted().joined(separator: "\u{1e}")
     return "\(prefix):\(time.description):\(SHA256.hex(Array(text.utf8)).prefix(12))"
   }
+}
+
+extension Character {
+  fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
 }
 
 /// Fiat currencies: never coins of the directory.

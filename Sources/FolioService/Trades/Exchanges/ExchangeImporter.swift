@@ -20,6 +20,8 @@ public struct ExchangeImportReport: Sendable, Equatable {
   /// Rows moving assets between the exchange's own accounts (or pending copies): nothing to
   /// store.
   public let internalRows: Int
+  /// Rows repeating an earlier row of the file (its id and fields): left out.
+  public let duplicateRows: Int
   /// Rows of operations folio does not know, skipped with `--skip-unknown`.
   public let unknownSkipped: Int
   public let dryRun: Bool
@@ -75,6 +77,35 @@ public enum ExchangeImportError: LocalizedError, ClassifiedError, Equatable, Lis
   public var errorDescription: String? { messageLines.joined(separator: "\n") }
 }
 
+/// An export read and checked by `ExchangeImporter.read`, ready to be mapped and stored.
+public struct ExchangeExport {
+  public let format: ExchangeFormat
+  let headerLine: Int
+  let source: String
+  let parsed: ParsedExport
+}
+
+/// The planned rows as records of folio's import format, made one at a time as the importer
+/// reads them (the header first, on the export's header line).
+final class PlannedRecords: ImportRecordSource {
+  private let rows: [PlannedRow]
+  private let headerLine: Int
+  private var position = -1
+  var bytesRead: Int { 0 }
+
+  init(_ rows: [PlannedRow], headerLine: Int) {
+    self.rows = rows
+    self.headerLine = headerLine
+  }
+
+  func next() throws -> CSVRecord? {
+    defer { position += 1 }
+    if position < 0 { return CSVRecord(fields: PlannedRow.header, line: headerLine) }
+    guard position < rows.count else { return nil }
+    return CSVRecord(fields: rows[position].fields, line: rows[position].line)
+  }
+}
+
 /// `folio import exchange`: reads an exchange's export, maps its rows onto folio's kinds
 /// (`ExchangePlanner`) and stores them through the one import path (`TradeImporter`), in one
 /// transaction, with the exchange's ids (or ids made from the rows where it gives none) as
@@ -87,14 +118,21 @@ public struct ExchangeImporter {
 
   public init(_ store: Store) { self.store = store }
 
-  public func importExport(
-    from reader: CSVReader, source: String, exchange: ExchangeFormat?, into portfolio: Portfolio,
-    skipUnknown: Bool, dryRun: Bool, allowFuture: Bool, now: Date
-  ) throws -> ExchangeImportReport {
-    var records: [CSVRecord] = []
-    while let record = try reader.next() { records.append(record) }
-    if records.allSatisfy(\.isBlank) { throw ExchangeImportError.empty(source: source) }
-    let searched = records.prefix(Self.headerSearch)
+  /// Reads and checks an export (no database needed): its format, from the header among the
+  /// first `headerSearch` records, and its events. A file without a known header is refused
+  /// after those records, without reading the rest; the rows are read one at a time (only
+  /// their events are kept). A problem in any row, or an unknown operation without
+  /// `skipUnknown`, refuses it.
+  public static func read(
+    from reader: CSVReader, source: String, exchange: ExchangeFormat?, skipUnknown: Bool
+  ) throws -> ExchangeExport {
+    var searched: [CSVRecord] = []
+    while searched.count < headerSearch, let record = try reader.next() {
+      searched.append(record)
+    }
+    if searched.allSatisfy(\.isBlank) && searched.count < headerSearch {
+      throw ExchangeImportError.empty(source: source)
+    }
     func headerIndex(_ format: ExchangeFormat) -> Int? {
       searched.firstIndex { format.isHeader($0.fields) }
     }
@@ -113,13 +151,18 @@ public struct ExchangeImporter {
       guard let found else { throw ExchangeImportError.unrecognised(source: source) }
       (format, index) = found
     }
-    let header = records[index]
-    let body = Array(records[(index + 1)...])
-    var parsed =
+    let header = searched[index]
+    // The records searched after the header, then the rest of the file.
+    var pending = searched[(index + 1)...]
+    let next: () throws -> CSVRecord? = {
+      if let record = pending.popFirst() { return record }
+      return try reader.next()
+    }
+    let parsed =
       switch format {
-      case .coinbase: CoinbaseHistory.parse(body, header: header, source: source)
-      case .kraken: KrakenLedger.parse(body, header: header, source: source)
-      case .binance: BinanceStatement.parse(body, header: header, source: source)
+      case .coinbase: try CoinbaseHistory.parse(next, header: header, source: source)
+      case .kraken: try KrakenLedger.parse(next, header: header, source: source)
+      case .binance: try BinanceStatement.parse(next, header: header, source: source)
       }
     if !parsed.problems.isEmpty {
       throw ImportError(
@@ -132,9 +175,22 @@ public struct ExchangeImporter {
         },
         total: parsed.unknown.count)
     }
+    return ExchangeExport(format: format, headerLine: header.line, source: source, parsed: parsed)
+  }
+
+  /// Maps `export`'s events onto folio's kinds and stores them in `portfolio` (or with
+  /// `dryRun` only says what would be stored).
+  public func importExport(
+    _ export: ExchangeExport, into portfolio: Portfolio, dryRun: Bool, allowFuture: Bool,
+    now: Date
+  ) throws -> ExchangeImportReport {
+    let format = export.format
+    let source = export.source
+    var parsed = export.parsed
     // Oldest first; events at one time in the order the file has them, read oldest first.
+    // A file whose rows all share one time is taken as newest first, as the exchanges write.
     let newestFirst =
-      (parsed.firstTime.map { time in parsed.lastTime.map { time > $0 } ?? false }) ?? false
+      (parsed.firstTime.map { time in parsed.lastTime.map { time >= $0 } ?? false }) ?? false
     let direction = newestFirst ? -1 : 1
     parsed.events.sort { ($0.time, $0.line * direction) < ($1.time, $1.line * direction) }
     // Rows alike in every field at one time (two equal rewards) get ids #2, #3, ...
@@ -169,17 +225,15 @@ public struct ExchangeImporter {
       }
       throw refused
     }
-    let rows =
-      [CSVRecord(fields: PlannedRow.header, line: header.line)]
-      + planned.map { CSVRecord(fields: $0.fields, line: $0.line) }
     let report = try TradeImporter(store).importRecords(
-      from: ImportRecords(rows), source: source, into: current, dryRun: dryRun,
+      from: PlannedRecords(planned, headerLine: export.headerLine), source: source, into: current,
+      dryRun: dryRun,
       allowFuture: allowFuture, newestFirst: false, now: now)
     return ExchangeImportReport(
       exchange: format, rows: parsed.rows, planned: planned, imported: report.imported,
       skipped: report.skipped + stored, cashEvents: planner.cashEvents,
       otherFiatTrades: planner.otherFiatTrades,
-      internalRows: parsed.internalRows,
+      internalRows: parsed.internalRows, duplicateRows: parsed.duplicateRows,
       unknownSkipped: parsed.unknown.count, dryRun: dryRun, notes: planner.notes + report.notes)
   }
 }

@@ -94,6 +94,12 @@ struct ExchangePlanner {
   mutating func plan(_ event: ExchangeEvent) -> [PlannedRow] {
     do {
       return try rows(event)
+    } catch let error as CoinError {
+      found.append(
+        (
+          event.line,
+          ExchangeFields.problem(Self.unknownCoin(error), source: source, line: event.line)
+        ))
     } catch {
       found.append(
         (
@@ -192,7 +198,10 @@ struct ExchangePlanner {
           gave.asset == currency
           ? gave.quantity
           : try given ?? got.quantity * quote(id, got.asset, event, need: "this buy's cost")
-        let price = try ExactDecimal.scaled(cost, by: .one, dividedBy: got.quantity)
+        // The price rounded down, and what rounding leaves out is in the fee: the lot costs
+        // exactly the cash paid and the fees (net × price + fee).
+        var price = try ExactDecimal.scaled(cost, by: .one, dividedBy: got.quantity)
+        if try got.quantity * price > cost { price = try price - Self.step }
         let net = try got.quantity - feeInGot
         guard net.isPositive else {
           throw PlanError(reason: "the fee takes all of the \(got.quantity) \(got.asset) bought")
@@ -202,7 +211,7 @@ struct ExchangePlanner {
           gave.asset == currency
           ? ExactDecimal.zero
           : try ExactDecimal.scaled(cost, by: feeInGave, dividedBy: gave.quantity)
-        let fee = try feeInGot * price + feeInCash + feeInFiat + thirdValue
+        let fee = try cost - net * price + feeInCash + feeInFiat + thirdValue
         main = [row(.buy, .trade, id, net, price: price, fee: fee)]
       } else if isFiat(got.asset) {
         // A sell: for cash, or for another fiat currency at the coin's market value.
@@ -212,15 +221,17 @@ struct ExchangePlanner {
           got.asset == currency
           ? got.quantity
           : try given ?? gave.quantity * quote(id, gave.asset, event, need: "this sell's proceeds")
-        let price = try ExactDecimal.scaled(proceeds, by: .one, dividedBy: gave.quantity)
+        // The price rounded up, and what rounding adds is in the fee: the proceeds are
+        // exactly the cash that arrived less the fees (quantity × price − fee).
+        var price = try ExactDecimal.scaled(proceeds, by: .one, dividedBy: gave.quantity)
+        if try gave.quantity * price < proceeds { price = try price + Self.step }
+        let sold = try gave.quantity + feeInGave
         let feeInFiat =
           got.asset == currency
           ? ExactDecimal.zero
           : try ExactDecimal.scaled(proceeds, by: feeInGot, dividedBy: got.quantity)
-        let fee = try feeInGave * price + feeInCash + feeInFiat + thirdValue
-        main = [
-          row(.sell, .trade, id, try gave.quantity + feeInGave, price: price, fee: fee)
-        ]
+        let fee = try sold * price - proceeds + feeInCash + feeInFiat + thirdValue
+        main = [row(.sell, .trade, id, sold, price: price, fee: fee)]
       } else {
         // A swap of one coin for another, at one value.
         let outID = try coinID(gave.asset)
@@ -351,6 +362,9 @@ struct ExchangePlanner {
     return " (\(cash.quantity) \(cash.asset), at the coin's \(currency.lowercased()) market value)"
   }
 
+  /// The smallest step of an `ExactDecimal`, 10⁻¹⁸.
+  private static let step = ExactDecimal(units: 1)
+
   private mutating func cash() -> [PlannedRow] {
     cashEvents += 1
     return []
@@ -360,14 +374,27 @@ struct ExchangePlanner {
   private mutating func coinID(_ ticker: String) throws -> String {
     if let known = coins[ticker] { return try known.get() }
     do {
-      let coin = try directory.resolve(ticker.lowercased(), unknown: .refuse)
-      if let note = coin.note { notes.append("\(source): \(note)") }
+      let coin = try directory.resolve(ticker.lowercased(), unknown: .known)
+      if let note = coin.note(
+        choosing: "to book a trade under another, change its coin with 'folio tx edit ID "
+          + "--coin COIN' after the import")
+      {
+        notes.append("\(source): \(note)")
+      }
       coins[ticker] = .success(coin.id)
       return coin.id
     } catch let error as CoinError {
       coins[ticker] = .failure(error)
       throw error
     }
+  }
+
+  /// The problem of a ticker the coin directory does not know, and how to add it.
+  static func unknownCoin(_ error: CoinError) -> PlanError {
+    PlanError(
+      reason: (error.errorDescription ?? "unknown coin")
+        + "; add it to the coin directory with 'folio market refresh' (CoinGecko's /coins/list) "
+        + "or 'folio market import' of a saved /coins/list file, then import again")
   }
 
   /// The cached price of `coinID` in the portfolio's currency at `time`: the snapshot quote

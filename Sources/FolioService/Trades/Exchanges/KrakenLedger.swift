@@ -37,7 +37,9 @@ enum KrakenLedger {
     return legacyNames[base] ?? base
   }
 
-  static func parse(_ records: [CSVRecord], header: CSVRecord, source: String) -> ParsedExport {
+  static func parse(
+    _ next: () throws -> CSVRecord?, header: CSVRecord, source: String
+  ) throws -> ParsedExport {
     let columns = ExchangeColumns(header)
     var parsed = ParsedExport()
     var trades:
@@ -46,15 +48,17 @@ enum KrakenLedger {
         fees: [Movement], type: String
       )] = [:]
     var order: [String] = []
-    parsed.readRows(records, source: source) { record, parsed in
+    try parsed.readRows(next, source: source) { record, parsed in
       let type = columns.field(record, "type").lowercased()
       let subtype = columns.field(record, "subtype").lowercased()
       let time = try ExchangeFields.time(columns.field(record, "time"))
       parsed.saw(time)
-      if columns.field(record, "txid").isEmpty {
+      let txid = columns.field(record, "txid")
+      if txid.isEmpty {
         parsed.internalRows += 1
         return
       }
+      guard try parsed.isFirst(record, id: txid, column: "txid") else { return }
       guard let operation = operations["\(type)/\(subtype)"] ?? operations[type] else {
         parsed.unknown.append(
           (record.line, subtype.isEmpty ? type : "\(type) (\(subtype))"))
@@ -66,7 +70,7 @@ enum KrakenLedger {
       let feeText = columns.field(record, "fee")
       let fee =
         feeText.isEmpty ? .zero : try ExchangeFields.decimal(feeText, field: "fee").magnitude
-      let id = "kraken:\(refid.isEmpty ? columns.field(record, "txid") : refid)"
+      let id = "kraken:\(refid.isEmpty ? txid : refid)"
       func event(_ kind: ExchangeEventKind) -> ExchangeEvent {
         ExchangeEvent(kind: kind, time: time, id: id, line: record.line, operation: type)
       }
