@@ -295,6 +295,7 @@ extension CoinGeckoDocument {
         "\(context): sparkline_in_7d.price is \(value.kindName), expected an array")
     }
     var prices: [ExactDecimal?] = []
+    prices.reserveCapacity(points.count)
     var outOfRange = 0
     for point in points {
       switch point.kind {

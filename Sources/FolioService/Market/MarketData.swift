@@ -168,10 +168,33 @@ public struct MarketData {
     guard !isDirectory.boolValue else {
       throw MarketError.unreadableFile(path, reason: "it is a directory")
     }
-    guard let data = FileManager.default.contents(atPath: path) else {
+    guard let bytes = contents(of: path) else {
       throw MarketError.unreadableFile(path, reason: "permission denied or an I/O error")
     }
-    return [UInt8](data)
+    return bytes
+  }
+
+  /// The bytes of the file at `path`, read straight into one array (no `Data` beside it, for a
+  /// page can be 70 MB); nil when it cannot be opened or read.
+  private static func contents(of path: String) -> [UInt8]? {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return nil }
+    defer { close(descriptor) }
+    var bytes: [UInt8] = []
+    var info = stat()
+    if fstat(descriptor, &info) == 0, info.st_size > 0 {
+      bytes.reserveCapacity(Int(clamping: info.st_size))
+    }
+    var chunk = [UInt8](repeating: 0, count: 1 << 20)
+    while true {
+      let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+      if count == 0 { return bytes }
+      if count < 0 {
+        if errno == EINTR { continue }
+        return nil
+      }
+      bytes.append(contentsOf: chunk[..<count])
+    }
   }
 
   /// Stores one document; must run inside a write transaction.
