@@ -152,6 +152,25 @@ struct ParsedExport {
     return false
   }
 
+  /// Puts the events in booking order, oldest first, and gives identical events the ids
+  /// `#2`, `#3`, ...; forgets the row ids, needed only while reading.
+  mutating func order() {
+    rowIDs = [:]
+    // Oldest first; events at one time in the order the file has them, read oldest first.
+    // A file whose rows all share one time is taken as newest first, as the exchanges write.
+    let newestFirst =
+      (firstTime.map { time in lastTime.map { time >= $0 } ?? false }) ?? false
+    let direction = newestFirst ? -1 : 1
+    events.sort { ($0.time, $0.line * direction) < ($1.time, $1.line * direction) }
+    // Rows alike in every field at one time (two equal rewards) get ids #2, #3, ...
+    var seen: [String: Int] = [:]
+    for index in events.indices {
+      let id = events[index].id
+      seen[id, default: 0] += 1
+      if let count = seen[id], count > 1 { events[index].id = "\(id)#\(count)" }
+    }
+  }
+
   mutating func saw(_ time: Timestamp) {
     if firstTime == nil { firstTime = time }
     lastTime = time

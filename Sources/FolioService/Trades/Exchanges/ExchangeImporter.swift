@@ -158,7 +158,7 @@ public struct ExchangeImporter {
       if let record = pending.popFirst() { return record }
       return try reader.next()
     }
-    let parsed =
+    var parsed =
       switch format {
       case .coinbase: try CoinbaseHistory.parse(next, header: header, source: source)
       case .kraken: try KrakenLedger.parse(next, header: header, source: source)
@@ -175,6 +175,7 @@ public struct ExchangeImporter {
         },
         total: parsed.unknown.count)
     }
+    parsed.order()
     return ExchangeExport(format: format, headerLine: header.line, source: source, parsed: parsed)
   }
 
@@ -186,20 +187,7 @@ public struct ExchangeImporter {
   ) throws -> ExchangeImportReport {
     let format = export.format
     let source = export.source
-    var parsed = export.parsed
-    // Oldest first; events at one time in the order the file has them, read oldest first.
-    // A file whose rows all share one time is taken as newest first, as the exchanges write.
-    let newestFirst =
-      (parsed.firstTime.map { time in parsed.lastTime.map { time >= $0 } ?? false }) ?? false
-    let direction = newestFirst ? -1 : 1
-    parsed.events.sort { ($0.time, $0.line * direction) < ($1.time, $1.line * direction) }
-    // Rows alike in every field at one time (two equal rewards) get ids #2, #3, ...
-    var seen: [String: Int] = [:]
-    for index in parsed.events.indices {
-      let id = parsed.events[index].id
-      seen[id, default: 0] += 1
-      if let count = seen[id], count > 1 { parsed.events[index].id = "\(id)#\(count)" }
-    }
+    let parsed = export.parsed
     let current = try Portfolio.current(portfolio, store.database)
     var planner = ExchangePlanner(
       store: store, currency: current.currency, exchange: format, source: source)
