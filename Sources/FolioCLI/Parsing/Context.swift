@@ -138,6 +138,24 @@ final class Context {
     return try body()
   }
 
+  /// Runs `body`; when it fails and the database did not exist before, the database it
+  /// created (with its side files) is removed again, so a refused command leaves no new file.
+  func removingNewDatabase<T>(onFailureOf body: () throws -> T) throws -> T {
+    let path = try location().path
+    let existed = FileManager.default.fileExists(atPath: path)
+    do {
+      return try body()
+    } catch {
+      if !existed && openStore != nil {
+        openStore = nil
+        for file in [path, path + "-wal", path + "-shm", path + "-journal"] {
+          try? FileManager.default.removeItem(atPath: file)
+        }
+      }
+      throw error
+    }
+  }
+
   /// Closes the store opened for this command, if no one else holds it (before `exec`).
   func releaseStore() {
     openStore = nil

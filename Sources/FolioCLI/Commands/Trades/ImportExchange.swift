@@ -51,7 +51,8 @@ struct ImportExchange: FolioCommand {
     // A dry run without a database previews against a new, empty one, and creates none.
     let report =
       try dryRun && !FileManager.default.fileExists(atPath: context.location().path)
-      ? context.withScratchStore(importing) : importing()
+      ? context.withScratchStore(importing)
+      : context.removingNewDatabase(onFailureOf: importing)
     report.notes.forEach(context.note)
     switch format {
     case .json:

@@ -231,7 +231,7 @@ import Testing
   }
 
   /// A dry run never creates the database (without one it previews against a new, empty
-  /// one), and neither does a file refused before the database is needed.
+  /// one), and a refused import leaves no new database behind.
   @Test func aDryRunOrARefusedFileCreatesNoDatabase() throws {
     let file = coinbase(
       "one.csv", "D1,2024-03-01 10:00:00 UTC,Buy,BTC,1,USD,$1.00,$1.00,$1.00,$0.00,")
@@ -243,6 +243,16 @@ import Testing
     let empty = sandbox.write("empty.csv", "")
     #expect(sandbox.run("import", "exchange", empty).code == 65)
     #expect(!FileManager.default.fileExists(atPath: sandbox.database))
+    // Refused after the database was opened: the new file is removed again.
+    let nope = sandbox.run("import", "exchange", file, "--portfolio", "nope")
+    #expect(nope.code == 66)
+    #expect(nope.err.contains("there is no portfolio named 'nope'"))
+    #expect(!FileManager.default.fileExists(atPath: sandbox.database))
+    #expect(!FileManager.default.fileExists(atPath: sandbox.database + "-wal"))
+    // An existing database stays, refused or not.
+    #expect(sandbox.run("db", "migrate").code == 0)
+    #expect(sandbox.run("import", "exchange", file, "--portfolio", "nope").code == 66)
+    #expect(FileManager.default.fileExists(atPath: sandbox.database))
   }
 
   /// A symbolic link loop is named as such, not as a missing file.
