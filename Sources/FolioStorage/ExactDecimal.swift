@@ -67,8 +67,7 @@ public struct ExactDecimal: Hashable, Comparable, Sendable, CustomStringConverti
     _ value: ExactDecimal, by numerator: ExactDecimal, dividedBy denominator: ExactDecimal
   ) throws(DecimalError) -> ExactDecimal {
     guard !denominator.isZero else { throw .divisionByZero }
-    let signs = [value.units < 0, numerator.units < 0, denominator.units < 0]
-    let negative = signs.filter { $0 }.count % 2 == 1
+    let negative = ((value.units < 0) != (numerator.units < 0)) != (denominator.units < 0)
     let divisor = denominator.units.magnitude
     let product = value.units.magnitude.multipliedFullWidth(by: numerator.units.magnitude)
     guard product.high < divisor else { throw .overflow }
@@ -199,6 +198,10 @@ public struct ExactDecimal: Hashable, Comparable, Sendable, CustomStringConverti
   }
 
   private init(utf8 bytes: UnsafeBufferPointer<UInt8>, original: String?) throws(DecimalError) {
+    if let units = Self.plainUnits(bytes) {
+      self.units = units
+      return
+    }
     func text() -> String { original ?? String(decoding: bytes, as: UTF8.self) }
     func isSpace(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == 9 }
     var index = bytes.firstIndex { !isSpace($0) } ?? bytes.count
@@ -274,16 +277,50 @@ public struct ExactDecimal: Hashable, Comparable, Sendable, CustomStringConverti
   }
 
   /// `value × 10^count`, or nil when it overflows.
+  /// The units of the plain form every stored decimal has (`-?DIGITS[.DIGITS]`, at most 19
+  /// digits, at most 18 after the point), read in one pass with 64-bit arithmetic; nil for any
+  /// other text, which the general parser reads (or refuses) with the same result.
+  private static func plainUnits(_ bytes: UnsafeBufferPointer<UInt8>) -> Int128? {
+    let count = bytes.count
+    guard count > 0, count <= 21 else { return nil }
+    let negative = bytes[0] == UInt8(ascii: "-")
+    var index = negative ? 1 : 0
+    var value: UInt64 = 0
+    var digits = 0
+    // The digits after the point; -1 before the point.
+    var fraction = -1
+    while index < count {
+      let digit = bytes[index] &- UInt8(ascii: "0")
+      index += 1
+      if digit < 10 {
+        value = value &* 10 &+ UInt64(digit)
+        digits += 1
+        if fraction >= 0 { fraction += 1 }
+      } else if digit == UInt8(ascii: ".") &- UInt8(ascii: "0"), fraction < 0, digits > 0 {
+        fraction = 0
+      } else {
+        return nil
+      }
+    }
+    // 19 digits stay below 10¹⁹ < 2⁶⁴; times 10¹⁸ they stay below 10³⁷ < Int128.max.
+    guard digits > 0, digits <= 19, fraction != 0, fraction <= scale else { return nil }
+    let units = Int128(value) * Int128(powersOfTen[scale - max(fraction, 0)])
+    return negative ? 0 - units : units
+  }
+
   private static func shift(_ value: UInt128, by count: Int) -> UInt128? {
     guard value != 0 else { return 0 }
-    var result = value
-    for _ in 0..<count {
-      let next = result.multipliedReportingOverflow(by: 10)
-      guard !next.overflow else { return nil }
-      result = next.partialValue
-    }
-    return result
+    guard count < powersOfTen.count else { return nil }
+    let (result, overflow) = value.multipliedReportingOverflow(by: powersOfTen[count])
+    return overflow ? nil : result
   }
+
+  /// 10⁰ through 10³⁸, the powers of ten a UInt128 holds: one multiplication scales a value.
+  private static let powersOfTen: [UInt128] = {
+    var powers: [UInt128] = [1]
+    while powers.count < 39 { powers.append(powers[powers.count - 1] * 10) }
+    return powers
+  }()
 }
 
 /// Why a number was refused or an operation could not give an exact result.
@@ -312,6 +349,9 @@ public enum DecimalError: Error, LocalizedError, Equatable, Sendable {
 extension ExactDecimal: SQLBindable {
   /// Stored as canonical decimal TEXT.
   public var sqlValue: SQLValue { .text(description) }
+  public func bind(to statement: Statement, at index: Int32) throws {
+    try statement.bind(self, at: index)
+  }
 }
 
 extension ExactDecimal: RowDecodable {

@@ -45,16 +45,50 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
   /// Formats `date` as `YYYYMMDDTHHMMSSZ`, for file names.
   public static func compact(_ date: Date) -> String { Timestamp(date).compact }
 
+  /// Writes the fields into a stack buffer and makes one string: this runs for every time
+  /// an import stores.
   private func text(_ dateSeparator: String, _ t: String, _ timeSeparator: String) -> String {
     let (year, month, day) = Self.civilDate(fromDays: self.day.ordinal)
     let second = seconds - self.day.ordinal * 86_400
-    func digits(_ value: Int64, _ count: Int) -> String {
-      let text = String(value)
-      return String(repeating: "0", count: max(0, count - text.count)) + text
+    // A year of at most 7 digits and a sign (times are within ±10^14 s), then 15 more bytes.
+    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { buffer in
+      var end = 0
+      func append(_ text: String) {
+        for byte in text.utf8 {
+          buffer[end] = byte
+          end += 1
+        }
+      }
+      func append(_ value: Int64, digits count: Int) {
+        if value < 0 { append("-") }
+        var width = 1
+        var rest = value.magnitude / 10
+        while rest > 0 {
+          width += 1
+          rest /= 10
+        }
+        width = max(width, count)
+        var magnitude = value.magnitude
+        for place in stride(from: width - 1, through: 0, by: -1) {
+          buffer[end + place] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+          magnitude /= 10
+        }
+        end += width
+      }
+      append(year, digits: 4)
+      append(dateSeparator)
+      append(month, digits: 2)
+      append(dateSeparator)
+      append(day, digits: 2)
+      append(t)
+      append(second / 3600, digits: 2)
+      append(timeSeparator)
+      append(second % 3600 / 60, digits: 2)
+      append(timeSeparator)
+      append(second % 60, digits: 2)
+      append("Z")
+      return String(decoding: UnsafeBufferPointer(rebasing: buffer[..<end]), as: UTF8.self)
     }
-    return digits(year, 4) + dateSeparator + digits(month, 2) + dateSeparator + digits(day, 2) + t
-      + digits(second / 3600, 2) + timeSeparator + digits(second % 3600 / 60, 2) + timeSeparator
-      + digits(second % 60, 2) + "Z"
   }
 
   /// Converts days since 1970-01-01 to a proleptic Gregorian (year, month, day)

@@ -115,7 +115,9 @@ public struct PriceHistory {
   ) {
     let portfolio = try PortfolioService(store).resolve(name)
     var trades: [Trade] = []
-    try Trade.each(portfolioID: portfolio.id, filter: Trade.Filter(), database) {
+    try Trade.each(
+      portfolioID: portfolio.id, filter: Trade.Filter(), selection: .booking, database
+    ) {
       trades.append($0)
     }
     guard let first = trades.first else { return ([], nil) }

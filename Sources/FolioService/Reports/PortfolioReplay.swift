@@ -30,8 +30,8 @@ struct PortfolioReplay {
       switch trade.side {
       case .buy: _ = try books[trade.coinID, default: PositionBook(method: method)].buy(trade)
       case .sell:
-        let realized = try books[trade.coinID, default: PositionBook(method: method)].sell(trade)
-          .disposal.realized
+        let realized = try books[trade.coinID, default: PositionBook(method: method)]
+          .sell(trade, recording: false).disposal.realized
         sells.append(Standing.Sell(id: trade.id, at: trade.executedAt, realized: realized))
         realizedTotal = try realizedTotal + realized
         realizedByCoin[trade.coinID] = try realizedByCoin[trade.coinID, default: .zero] + realized

@@ -227,10 +227,14 @@ public struct ReportService {
       snapshotAt: figures.snapshotAt, savedAt: Timestamp.format(now))
   }
 
-  /// The trades of the portfolio executed before `bound`, in time order.
+  /// The trades of the portfolio executed before `bound`, in time order, with the columns
+  /// booking reads (`Trade.Selection.booking`).
   func trades(_ portfolio: Portfolio, before bound: Timestamp) throws -> [Trade] {
     var trades: [Trade] = []
-    try Trade.each(portfolioID: portfolio.id, filter: Trade.Filter(before: bound), database) {
+    try Trade.each(
+      portfolioID: portfolio.id, filter: Trade.Filter(before: bound), selection: .booking,
+      database
+    ) {
       trades.append($0)
     }
     return trades

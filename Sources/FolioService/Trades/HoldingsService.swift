@@ -125,12 +125,13 @@ public struct HoldingsService {
 
   /// Books every trade of the portfolio with `method` in memory, without writing anything.
   func recomputed(_ portfolio: Portfolio, method: CostMethod) throws -> [Position] {
-    var books: [String: (book: PositionBook, last: PositionEnd)] = [:]
-    try Trade.each(portfolioID: portfolio.id, filter: Trade.Filter(), db) { trade in
-      // Booked in place (see `PortfolioReplay.advance`): no copy of the lots per trade.
-      try books[trade.coinID, default: (PositionBook(method: method), PositionEnd(trade))].book
-        .book(trade)
-      books[trade.coinID]?.last.advance(trade)
+    var books: [String: Replayed] = [:]
+    try Trade.each(
+      portfolioID: portfolio.id, filter: Trade.Filter(), selection: .booking, db
+    ) { trade in
+      // Booked in place (see `PortfolioReplay.advance`): no copy of the lots per trade, and
+      // one lookup of the coin.
+      try books[trade.coinID, default: Replayed(method: method, first: trade)].book(trade)
     }
     return books.keys.sorted().compactMap { coin in
       guard let entry = books[coin] else { return nil }
@@ -138,6 +139,22 @@ public struct HoldingsService {
         portfolioID: portfolio.id, coinID: coin, quantity: entry.book.quantity,
         costBasis: entry.book.costBasis, realized: entry.book.realized, lastTrade: entry.last.key,
         lastPrice: entry.last.price ?? .zero, method: method)
+    }
+  }
+
+  /// One coin's lots and last trade as a replay books them.
+  private struct Replayed {
+    var book: PositionBook
+    var last: PositionEnd
+
+    init(method: CostMethod, first: Trade) {
+      book = PositionBook(method: method)
+      last = PositionEnd(first)
+    }
+
+    mutating func book(_ trade: Trade) throws {
+      try book.book(trade)
+      last.advance(trade)
     }
   }
 }

@@ -28,7 +28,9 @@ final class Ledger {
   ) throws {
     var (stream, start) = try begin(portfolio: portfolio, coinID: coinID, from: key)
     try mutate()
-    try Trade.each(portfolioID: portfolio.id, coinID: coinID, from: start, db) {
+    try Trade.each(
+      portfolioID: portfolio.id, coinID: coinID, from: start, selection: .booking, db
+    ) {
       try stream.apply($0, derived)
     }
     try finish(&stream)
@@ -97,7 +99,9 @@ final class Ledger {
     for coin in try Trade.coins(portfolioID: portfolio.id, db) {
       var stream = PositionStream(
         book: PositionBook(method: portfolio.method), portfolio: portfolio, coinID: coin)
-      try Trade.each(portfolioID: portfolio.id, coinID: coin, from: nil, db) {
+      try Trade.each(
+        portfolioID: portfolio.id, coinID: coin, from: nil, selection: .booking, db
+      ) {
         try stream.apply($0, derived)
       }
       try finish(&stream)

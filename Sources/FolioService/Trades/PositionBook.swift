@@ -122,19 +122,20 @@ struct PositionBook {
     (a.acquiredAt, a.tradeID) < (b.acquiredAt, b.tradeID)
   }
 
-  /// Books `trade`, a buy or a sell, discarding what it produced.
+  /// Books `trade`, a buy or a sell, discarding what it produced (no consumptions are kept).
   mutating func book(_ trade: Trade) throws {
     switch trade.side {
     case .buy: _ = try buy(trade)
-    case .sell: _ = try sell(trade)
+    case .sell: _ = try sell(trade, recording: false)
     }
   }
 
   /// Books a row that takes units out against the open lots by the method; throws
   /// `OversellError` when the position holds less than its quantity. A sell's proceeds are
   /// quantity × price − fee, a swap's its value (`amount`); a transfer or a withdrawal realizes
-  /// nothing (its proceeds are the cost basis that left).
-  mutating func sell(_ trade: Trade) throws -> SellResult {
+  /// nothing (its proceeds are the cost basis that left). With `recording` false the result
+  /// lists no consumptions and no closed lots, for a replay that needs only the totals.
+  mutating func sell(_ trade: Trade, recording: Bool = true) throws -> SellResult {
     guard trade.quantity <= quantity else {
       throw OversellError(
         tradeID: trade.id, coinID: trade.coinID, executedAt: trade.executedAt,
@@ -171,14 +172,16 @@ struct PositionBook {
       entry.lot.remaining = try entry.lot.remaining - take
       entry.lot.remainingCost = try entry.lot.remainingCost - pieceCost
       entry.changed = true
-      consumptions.append(
-        LotConsumption(
-          sellTradeID: trade.id, lotTradeID: entry.lot.tradeID, quantity: take, cost: pieceCost))
+      if recording {
+        consumptions.append(
+          LotConsumption(
+            sellTradeID: trade.id, lotTradeID: entry.lot.tradeID, quantity: take, cost: pieceCost))
+      }
       consumed = try consumed + pieceCost
       left = try left - take
       lots[index] = entry
       if entry.lot.remaining.isZero {
-        closed.append(entry)
+        if recording { closed.append(entry) }
         remove(at: index)
       }
     }
