@@ -555,17 +555,20 @@ public struct ReportService {
         ? a.change24h.magnitude > b.change24h.magnitude : a.coinID < b.coinID
     }
 
+    // The flows and saved values the returns are worked out from, read once per portfolio.
+    let returnParts = try portfolios.map { try returnInputs($0, through: day) }
+
     // Value over time: saved rows of the window, the day itself from this report.
     let first = day.adding(days: -(historyDays - 1))
     var parts: [(inception: Timestamp?, points: [ValuePoint])] = []
     var savedToday = true
-    for each in portfolios {
+    for (each, part) in zip(portfolios, returnParts) {
       let rows = try DailyRecord.list(
         portfolioID: each.id, from: first.description, through: day.description, database)
       savedToday = savedToday && rows.contains { $0.day == day.description }
       parts.append(
         (
-          inception: portfolios.count == 1 ? nil : try returnInputs(each, through: day).inception,
+          inception: portfolios.count == 1 ? nil : part.inception,
           points: rows.filter { $0.day != day.description }.compactMap { row in
             CalendarDay(row.day).map { ValuePoint(day: $0, value: row.value) }
           }
@@ -599,9 +602,10 @@ public struct ReportService {
       trades: dayTrades, movers: Array(movers.prefix(5)), history: history,
       historyDays: historyDays, figures: figures)
     report.returns = try periodReturns(
-      portfolios, through: day, value: figures.value, reason: figures.unavailable)
-    report.chartReturn = try windowReturn(
-      portfolios, history: history, through: day, value: figures.value)
+      portfolios, inputs: returnParts, through: day, value: figures.value,
+      reason: figures.unavailable)
+    report.chartReturn = windowReturn(
+      inputs: returnParts, history: history, through: day, value: figures.value)
     return report
   }
 }

@@ -1,13 +1,18 @@
 import FolioStorage
 import Foundation
 
+/// A coin and the quantity held of it at some moment.
+struct HeldQuantity {
+  let coinID: String
+  let quantity: ExactDecimal
+}
+
 /// What the returns of a report or of the saved history are worked out from: the portfolio's
 /// cash flows, its first trade, and its known day-end values.
 struct ReturnInputs {
   var flows: [CashFlow] = []
   var inception: Timestamp?
   var points: [ValuePoint] = []
-  var trades: [Trade] = []
 }
 
 /// The net flow and market gain of one saved day since the saved value before it, with the
@@ -25,19 +30,19 @@ public struct DayReturn: Equatable, Sendable {
 
 extension ReportService {
   /// The flows, first trade and saved values of `portfolio` up to the end of `day`; must run
-  /// inside a transaction.
+  /// inside a transaction. The trades are streamed, not kept: a report reads them once.
   func returnInputs(_ portfolio: Portfolio, through day: CalendarDay) throws -> ReturnInputs {
     var inputs = ReturnInputs()
     try Trade.each(
-      portfolioID: portfolio.id, filter: Trade.Filter(before: day.next.start), database
+      portfolioID: portfolio.id, filter: Trade.Filter(before: day.next.start),
+      selection: .booking, database
     ) { trade in
-      inputs.trades.append(trade)
+      if inputs.inception == nil {
+        inputs.inception = Timestamp(seconds: Timestamp.seconds(of: trade.executedAt)).day.start
+      }
       if let flow = try CashFlow.of(trade, marketPrice: { try flowPrice($0, portfolio) }) {
         inputs.flows.append(flow)
       }
-    }
-    if let first = inputs.trades.first {
-      inputs.inception = Timestamp(seconds: Timestamp.seconds(of: first.executedAt)).day.start
     }
     inputs.points = try DailyRecord.list(
       portfolioID: portfolio.id, from: nil, through: day.description, database
@@ -76,13 +81,15 @@ extension ReportService {
 
   /// The returns of every period ending with `day`, whose value is `value` (the report's own
   /// figure). A period start without a saved value is valued from the trades and the market
-  /// snapshots taken within `backfillMaxAge` before its end, as backfill would.
+  /// snapshots taken within `backfillMaxAge` before its end, as backfill would. `inputs` are
+  /// each portfolio's `returnInputs` through `day`.
   func periodReturns(
-    _ portfolios: [Portfolio], through day: CalendarDay, value: ExactDecimal?, reason: String?
+    _ portfolios: [Portfolio], inputs: [ReturnInputs], through day: CalendarDay,
+    value: ExactDecimal?, reason: String?
   ) throws -> [PeriodReturn] {
     var parts: [ReturnInputs] = []
-    for portfolio in portfolios {
-      var part = try returnInputs(portfolio, through: day)
+    for (portfolio, part) in zip(portfolios, inputs) {
+      var part = part
       part.points.removeAll { $0.day == day.description }
       try addMissingStarts(
         &part, portfolio: portfolio,
@@ -103,13 +110,13 @@ extension ReportService {
   /// The returns over the report's chart: from the first day of the window with a known value
   /// to the report's day; nil when the window has fewer than two known values.
   func windowReturn(
-    _ portfolios: [Portfolio], history: [HistoryPoint], through day: CalendarDay,
+    inputs parts: [ReturnInputs], history: [HistoryPoint], through day: CalendarDay,
     value: ExactDecimal?
-  ) throws -> PeriodReturn? {
+  ) -> PeriodReturn? {
     guard let first = history.first(where: { $0.value != nil }), first.day != day.description,
       let firstDay = CalendarDay(first.day), let firstValue = first.value, value != nil
     else { return nil }
-    var inputs = Self.combine(try portfolios.map { try returnInputs($0, through: day) })
+    var inputs = Self.combine(parts)
     inputs.points.removeAll { $0.day == day.description }
     inputs.points.append(ValuePoint(day: day, value: value))
     return Returns.window(
@@ -125,7 +132,6 @@ extension ReportService {
     var result = ReturnInputs()
     result.flows = parts.flatMap(\.flows).sorted { $0.at < $1.at }
     result.inception = parts.compactMap(\.inception).min()
-    result.trades = parts.flatMap(\.trades)
     result.points = combinePoints(parts.map { (inception: $0.inception, points: $0.points) })
     return result
   }
@@ -174,10 +180,8 @@ extension ReportService {
     let missing = Set(days.filter { $0.next.start > inception && !saved.contains($0.description) })
       .sorted()
     guard !missing.isEmpty else { return }
-    var replay = PortfolioReplay(method: portfolio.method, trades: inputs.trades)
-    for day in missing {
-      try replay.advance(before: day.next.start)
-      let held = replay.held
+    let heldByDay = try heldQuantities(portfolio, inception: inception, at: missing)
+    for (day, held) in zip(missing, heldByDay) {
       guard !held.isEmpty else {
         inputs.points.append(ValuePoint(day: day, value: .zero))
         continue
@@ -207,6 +211,52 @@ extension ReportService {
         })
       inputs.points.append(ValuePoint(day: day, value: value.value, unknown: value.reason))
     }
+  }
+
+  /// The quantity of each coin held at the end of each of `days` (sorted), above zero only.
+  /// Valuing a day needs no lots, only quantities: the stored positions less what the trades
+  /// after the day moved, or the sum of what the trades before it moved, whichever side of the
+  /// history is shorter, read once for all the days (a replay of every trade cost a report
+  /// on a million trades seconds).
+  func heldQuantities(_ portfolio: Portfolio, inception: Timestamp, at days: [CalendarDay])
+    throws -> [[HeldQuantity]]
+  {
+    guard let first = days.first, let last = days.last else { return [] }
+    let bounds = days.map { $0.next.start.description }
+    let positions = try DerivedTables(database).positions(portfolioID: portfolio.id)
+    let latest = positions.map { Timestamp.seconds(of: $0.lastTrade.executedAt) }.max() ?? 0
+    let backward = 2 * first.next.start.seconds > inception.seconds + latest
+    // What the trades moved between consecutive bounds: bucket k holds the trades executed at
+    // or after bounds[k - 1] (backward) or before bounds[k] (forward), by coin.
+    var buckets = [[String: ExactDecimal]](repeating: [:], count: days.count)
+    let filter =
+      backward
+      ? Trade.Filter(since: first.next.start) : Trade.Filter(before: last.next.start)
+    try Trade.each(portfolioID: portfolio.id, filter: filter, selection: .booking, database) {
+      trade in
+      let passed = bounds.count { $0 <= trade.executedAt }
+      let bucket = backward ? passed - 1 : passed
+      guard buckets.indices.contains(bucket) else { return }
+      let before = buckets[bucket][trade.coinID, default: .zero]
+      buckets[bucket][trade.coinID] =
+        trade.side == .buy ? try before + trade.quantity : try before - trade.quantity
+    }
+    var quantities: [String: ExactDecimal] = [:]
+    if backward {
+      for position in positions { quantities[position.coinID] = position.quantity }
+    }
+    var result = [[HeldQuantity]](repeating: [], count: days.count)
+    for index in backward ? Array(days.indices.reversed()) : Array(days.indices) {
+      for (coin, moved) in buckets[index] {
+        let held = quantities[coin, default: .zero]
+        quantities[coin] = backward ? try held - moved : try held + moved
+      }
+      result[index] = quantities.keys.sorted().compactMap { coin in
+        guard let quantity = quantities[coin], quantity.isPositive else { return nil }
+        return HeldQuantity(coinID: coin, quantity: quantity)
+      }
+    }
+    return result
   }
 
   /// For each saved row, the net flow and market gain since the known value before it (the
@@ -247,7 +297,9 @@ extension ReportService {
   {
     guard let last = rows.last, let day = CalendarDay(last.day) else { return [] }
     return try database.read {
-      try periodReturns([portfolio], through: day, value: last.value, reason: nil)
+      try periodReturns(
+        [portfolio], inputs: [try returnInputs(portfolio, through: day)], through: day,
+        value: last.value, reason: nil)
     }
   }
 }
