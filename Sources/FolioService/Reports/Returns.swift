@@ -144,7 +144,8 @@ public enum Returns {
   /// (value `to`), with `flows` those of [start, end): each flow weighs by the share of the
   /// period still to run after it.
   public static func subPeriod(
-    start: Timestamp, from: ExactDecimal, end: Timestamp, to: ExactDecimal, flows: [CashFlow]
+    start: Timestamp, from: ExactDecimal, end: Timestamp, to: ExactDecimal,
+    flows: some Collection<CashFlow>
   ) throws(DecimalError) -> SubPeriod {
     var net = ExactDecimal.zero
     var weighted = ExactDecimal.zero
@@ -223,7 +224,11 @@ public enum Returns {
     guard let endValue = last.value else {
       return unavailable(start, last.unknown ?? "the value of \(day) is unknown")
     }
-    let inside = flows.filter { $0.at >= start && $0.at < end }
+    var inside = flows.filter { $0.at >= start && $0.at < end }
+    // In time order, for `flows(_:from:before:)` (a report's flows already are).
+    if zip(inside, inside.dropFirst()).contains(where: { $0.at > $1.at }) {
+      inside.sort { $0.at < $1.at }
+    }
     if let unknown = inside.first(where: { $0.unknown != nil })?.unknown {
       return unavailable(start, unknown)
     }
@@ -245,7 +250,8 @@ public enum Returns {
       for point in known {
         guard let value = point.value else { continue }
         let part = try subPeriod(
-          start: from, from: fromValue, end: point.at, to: value, flows: inside)
+          start: from, from: fromValue, end: point.at, to: value,
+          flows: Self.flows(inside, from: from, before: point.at))
         guard let percent = part.percent else {
           failure =
             "nothing was invested from \(from.day) through \(point.day) while the value changed"
@@ -270,6 +276,23 @@ public enum Returns {
       period: period, start: start, through: day.description, netFlow: .known(whole.netFlow),
       marketGain: .known(whole.marketGain), twr: twr,
       xirr: xirr(start: start, from: startValue, end: end, to: endValue, flows: inside))
+  }
+
+  /// The flows of `flows` (in time order) from `start` to before `end`, found by binary search:
+  /// a history of daily values chain-links thousands of stretches over a million flows.
+  static func flows(_ flows: [CashFlow], from start: Timestamp, before end: Timestamp)
+    -> ArraySlice<CashFlow>
+  {
+    func firstIndex(notBefore time: Timestamp) -> Int {
+      var (low, high) = (flows.startIndex, flows.endIndex)
+      while low < high {
+        let middle = low + (high - low) / 2
+        if flows[middle].at < time { low = middle + 1 } else { high = middle }
+      }
+      return low
+    }
+    let lower = firstIndex(notBefore: start)
+    return flows[lower..<max(lower, firstIndex(notBefore: end))]
   }
 
   /// The annual rate r at which the owner's cash flows balance: the value at the start paid
@@ -311,6 +334,9 @@ public enum Returns {
     }
     for _ in 0..<200 {
       let middle = (low + high) / 2
+      // The bounds are adjacent doubles: no later step could move them (each would cost a
+      // pass over every flow, a million on a long history).
+      if middle == low || middle == high { break }
       let value = sign(middle)
       if value == 0 {
         (low, high) = (middle, middle)

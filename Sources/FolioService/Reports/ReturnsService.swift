@@ -278,10 +278,13 @@ extension ReportService {
         } else if let inception = inputs.inception, inception < end {
           start = inception
         }
-        guard let start,
-          !inputs.flows.contains(where: { $0.at >= start && $0.at < end && $0.unknown != nil }),
+        guard let start else {
+          return DayReturn(day: row.day, netFlow: nil, marketGain: nil, percent: nil)
+        }
+        let inside = Returns.flows(inputs.flows, from: start, before: end)
+        guard !inside.contains(where: { $0.unknown != nil }),
           let part = try? Returns.subPeriod(
-            start: start, from: from, end: end, to: value, flows: inputs.flows)
+            start: start, from: from, end: end, to: value, flows: inside)
         else { return DayReturn(day: row.day, netFlow: nil, marketGain: nil, percent: nil) }
         return DayReturn(
           day: row.day, netFlow: part.netFlow, marketGain: part.marketGain,
