@@ -307,4 +307,17 @@ extension ImportTradesTests {
       try ImportTradesTests().importedValuesPassTheTablesOwnChecks()
     }
   }
+
+  /// A refused import into a database that did not exist leaves no database behind; an
+  /// existing one stays.
+  @Test func aRefusedImportLeavesNoNewDatabase() throws {
+    let empty = sandbox.write("empty.csv", "")
+    let refused = sandbox.run("import", "trades", empty)
+    #expect(refused.code == 65)
+    #expect(!FileManager.default.fileExists(atPath: sandbox.database))
+    #expect(!FileManager.default.fileExists(atPath: sandbox.database + "-wal"))
+    #expect(sandbox.run("db", "migrate").code == 0)
+    #expect(sandbox.run("import", "trades", empty).code == 65)
+    #expect(FileManager.default.fileExists(atPath: sandbox.database))
+  }
 }
