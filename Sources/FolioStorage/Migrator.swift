@@ -157,6 +157,23 @@ public struct Migrator: Sendable {
   }
 
   /// What `migrate` did.
+  /// True when no table holds a row the migrations did not write (their history, the default
+  /// portfolio, the bundled coin list): a database no one has used yet, which a command that
+  /// created it and then failed may remove without taking anyone's records with it.
+  public static func holdsOnlyMigratedRows(_ db: Database) throws -> Bool {
+    let seeded: Set<String> = ["schema_migrations", "coins", "coin_list_fetches"]
+    let tables = try db.rows(
+      "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+    ) { try $0["name"] as String }
+    for table in tables where !seeded.contains(table) {
+      let limit: Int64 = table == "portfolios" ? 1 : 0
+      guard try db.scalarInt("SELECT count(*) FROM \"\(table)\"") ?? 0 <= limit else {
+        return false
+      }
+    }
+    return true
+  }
+
   public struct Outcome: Sendable, Equatable {
     /// The migrations applied, oldest first (empty when the file was current).
     public let applied: [Migration]

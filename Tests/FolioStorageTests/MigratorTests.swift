@@ -62,6 +62,18 @@ import Testing
     #expect(try migrator.migrate(db, now: now) == Migrator.Outcome(applied: [], backupPath: nil))
   }
 
+  /// A freshly migrated database holds only what the migrations wrote; one record more (a
+  /// second portfolio, a location) and it is someone's database, which nothing may remove.
+  @Test func aDatabaseWithARecordIsNoLongerOnlyMigrated() throws {
+    let db = try Database(path: folder.file("new.sqlite3"))
+    _ = try Migrator().migrate(db, now: now)
+    #expect(try Migrator.holdsOnlyMigratedRows(db))
+    try db.execute(
+      "INSERT INTO portfolios (name, currency, method, created_at) "
+        + "VALUES ('second', 'usd', 'fifo', '2024-11-30T12:00:00Z')")
+    #expect(try !Migrator.holdsOnlyMigratedRows(db))
+  }
+
   @Test func everyFileInMigrationsIsEmbeddedWithItsSHA256() throws {
     let files = try FileManager.default.contentsOfDirectory(atPath: Self.migrationsFolder.path)
       .filter { $0.hasSuffix(".sql") }.sorted()

@@ -140,13 +140,16 @@ final class Context {
 
   /// Runs `body`; when it fails and the database did not exist before, the database it
   /// created (with its side files) is removed again, so a refused command leaves no new file.
+  /// A database that meanwhile holds records (another process wrote to the new file) stays.
   func removingNewDatabase<T>(onFailureOf body: () throws -> T) throws -> T {
     let path = try location().path
     let existed = FileManager.default.fileExists(atPath: path)
     do {
       return try body()
     } catch {
-      if !existed && openStore != nil {
+      if !existed, let store = openStore,
+        (try? Migrator.holdsOnlyMigratedRows(store.database)) == true
+      {
         openStore = nil
         for file in [path, path + "-wal", path + "-shm", path + "-journal"] {
           try? FileManager.default.removeItem(atPath: file)
