@@ -195,10 +195,14 @@ public struct Migrator: Sendable {
   /// Safe to run from several processes at once: the state is read again under the write lock,
   /// so migrations another process applied meanwhile are skipped, and only the process that
   /// upgrades a file which held data writes the backup.
+  ///
+  /// `completing` runs in the same transaction after the SQL of the pending migrations, when
+  /// there were any: it writes what SQL cannot, such as derived rows of exact decimals.
   @discardableResult
-  public func migrate(_ database: Database, now: Date = Date(), keepingBackup: Bool = true)
-    throws -> Outcome
-  {
+  public func migrate(
+    _ database: Database, now: Date = Date(), keepingBackup: Bool = true,
+    completing: (Database) throws -> Void = { _ in }
+  ) throws -> Outcome {
     guard !(try status(of: database).pending.isEmpty) else {
       return Outcome(applied: [], backupPath: nil)
     }
@@ -235,6 +239,7 @@ public struct Migrator: Sendable {
           [migration.version, migration.name, migration.checksum, Timestamp.format(now)])
         try database.execute("PRAGMA user_version = \(migration.version)")
       }
+      try completing(database)
       let broken = try database.foreignKeyViolations().map {
         "\($0.table) row \($0.rowID.map(String.init) ?? "?") → \($0.parent)"
       }

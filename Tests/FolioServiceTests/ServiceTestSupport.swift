@@ -105,6 +105,7 @@ final class TestStore {
     for (table, order) in [
       ("lots", "trade_id"), ("lot_consumptions", "sell_trade_id, lot_trade_id"),
       ("disposals", "trade_id"), ("positions", "portfolio_id, coin_id"),
+      ("position_days", "portfolio_id, coin_id, day"),
     ] {
       let statement = try db.prepare("SELECT * FROM \(table) ORDER BY \(order)")
       try statement.forEachRow { row in

@@ -90,7 +90,9 @@ public struct DatabaseRestorer {
     let migrated: [String]
     do {
       let copy = try Database(path: scratch, mode: .readWrite, busyTimeout: location.busyTimeout)
-      migrated = try Migrator().migrate(copy, now: now, keepingBackup: false).applied.map {
+      migrated = try Migrator().migrate(
+        copy, now: now, keepingBackup: false, completing: Store.completeMigration
+      ).applied.map {
         String(format: "%04d_%@", $0.version, $0.name)
       }
     }

@@ -81,8 +81,14 @@ public final class Store {
     Database.removeLeftovers(of: location.path)
     if exists { _ = try migrator.status(of: database) }
     try database.enableWriteAheadLog()
-    migration = try migrator.migrate(database, now: now)
+    migration = try migrator.migrate(database, now: now, completing: Self.completeMigration)
     try CoinDirectory.addBuiltInList(database)
+  }
+
+  /// What the migrations leave to folio, inside their transaction: the `position_days` rows of
+  /// a database that has trades but was written before that table.
+  static func completeMigration(_ database: Database) throws {
+    try Ledger(database).writeMissingDays()
   }
 
   /// Opens an existing database read-only: SQLite itself refuses every write on it.

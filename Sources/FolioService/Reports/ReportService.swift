@@ -404,7 +404,7 @@ public struct ReportService {
     for each in portfolios {
       if !replay, method == each.method,
         let stored = try Standing.stored(
-          database, portfolioID: each.id, method: method, before: day.next.start,
+          database, portfolioID: each.id, method: method, through: day,
           since: day.firstOfYear.start)
       {
         standings.append(stored)

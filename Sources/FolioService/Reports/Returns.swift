@@ -9,9 +9,38 @@ public struct CashFlow: Equatable, Sendable {
   /// Why the amount is unknown (units that came or went at market value, with no market price
   /// near their time); nil when it is known. A period holding such a flow has no returns.
   public let unknown: String?
+  /// For the money of one day's cash trades summed in one direction (`at` the start of the
+  /// day): the sum of each amount times the share of the day gone at its time, which places
+  /// them within the day (a `position_days` weight, signed as `amount`); nil for one flow at
+  /// `at`.
+  public let dayWeight: ExactDecimal?
 
-  public init(at: Timestamp, amount: ExactDecimal, unknown: String? = nil) {
-    (self.at, self.amount, self.unknown) = (at, amount, unknown)
+  public init(
+    at: Timestamp, amount: ExactDecimal, unknown: String? = nil, dayWeight: ExactDecimal? = nil
+  ) {
+    (self.at, self.amount, self.unknown, self.dayWeight) = (at, amount, unknown, dayWeight)
+  }
+
+  /// The money a buy or sell for cash paid in (+: quantity × price + fee) or took out
+  /// (−: quantity × price − fee); nil for the other kinds.
+  static func cashAmount(of trade: Trade) throws -> ExactDecimal? {
+    switch (trade.kind, trade.side) {
+    case (.trade, .buy): return try trade.quantity * trade.price + trade.fee
+    case (.trade, .sell): return try trade.fee - trade.quantity * trade.price
+    default: return nil
+    }
+  }
+
+  /// How far into the period from `start` the flow lies, in seconds, for XIRR: a day's sum sits
+  /// at its amount-weighted time of day.
+  func seconds(after start: Timestamp) -> Double {
+    var offset = Double(at.seconds - start.seconds)
+    if let dayWeight, !amount.isZero,
+      let share = try? ExactDecimal.scaled(dayWeight, by: .one, dividedBy: amount)
+    {
+      offset += (Double(share.description) ?? 0) * 86_400
+    }
+    return offset
   }
 
   /// The money a row moved in or out of its portfolio, as docs/reports.md defines net flow:
@@ -34,10 +63,7 @@ public struct CashFlow: Equatable, Sendable {
     let units: ExactDecimal
     let what: String
     switch (trade.kind, trade.side) {
-    case (.trade, .buy):
-      return CashFlow(at: at, amount: try trade.quantity * trade.price + trade.fee)
-    case (.trade, .sell):
-      return CashFlow(at: at, amount: try trade.fee - trade.quantity * trade.price)
+    case (.trade, _): return try cashAmount(of: trade).map { CashFlow(at: at, amount: $0) }
     case (.income, _), (.swap, _): return nil
     case (.deposit, _): (units, what) = (trade.quantity, "deposit")
     case (.withdrawal, _): (units, what) = (try .zero - trade.quantity, "withdrawal")
@@ -154,6 +180,12 @@ public enum Returns {
       net = try net + flow.amount
       let remaining = ExactDecimal(Int(end.seconds - flow.at.seconds))
       weighted = try weighted + ExactDecimal.scaled(flow.amount, by: remaining, dividedBy: length)
+      if let dayWeight = flow.dayWeight {
+        // A day's sum: each amount weighs by the time left after it, not after the day's start.
+        weighted =
+          try weighted
+          - ExactDecimal.scaled(dayWeight, by: ExactDecimal(86_400), dividedBy: length)
+      }
     }
     let gain = try to - from - net
     let invested = try from + weighted
@@ -307,7 +339,7 @@ public enum Returns {
     let year = 365.0 * 86_400
     var terms: [(years: Double, amount: Double)] = [(0, -double(from))]
     for flow in flows {
-      terms.append((Double(flow.at.seconds - start.seconds) / year, -double(flow.amount)))
+      terms.append((flow.seconds(after: start) / year, -double(flow.amount)))
     }
     terms.append((Double(end.seconds - start.seconds) / year, double(to)))
     terms = terms.filter { $0.amount != 0 }

@@ -28,22 +28,59 @@ public struct DayReturn: Equatable, Sendable {
   public let percent: ExactDecimal?
 }
 
+/// One direction of a day's cash flows, summed over coins: the amount and its day weight.
+private struct DayCash {
+  var amount = ExactDecimal.zero
+  var weight = ExactDecimal.zero
+
+  mutating func add(_ more: ExactDecimal, weight moreWeight: ExactDecimal) throws {
+    amount = try amount + more
+    weight = try weight + moreWeight
+  }
+}
+
 extension ReportService {
   /// The flows, first trade and saved values of `portfolio` up to the end of `day`; must run
-  /// inside a transaction. The trades are streamed, not kept: a report reads them once.
+  /// inside a transaction. The cash trades' flows come summed by day from `position_days` (a
+  /// report reads a few rows a day, not every trade); the flows at market value (deposits,
+  /// withdrawals, transfers) are read one by one and priced near their time.
   func returnInputs(_ portfolio: Portfolio, through day: CalendarDay) throws -> ReturnInputs {
     var inputs = ReturnInputs()
-    try Trade.each(
-      portfolioID: portfolio.id, filter: Trade.Filter(before: day.next.start),
-      selection: .booking, database
-    ) { trade in
-      if inputs.inception == nil {
-        inputs.inception = Timestamp(seconds: Timestamp.seconds(of: trade.executedAt)).day.start
+    var pending: (day: String, cashIn: DayCash, cashOut: DayCash)?
+    func flushDay() throws {
+      guard let (text, cashIn, cashOut) = pending, let start = CalendarDay(text)?.start else {
+        return
       }
+      if !cashIn.amount.isZero {
+        inputs.flows.append(CashFlow(at: start, amount: cashIn.amount, dayWeight: cashIn.weight))
+      }
+      if !cashOut.amount.isZero {
+        inputs.flows.append(
+          CashFlow(
+            at: start, amount: try .zero - cashOut.amount,
+            dayWeight: try .zero - cashOut.weight))
+      }
+    }
+    for row in try DerivedTables(database).days(portfolioID: portfolio.id, through: day.description)
+    {
+      if inputs.inception == nil { inputs.inception = CalendarDay(row.day)?.start }
+      if pending?.day != row.day {
+        try flushDay()
+        pending = (row.day, .init(), .init())
+      }
+      try pending?.cashIn.add(row.cashIn, weight: row.cashInWeight)
+      try pending?.cashOut.add(row.cashOut, weight: row.cashOutWeight)
+    }
+    try flushDay()
+    var filter = Trade.Filter(before: day.next.start)
+    filter.atMarketValue = true
+    try Trade.each(portfolioID: portfolio.id, filter: filter, selection: .booking, database) {
+      trade in
       if let flow = try CashFlow.of(trade, marketPrice: { try flowPrice($0, portfolio) }) {
         inputs.flows.append(flow)
       }
     }
+    inputs.flows.sort { $0.at < $1.at }
     inputs.points = try DailyRecord.list(
       portfolioID: portfolio.id, from: nil, through: day.description, database
     ).compactMap { row in
@@ -214,32 +251,32 @@ extension ReportService {
   }
 
   /// The quantity of each coin held at the end of each of `days` (sorted), above zero only.
-  /// Valuing a day needs no lots, only quantities: the stored positions less what the trades
-  /// after the day moved, or the sum of what the trades before it moved, whichever side of the
-  /// history is shorter, read once for all the days (a replay of every trade cost a report
-  /// on a million trades seconds).
+  /// Valuing a day needs no lots, only quantities: the stored positions less what the days
+  /// after it moved, or the sum of what the days through it moved (`position_days`), whichever
+  /// side of the history is shorter, read once for all the days.
   func heldQuantities(_ portfolio: Portfolio, inception: Timestamp, at days: [CalendarDay])
     throws -> [[HeldQuantity]]
   {
     guard let first = days.first, let last = days.last else { return [] }
-    let bounds = days.map { $0.next.start.description }
-    let positions = try DerivedTables(database).positions(portfolioID: portfolio.id)
+    let texts = days.map(\.description)
+    let derived = try DerivedTables(database)
+    let positions = try derived.positions(portfolioID: portfolio.id)
     let latest = positions.map { Timestamp.seconds(of: $0.lastTrade.executedAt) }.max() ?? 0
     let backward = 2 * first.next.start.seconds > inception.seconds + latest
-    // What the trades moved between consecutive bounds: bucket k holds the trades executed at
-    // or after bounds[k - 1] (backward) or before bounds[k] (forward), by coin.
+    // What the days between consecutive bounds moved: bucket k holds the days after texts[k]
+    // through texts[k + 1] (backward) or after texts[k - 1] through texts[k] (forward), by coin.
     var buckets = [[String: ExactDecimal]](repeating: [:], count: days.count)
-    let filter =
+    let rows =
       backward
-      ? Trade.Filter(since: first.next.start) : Trade.Filter(before: last.next.start)
-    try Trade.each(portfolioID: portfolio.id, filter: filter, selection: .booking, database) {
-      trade in
-      let passed = bounds.count { $0 <= trade.executedAt }
+      ? try derived.days(portfolioID: portfolio.id, from: first.next.description)
+      : try derived.days(portfolioID: portfolio.id, through: last.description)
+    for row in rows {
+      let passed = texts.count { $0 < row.day }
       let bucket = backward ? passed - 1 : passed
-      guard buckets.indices.contains(bucket) else { return }
-      let before = buckets[bucket][trade.coinID, default: .zero]
-      buckets[bucket][trade.coinID] =
-        trade.side == .buy ? try before + trade.quantity : try before - trade.quantity
+      guard buckets.indices.contains(bucket) else { continue }
+      buckets[bucket][row.coinID] =
+        try buckets[bucket][row.coinID, default: .zero]
+        + row.quantityChange
     }
     var quantities: [String: ExactDecimal] = [:]
     if backward {

@@ -56,41 +56,37 @@ struct Standing {
     return try sells.reduce(ExactDecimal.zero) { try $1.at >= start ? $0 + $1.realized : $0 }
   }
 
-  /// Reads the standing before `bound` from the stored positions and derived rows, without
-  /// booking any trade again: for each coin, the sums of what its trades before `bound`
-  /// derived, or the stored position less what the trades from `bound` on derived (as `Ledger`
-  /// undoes them), whichever reads fewer rows by time. `sells` are those since `since`. Nil
-  /// when a stored position was booked with another method than `method`.
+  /// Reads the standing at the end of `day` from the stored positions and derived rows, without
+  /// booking any trade again: each stored position less what the days after `day` moved
+  /// (`position_days`: a few rows a day, not every trade). `sells` are those since `since`.
+  /// Nil when a stored position was booked with another method than `method`.
   static func stored(
-    _ db: Database, portfolioID: Int64, method: CostMethod, before bound: Timestamp,
+    _ db: Database, portfolioID: Int64, method: CostMethod, through day: CalendarDay,
     since: Timestamp
   ) throws -> Standing? {
     let derived = try DerivedTables(db)
-    let key = TradeKey(executedAt: bound.description, id: 0)
+    let bound = day.next.start
+    let positions = try derived.positions(portfolioID: portfolioID)
+    guard positions.allSatisfy({ $0.method == method }) else { return nil }
+    var later: [String: (quantity: ExactDecimal, cost: ExactDecimal, realized: ExactDecimal)] = [:]
+    if positions.contains(where: { $0.lastTrade.executedAt >= bound.description }) {
+      for row in try derived.days(portfolioID: portfolioID, from: day.next.description) {
+        let sum = later[row.coinID] ?? (.zero, .zero, .zero)
+        later[row.coinID] = (
+          try sum.quantity + row.quantityChange, try sum.cost + row.costChange,
+          try sum.realized + row.realized
+        )
+      }
+    }
     var held: [Held] = []
     var byCoin: [String: ExactDecimal] = [:]
     var total = ExactDecimal.zero
-    for position in try derived.positions(portfolioID: portfolioID) {
-      guard position.method == method else { return nil }
+    for position in positions {
       var (quantity, cost, realized) = (position.quantity, position.costBasis, position.realized)
-      if position.lastTrade >= key {
-        let coin = position.coinID
-        let first = try derived.firstTradeAt(portfolioID: portfolioID, coinID: coin)
-        let seconds = { (text: String?) in
-          (try? Timestamp(parsing: text ?? "", .stored))?.seconds ?? bound.seconds
-        }
-        let forward = 2 * bound.seconds < seconds(first) + seconds(position.lastTrade.executedAt)
-        let part = try derived.totals(
-          portfolioID: portfolioID, coinID: coin, key: key, before: forward)
-        if forward {
-          quantity = try part.added.quantity - part.consumed.quantity
-          cost = try part.added.cost - part.consumed.cost
-          realized = part.realized
-        } else {
-          quantity = try quantity - part.added.quantity + part.consumed.quantity
-          cost = try cost - part.added.cost + part.consumed.cost
-          realized = try realized - part.realized
-        }
+      if let after = later[position.coinID] {
+        quantity = try quantity - after.quantity
+        cost = try cost - after.cost
+        realized = try realized - after.realized
       }
       if quantity.isPositive {
         held.append(Held(coinID: position.coinID, quantity: quantity, costBasis: cost))

@@ -1,9 +1,10 @@
 import FolioStorage
 import Foundation
 
-/// Keeps the derived tables (lots, lot consumptions, disposals, positions) in step with the
-/// trade journal. After a change at time K for one coin, only what follows K is recomputed:
-/// the derived rows from K on are undone, then the trades from K on are booked again.
+/// Keeps the derived tables (lots, lot consumptions, disposals, positions, position days) in
+/// step with the trade journal. After a change at time K for one coin, only what follows the
+/// start of K's day is recomputed: the derived rows from there on are undone, then the trades
+/// from there on are booked again (a day's row sums all the day's trades).
 ///
 /// Every method must run inside a write transaction; an `OversellError` thrown by a replay
 /// rolls the whole change back.
@@ -51,10 +52,15 @@ final class Ledger {
         openLots: try derived.openLots(portfolioID: portfolio.id, coinID: coinID),
         quantity: stored.quantity, costBasis: stored.costBasis, realized: stored.realized)
     } else if let stored, let key, stored.method == portfolio.method {
-      book = try undo(stored, portfolio: portfolio, from: key)
+      let dayStart = TradeKey(executedAt: DaySums.day(of: key.executedAt) + "T00:00:00Z", id: 0)
+      book = try undo(stored, portfolio: portfolio, from: dayStart)
+      try derived.deleteDays(
+        portfolioID: portfolio.id, coinID: coinID, from: DaySums.day(of: key.executedAt))
+      start = dayStart
     } else {
       // No stored position means no derived rows: there is nothing to delete.
       if stored != nil { try deleteDerived(portfolioID: portfolio.id, coinID: coinID) }
+      try derived.deleteDays(portfolioID: portfolio.id, coinID: coinID, from: nil)
       book = PositionBook(method: portfolio.method)
       start = nil
     }
@@ -70,9 +76,11 @@ final class Ledger {
     return stored.method == portfolio.method && key > stored.lastTrade
   }
 
-  /// Writes the lots still open and the position after the last booked trade.
+  /// Writes the lots still open, the last day's sums and the position after the last booked
+  /// trade.
   func finish(_ stream: inout PositionStream) throws {
     try stream.flushOpenLots(derived)
+    try stream.flushDay(derived)
     let (portfolioID, coinID) = (stream.portfolio.id, stream.coinID)
     let last =
       try stream.last
@@ -157,6 +165,31 @@ final class Ledger {
     }
     try derived.deleteLots(portfolioID: portfolioID, coinID: coinID, from: start)
     try derived.deletePosition(portfolioID: portfolioID, coinID: coinID)
+    try derived.deleteDays(portfolioID: portfolioID, coinID: coinID, from: nil)
+  }
+
+  /// Writes the day rows of every position when `position_days` holds none while there are
+  /// trades: a database migrated from before that table (run in the migration's transaction).
+  func writeMissingDays() throws {
+    guard !(try derived.hasDays()) else { return }
+    for portfolio in try Portfolio.all(db) {
+      for coin in try Trade.coins(portfolioID: portfolio.id, db) {
+        var sums = DaySums()
+        try derived.eachTradeWithDerived(portfolioID: portfolio.id, coinID: coin) {
+          trade, lotCost, sold in
+          // As booked: a missing derived row counts nothing (`folio db check` reports it).
+          let booked: DaySums.Booked =
+            trade.side == .buy
+            ? .figures(cost: lotCost ?? .zero, realized: .zero)
+            : .figures(
+              cost: try .zero - (sold?.cost ?? .zero), realized: sold?.realized ?? .zero)
+          if let closed = try sums.add(trade, booked) {
+            try derived.save(closed, portfolioID: portfolio.id)
+          }
+        }
+        if let last = sums.close() { try derived.save(last, portfolioID: portfolio.id) }
+      }
+    }
   }
 }
 
@@ -169,6 +202,10 @@ struct PositionStream {
   let coinID: String
   /// The last trade booked, with the last market price of the rows booked.
   private(set) var last: PositionEnd?
+  /// The sums of the day being booked; the stored row of the first day booked is read first,
+  /// as it may hold the day's earlier trades.
+  private var days = DaySums()
+  private var resumed = false
 
   init(book: PositionBook, portfolio: Portfolio, coinID: String) {
     self.book = book
@@ -177,16 +214,33 @@ struct PositionStream {
   }
 
   mutating func apply(_ trade: Trade, _ derived: DerivedTables) throws {
+    let booked: DaySums.Booked
     switch trade.side {
     case .buy:
-      _ = try book.buy(trade)
+      booked = .bought(try book.buy(trade))
     case .sell:
       let result = try book.sell(trade)
       for lot in result.closedLots { try write(lot, derived) }
       for consumption in result.consumptions { try derived.insert(consumption) }
       try derived.insert(result.disposal, portfolioID: portfolio.id, coinID: coinID)
+      booked = .sold(result.disposal)
     }
     if last == nil { last = PositionEnd(trade) } else { last?.advance(trade) }
+    if !resumed {
+      days.resume(
+        try derived.day(
+          portfolioID: portfolio.id, coinID: coinID, day: DaySums.day(of: trade.executedAt)))
+      resumed = true
+    }
+    if let closed = try days.add(trade, booked) {
+      try derived.save(closed, portfolioID: portfolio.id)
+    }
+  }
+
+  /// Writes the sums of the last day booked.
+  mutating func flushDay(_ derived: DerivedTables) throws {
+    if let open = days.close() { try derived.save(open, portfolioID: portfolio.id) }
+    resumed = false
   }
 
   /// Writes the open lots that changed since they were loaded.
@@ -218,5 +272,72 @@ struct PositionEnd {
   mutating func advance(_ trade: Trade) {
     key = trade.key
     if trade.kind.hasPrice { price = trade.price }
+  }
+}
+
+/// Sums one position's trades, taken in time order, into their UTC days (`PositionDay`, the
+/// rows of `position_days`).
+struct DaySums {
+  /// What booking a trade derived: its lot, or its disposal, or their figures as stored.
+  enum Booked {
+    case bought(Lot)
+    case sold(Disposal)
+    /// The cost the lots gained (a sell: less the cost basis taken out) and the profit realized.
+    case figures(cost: ExactDecimal, realized: ExactDecimal)
+
+    var figures: (cost: ExactDecimal, realized: ExactDecimal) {
+      get throws {
+        switch self {
+        case .bought(let lot): return (lot.cost, .zero)
+        case .sold(let disposal): return (try .zero - disposal.costBasis, disposal.realized)
+        case .figures(let cost, let realized): return (cost, realized)
+        }
+      }
+    }
+  }
+
+  private(set) var open: PositionDay?
+
+  /// `YYYY-MM-DD` of a stored time.
+  static func day(of executedAt: String) -> String { String(executedAt.prefix(10)) }
+
+  /// Continues from `stored`, the stored row of the day of the next trade (nil: none).
+  mutating func resume(_ stored: PositionDay?) {
+    if open == nil { open = stored }
+  }
+
+  /// Adds `trade`, which is not earlier than those added before, with what booking it derived;
+  /// returns the previous day's sums when `trade` starts a new day.
+  mutating func add(_ trade: Trade, _ booked: Booked) throws -> PositionDay? {
+    let day = Self.day(of: trade.executedAt)
+    let closed = open?.day == day ? nil : open
+    var sums = (closed == nil ? open : nil) ?? PositionDay(coinID: trade.coinID, day: day)
+    sums.quantityChange =
+      trade.side == .buy
+      ? try sums.quantityChange + trade.quantity : try sums.quantityChange - trade.quantity
+    let (cost, realized) = try booked.figures
+    sums.costChange = try sums.costChange + cost
+    sums.realized = try sums.realized + realized
+    if let amount = try CashFlow.cashAmount(of: trade), !amount.isZero {
+      let seconds = Timestamp.seconds(of: trade.executedAt) % 86_400
+      let weight = try ExactDecimal.scaled(
+        amount.magnitude, by: ExactDecimal(Int((seconds + 86_400) % 86_400)),
+        dividedBy: ExactDecimal(86_400))
+      if amount.isPositive {
+        sums.cashIn = try sums.cashIn + amount
+        sums.cashInWeight = try sums.cashInWeight + weight
+      } else {
+        sums.cashOut = try sums.cashOut + amount.magnitude
+        sums.cashOutWeight = try sums.cashOutWeight + weight
+      }
+    }
+    open = sums
+    return closed
+  }
+
+  /// The sums of the last day added, which no later trade will change.
+  mutating func close() -> PositionDay? {
+    defer { open = nil }
+    return open
   }
 }

@@ -113,7 +113,7 @@ extension OversellError {
 
 /// Checks what SQL cannot: recomputes every position from the trades with the booking engine
 /// (in memory, writing nothing) and compares the result with the stored lots, lot consumptions,
-/// disposals and positions; and rebuilds those tables from the trades.
+/// disposals, positions and position days; and rebuilds those tables from the trades.
 public struct LedgerAudit {
   let store: Store
   var db: Database { store.database }
@@ -251,22 +251,31 @@ public struct LedgerAudit {
     var disposals: [Int64: Disposal] = [:]
     var consumptions: [ConsumptionKey: LotConsumption] = [:]
     var last: PositionEnd?
+    var sums = DaySums()
+    var days: [String: [String]] = [:]
     var count = 0
     do {
       try Trade.each(portfolioID: portfolio.id, coinID: coinID, from: nil, db) { trade in
         count += 1
+        let booked: DaySums.Booked
         switch trade.side {
         case .buy:
           let lot = try book.buy(trade)
           lots[lot.tradeID] = lot
+          booked = .bought(lot)
         case .sell:
           let result = try book.sell(trade)
           for closed in result.closedLots { lots[closed.lot.tradeID] = closed.lot }
           for piece in result.consumptions { consumptions[piece.key] = piece }
           disposals[trade.id] = result.disposal
+          booked = .sold(result.disposal)
         }
         if last == nil { last = PositionEnd(trade) } else { last?.advance(trade) }
+        if let closed = try sums.add(trade, booked) {
+          days[closed.day] = closed.fields.map(\.description)
+        }
       }
+      if let closed = sums.close() { days[closed.day] = closed.fields.map(\.description) }
     } catch let error as OversellError {
       return (
         count,
@@ -314,6 +323,10 @@ public struct LedgerAudit {
       stored: try derived.storedConsumptions(portfolioID: portfolio.id, coinID: coinID),
       columns: DerivedTables.consumptionAuditColumns,
       name: { "consumption of lot #\($0.lotTradeID) by sell #\($0.sellTradeID)" })
+    differences.compare(
+      "position day", expected: days,
+      stored: try derived.storedDays(portfolioID: portfolio.id, coinID: coinID),
+      columns: PositionDay.columns, name: { "the row of \($0) in position_days" })
     let expectedPosition = last.map {
       [
         book.quantity.description, book.costBasis.description, book.realized.description,

@@ -1,5 +1,5 @@
 /// Reads and writes the tables derived from the trade journal: lots, lot_consumptions,
-/// disposals and positions. Statements are prepared once per store and reused.
+/// disposals, positions and position_days (PositionDay.swift). Statements are prepared once per store and reused.
 ///
 /// Not `Sendable`: it holds statements of one connection.
 public final class DerivedTables {
@@ -8,6 +8,7 @@ public final class DerivedTables {
   private let updateLot: Statement
   private let insertConsumption: Statement
   private let insertDisposal: Statement
+  let saveDay: Statement
 
   public init(_ db: Database) throws {
     self.db = db
@@ -26,6 +27,9 @@ public final class DerivedTables {
       INSERT INTO disposals (trade_id, portfolio_id, coin_id, disposed_at, quantity, proceeds,
         cost_basis, realized_pnl, method) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
       """)
+    saveDay = try db.prepare(
+      "INSERT OR REPLACE INTO position_days (portfolio_id, \(Self.dayColumns)) "
+        + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
   }
 
   // MARK: - Positions
@@ -198,44 +202,6 @@ public final class DerivedTables {
     }
   }
 
-  /// What the position's trades before `key` (`before`), or at and after it, derived, summed:
-  /// the units and cost their lots added, the units and cost their sells consumed, and the
-  /// profit their sells realized. Reads only those trades' rows, through the trades index.
-  public func totals(portfolioID: Int64, coinID: String, key: TradeKey, before: Bool) throws
-    -> DerivedTotals
-  {
-    var totals = DerivedTotals()
-    let range =
-      "t.portfolio_id = ? AND t.coin_id = ? AND (t.executed_at, t.id) \(before ? "<" : ">=") (?, ?)"
-    let values: [any SQLBindable] = [portfolioID, coinID, key.executedAt, key.id]
-    try db.prepare(
-      "SELECT l.quantity, l.cost FROM trades t JOIN lots l ON l.trade_id = t.id WHERE \(range)"
-    )
-    .forEachRow(values) { row in
-      totals.added.quantity = try totals.added.quantity + row["quantity"]
-      totals.added.cost = try totals.added.cost + row["cost"]
-    }
-    try db.prepare(
-      "SELECT c.quantity, c.cost FROM trades t JOIN lot_consumptions c ON c.sell_trade_id = t.id WHERE \(range)"
-    ).forEachRow(values) { row in
-      totals.consumed.quantity = try totals.consumed.quantity + row["quantity"]
-      totals.consumed.cost = try totals.consumed.cost + row["cost"]
-    }
-    try db.prepare(
-      "SELECT d.realized_pnl FROM trades t JOIN disposals d ON d.trade_id = t.id WHERE \(range)"
-    )
-    .forEachRow(values) { totals.realized = try totals.realized + $0["realized_pnl"] }
-    return totals
-  }
-
-  /// When the position's first trade was executed, if it has one.
-  public func firstTradeAt(portfolioID: Int64, coinID: String) throws -> String? {
-    try db.row(
-      "SELECT min(executed_at) AS first FROM trades WHERE portfolio_id = ? AND coin_id = ?",
-      [portfolioID, coinID]
-    ) { try $0["first"] }
-  }
-
   /// Deletes the disposal and lot consumptions of the sell `tradeID`.
   public func deleteSell(tradeID: Int64) throws {
     try db.execute("DELETE FROM lot_consumptions WHERE sell_trade_id = ?", [tradeID])
@@ -267,6 +233,7 @@ public final class DerivedTables {
       """
       SELECT portfolio_id, coin_id FROM lots UNION SELECT portfolio_id, coin_id FROM disposals
       UNION SELECT portfolio_id, coin_id FROM positions
+      UNION SELECT portfolio_id, coin_id FROM position_days
       """
     ) { (portfolioID: try $0["portfolio_id"], coinID: try $0["coin_id"]) }
   }
@@ -352,7 +319,7 @@ public final class DerivedTables {
 
   /// Removes every row of every derived table, of every portfolio (before a full rebuild).
   public func deleteEverything() throws {
-    for table in ["lot_consumptions", "disposals", "lots", "positions"] {
+    for table in ["lot_consumptions", "disposals", "lots", "positions", "position_days"] {
       try db.execute("DELETE FROM \(table)")
     }
   }
@@ -362,7 +329,7 @@ public final class DerivedTables {
     try db.execute(
       "DELETE FROM lot_consumptions WHERE sell_trade_id IN (SELECT trade_id FROM disposals WHERE portfolio_id = ?)",
       [portfolioID])
-    for table in ["disposals", "lots", "positions"] {
+    for table in ["disposals", "lots", "positions", "position_days"] {
       try db.execute("DELETE FROM \(table) WHERE portfolio_id = ?", [portfolioID])
     }
   }

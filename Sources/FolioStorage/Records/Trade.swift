@@ -127,7 +127,8 @@ public struct Trade: Equatable, Sendable {
       try row.value(at: 8, named: "kind"), try row.value(at: 9, named: "amount"),
       try row.value(at: 10, named: "acquired_at"), try row.value(at: 11, named: "link_id")
     )
-    guard row.count > 12 else {
+    // A row of the booking columns, maybe followed by columns of another table (17: all).
+    guard row.count >= 17 else {
       (note, externalID, createdAt, locationID, incomeType) = (nil, nil, "", nil, nil)
       return
     }
@@ -250,6 +251,9 @@ public struct Trade: Equatable, Sendable {
     /// Only the newest this many trades (still listed oldest first).
     public var last: Int?
     public var locationID: Int64?
+    /// Only deposits, withdrawals and transfers: the rows whose cash flow is their units at
+    /// market value (read through the partial index `trades_at_market_value`).
+    public var atMarketValue = false
 
     public init(
       coinID: String? = nil, side: TradeSide? = nil, since: Timestamp? = nil,
@@ -299,6 +303,10 @@ public struct Trade: Equatable, Sendable {
     if let location = filter.locationID {
       sql += " AND location_id = ?"
       values.append(location)
+    }
+    if filter.atMarketValue {
+      // The very term of the index's WHERE, so SQLite can use it.
+      sql += " AND kind IN ('deposit', 'withdrawal', 'transfer')"
     }
     if let last = filter.last {
       sql =

@@ -51,7 +51,7 @@ import Testing
     let stored = try sandbox.store.database.read {
       try Standing.stored(
         sandbox.store.database, portfolioID: main.id, method: method,
-        before: today.next.start, since: today.firstOfYear.start)
+        through: today, since: today.firstOfYear.start)
     }
     #expect(stored != nil)
   }

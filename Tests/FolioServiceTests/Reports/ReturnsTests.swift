@@ -51,6 +51,48 @@ import Testing
     #expect(part.percent == decimal("2.31299"))
   }
 
+  /// A report reads a day's cash trades summed (`position_days`): the sum at the start of the
+  /// day with its weight (Σ amount × share of the day gone) gives the very Modified Dietz
+  /// figures of the flows one by one, and the XIRR of one flow each way.
+  @Test func aDaysSummedFlowsGiveTheFiguresOfTheFlowsOneByOne() throws {
+    let (start, end) = (day("2024-11-30").start, day("2024-11-30").next.start)
+    // 2,351 in at 09:30 (share 0.395833…), 9,598 out at 10:15 (share 0.427083…).
+    let summed = [
+      CashFlow(
+        at: start, amount: decimal("2351"),
+        dayWeight: try ExactDecimal.scaled(
+          decimal("2351"), by: ExactDecimal(34_200), dividedBy: ExactDecimal(86_400))),
+      CashFlow(
+        at: start, amount: decimal("-9598"),
+        dayWeight: try ExactDecimal.scaled(
+          decimal("-9598"), by: ExactDecimal(36_900), dividedBy: ExactDecimal(86_400))),
+    ]
+    let single = [flow("2024-11-30T09:30:00Z", "2351"), flow("2024-11-30T10:15:00Z", "-9598")]
+    let one = try Returns.subPeriod(
+      start: start, from: decimal("58000"), end: end, to: decimal("52000.2"), flows: single)
+    let sum = try Returns.subPeriod(
+      start: start, from: decimal("58000"), end: end, to: decimal("52000.2"), flows: summed)
+    #expect(sum == one)
+    #expect(sum.percent == decimal("2.31299"))
+    let xirrStart = day("2024-11-01").start
+    #expect(
+      Returns.xirr(
+        start: xirrStart, from: decimal("50000"), end: end, to: decimal("52000.2"), flows: summed)
+        == Returns.xirr(
+          start: xirrStart, from: decimal("50000"), end: end, to: decimal("52000.2"), flows: single)
+    )
+    // Two buys in one day sit at their amount-weighted time: 100 at 06:00 and 300 at 18:00
+    // weigh as 400 at 15:00 (share 0.625).
+    let pair = try Returns.subPeriod(
+      start: start, from: decimal("1000"), end: end, to: decimal("1500"),
+      flows: [flow("2024-11-30T06:00:00Z", "100"), flow("2024-11-30T18:00:00Z", "300")])
+    let joined = try Returns.subPeriod(
+      start: start, from: decimal("1000"), end: end, to: decimal("1500"),
+      flows: [CashFlow(at: start, amount: decimal("400"), dayWeight: decimal("250"))])
+    #expect(joined == pair)
+    #expect(joined.percent == decimal("8.695652"), "100 / (1000 + 100 × 0.75 + 300 × 0.25)")
+  }
+
   /// Day 1: 100 → 110 (+10%). Day 2 opens with 110 more put in: 220 → 242 (+10%).
   /// Chain-linked: 1.1 × 1.1 − 1 = 21%, although the money grew from 100 to 242.
   @Test func theTimeWeightedReturnChainLinksTheDays() {

@@ -61,7 +61,8 @@ import Testing
     #expect(
       finding.message
         == "portfolio 'main', bitcoin: the derived tables differ from the trades (1 lot, "
-        + "1 disposal, 1 lot consumption, the position; first difference: lot of trade #2: cost "
+        + "1 disposal, 1 lot consumption, 2 position days, the position; first difference: lot of "
+        + "trade #2: cost "
         + "is '300', the trades give '200'); run 'folio db rebuild'")
     _ = try LedgerAudit(test.store).rebuild()
     #expect(try findings(test).isEmpty)

@@ -9,7 +9,7 @@ struct DBCheck: FolioCommand {
     discussion: """
       Runs PRAGMA integrity_check and foreign_key_check, then recomputes every position from the
       trades in memory and compares the result with the stored lots, lot consumptions,
-      disposals and positions. Reads only: the file is neither changed nor migrated (on an
+      disposals, positions and position days. Reads only: the file is neither changed nor migrated (on an
       older schema the derived tables are not checked). 'folio db rebuild' repairs derived
       tables that are out of date.
       """)

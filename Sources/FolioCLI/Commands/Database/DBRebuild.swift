@@ -5,7 +5,8 @@ import FolioStorage
 struct DBRebuild: FolioCommand {
   static let configuration = CommandConfiguration(
     name: "rebuild",
-    abstract: "Recompute lots, lot consumptions, disposals and positions from the trades.",
+    abstract:
+      "Recompute lots, lot consumptions, disposals, positions and position days from the trades.",
     discussion: """
       Deletes every row of the derived tables and books the trades of every portfolio again,
       in one transaction: after hand edits of the trades table, this brings the rest in line.

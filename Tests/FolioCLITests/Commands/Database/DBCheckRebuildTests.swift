@@ -19,6 +19,7 @@ import Testing
       SELECT 'use', * FROM lot_consumptions ORDER BY sell_trade_id, lot_trade_id;
       SELECT 'sell', * FROM disposals ORDER BY trade_id;
       SELECT 'pos', * FROM positions ORDER BY portfolio_id, coin_id;
+      SELECT 'day', * FROM position_days ORDER BY portfolio_id, coin_id, day;
       """)
   }
 
@@ -46,7 +47,8 @@ import Testing
     #expect(
       check.out
         == "portfolio 'main', bitcoin: the derived tables differ from the trades (1 lot, "
-        + "1 disposal, 1 lot consumption, the position; first difference: lot of trade #1: cost "
+        + "1 disposal, 1 lot consumption, 2 position days, the position; first difference: lot of "
+        + "trade #1: cost "
         + "is '15010', the trades give '17510'); run 'folio db rebuild'\n")
     #expect(
       check.err

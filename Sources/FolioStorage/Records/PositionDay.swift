@@ -1,0 +1,130 @@
+import Foundation
+
+/// What one position's trades moved on one UTC day: a row of `position_days`
+/// (migrations/0012_position_days.sql says what each column holds).
+public struct PositionDay: Equatable, Sendable {
+  public let coinID: String
+  /// `YYYY-MM-DD`.
+  public let day: String
+  /// Units brought in less units taken out.
+  public var quantityChange = ExactDecimal.zero
+  /// Money the cash trades paid in (≥ 0), and its sum weighted by the share of the day gone.
+  public var cashIn = ExactDecimal.zero
+  public var cashInWeight = ExactDecimal.zero
+  /// Money the cash trades took out (≥ 0), and its weighted sum.
+  public var cashOut = ExactDecimal.zero
+  public var cashOutWeight = ExactDecimal.zero
+  /// The cost of the lots opened less the cost basis the sells took out of lots.
+  public var costChange = ExactDecimal.zero
+  /// The profit the sells realized.
+  public var realized = ExactDecimal.zero
+
+  public init(coinID: String, day: String) {
+    (self.coinID, self.day) = (coinID, day)
+  }
+
+  /// The columns of `position_days` after the key, in the order `fields` gives them.
+  public static let columns = [
+    "quantity_change", "cash_in", "cash_in_weight", "cash_out", "cash_out_weight", "cost_change",
+    "realized",
+  ]
+
+  /// The values of `columns`.
+  public var fields: [ExactDecimal] {
+    [quantityChange, cashIn, cashInWeight, cashOut, cashOutWeight, costChange, realized]
+  }
+}
+
+extension DerivedTables {
+  static func positionDay(_ row: Row) throws -> PositionDay {
+    var result = PositionDay(coinID: try row["coin_id"], day: try row["day"])
+    result.quantityChange = try row["quantity_change"]
+    result.cashIn = try row["cash_in"]
+    result.cashInWeight = try row["cash_in_weight"]
+    result.cashOut = try row["cash_out"]
+    result.cashOutWeight = try row["cash_out_weight"]
+    result.costChange = try row["cost_change"]
+    result.realized = try row["realized"]
+    return result
+  }
+
+  static let dayColumns = "coin_id, day, " + PositionDay.columns.joined(separator: ", ")
+
+  /// The stored row of one position and day, if any.
+  public func day(portfolioID: Int64, coinID: String, day: String) throws -> PositionDay? {
+    try db.row(
+      "SELECT \(Self.dayColumns) FROM position_days WHERE portfolio_id = ? AND coin_id = ? AND day = ?",
+      [portfolioID, coinID, day], Self.positionDay)
+  }
+
+  /// Writes `day` of the position, replacing the stored row.
+  public func save(_ day: PositionDay, portfolioID: Int64) throws {
+    let key: [any SQLBindable] = [portfolioID, day.coinID, day.day]
+    try saveDay.execute(key + day.fields.map { $0 as any SQLBindable })
+  }
+
+  /// Deletes the position's rows of `day` and later (nil: all of them).
+  public func deleteDays(portfolioID: Int64, coinID: String, from day: String?) throws {
+    try db.execute(
+      "DELETE FROM position_days WHERE portfolio_id = ? AND coin_id = ? AND day >= ?",
+      [portfolioID, coinID, day ?? ""])
+  }
+
+  /// The portfolio's rows of every coin from `from` through `through` (nil: no bound), by day
+  /// then coin.
+  public func days(portfolioID: Int64, from: String? = nil, through: String? = nil) throws
+    -> [PositionDay]
+  {
+    try db.rows(
+      """
+      SELECT \(Self.dayColumns) FROM position_days
+      WHERE portfolio_id = ? AND day >= ? AND day <= ? ORDER BY day, coin_id
+      """, [portfolioID, from ?? "", through ?? "9999-12-31"], Self.positionDay)
+  }
+
+  /// Streams the position's trades in booking order with the booking columns, each with what
+  /// its stored derived rows hold: the cost of its lot (a buy), or the cost basis and the
+  /// realized profit of its disposal (a sell); nil where there is no such row.
+  public func eachTradeWithDerived(
+    portfolioID: Int64, coinID: String,
+    _ body: (Trade, _ lotCost: ExactDecimal?, _ sold: (cost: ExactDecimal, realized: ExactDecimal)?)
+      throws -> Void
+  ) throws {
+    let columns = Trade.bookingColumns.split(separator: ",").map {
+      "t." + $0.trimmingCharacters(in: .whitespaces)
+    }
+    try db.prepare(
+      """
+      SELECT \(columns.joined(separator: ", ")), l.cost AS lot_cost, d.cost_basis AS sold_cost,
+        d.realized_pnl AS sold_realized
+      FROM trades AS t LEFT JOIN lots AS l ON l.trade_id = t.id
+      LEFT JOIN disposals AS d ON d.trade_id = t.id
+      WHERE t.portfolio_id = ? AND t.coin_id = ? ORDER BY t.executed_at, t.id
+      """
+    ).forEachRow([portfolioID, coinID]) { row in
+      let (cost, soldCost, soldRealized): (ExactDecimal?, ExactDecimal?, ExactDecimal?) = (
+        try row["lot_cost"], try row["sold_cost"], try row["sold_realized"]
+      )
+      try body(
+        try Trade(row: row), cost,
+        soldCost.map { ($0, soldRealized ?? .zero) })
+    }
+  }
+
+  /// True when `position_days` holds a row.
+  public func hasDays() throws -> Bool {
+    try db.scalarInt("SELECT EXISTS (SELECT 1 FROM position_days)") == 1
+  }
+
+  /// The position's rows exactly as stored, by day (columns: `PositionDay.columns`).
+  public func storedDays(portfolioID: Int64, coinID: String) throws -> [String: [String]] {
+    var result: [String: [String]] = [:]
+    try db.prepare(
+      "SELECT day, \(PositionDay.columns.joined(separator: ", ")) FROM position_days "
+        + "WHERE portfolio_id = ? AND coin_id = ?"
+    ).forEachRow([portfolioID, coinID]) { row in
+      result[try row["day"]] = try PositionDay.columns.map(row.storedText)
+    }
+    return result
+  }
+}
