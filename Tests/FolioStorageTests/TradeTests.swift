@@ -28,4 +28,15 @@ import Testing
     let both = try plan(Trade.Filter(coinID: "bitcoin", since: day, limit: 50))
     #expect(both.allSatisfy { !$0.contains("TEMP B-TREE") && !$0.hasPrefix("SCAN") }, "\(both)")
   }
+
+  /// A report reads the deposits, withdrawals and transfers before a day through their partial
+  /// index, never every trade.
+  @Test func flowsAtMarketValueReadTheirPartialIndex() throws {
+    var filter = Trade.Filter(before: try #require(CalendarDay("2024-01-01")).start)
+    filter.atMarketValue = true
+    #expect(
+      try plan(filter) == [
+        "SEARCH trades USING INDEX trades_at_market_value (portfolio_id=? AND executed_at<?)"
+      ])
+  }
 }

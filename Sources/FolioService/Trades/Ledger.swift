@@ -285,6 +285,18 @@ struct DaySums {
     /// The cost the lots gained (a sell: less the cost basis taken out) and the profit realized.
     case figures(cost: ExactDecimal, realized: ExactDecimal)
 
+    /// The money `trade` paid in (+) or took out (−) if it is a buy or sell for cash
+    /// (`CashFlow.cashAmount`): its lot's cost or its disposal's proceeds, which booking has
+    /// already worked out by the same rule (quantity × price ± fee).
+    func cashAmount(of trade: Trade) throws -> ExactDecimal? {
+      guard trade.kind == .trade else { return nil }
+      switch self {
+      case .bought(let lot): return lot.cost
+      case .sold(let disposal): return try .zero - disposal.proceeds
+      case .figures: return try CashFlow.cashAmount(of: trade)
+      }
+    }
+
     var figures: (cost: ExactDecimal, realized: ExactDecimal) {
       get throws {
         switch self {
@@ -301,6 +313,23 @@ struct DaySums {
   /// `YYYY-MM-DD` of a stored time.
   static func day(of executedAt: String) -> String { String(executedAt.prefix(10)) }
 
+  /// The seconds since midnight of a stored time, `YYYY-MM-DDTHH:MM:SSZ` (the schema's CHECK);
+  /// 0 for text of another shape. Read from the bytes: this runs for every trade booked.
+  static func secondsIntoDay(_ executedAt: String) -> Int {
+    var text = executedAt
+    return text.withUTF8 { bytes in
+      func digit(_ index: Int) -> Int? {
+        let value = Int(bytes[index]) - 48
+        return (0...9).contains(value) ? value : nil
+      }
+      guard bytes.count == 20, let h1 = digit(11), let h2 = digit(12), let m1 = digit(14),
+        let m2 = digit(15), let s1 = digit(17), let s2 = digit(18)
+      else { return 0 }
+      let total = (h1 * 10 + h2) * 3_600 + (m1 * 10 + m2) * 60 + s1 * 10 + s2
+      return total < 86_400 ? total : 0
+    }
+  }
+
   /// Continues from `stored`, the stored row of the day of the next trade (nil: none).
   mutating func resume(_ stored: PositionDay?) {
     if open == nil { open = stored }
@@ -309,29 +338,23 @@ struct DaySums {
   /// Adds `trade`, which is not earlier than those added before, with what booking it derived;
   /// returns the previous day's sums when `trade` starts a new day.
   mutating func add(_ trade: Trade, _ booked: Booked) throws -> PositionDay? {
-    let day = Self.day(of: trade.executedAt)
-    let closed = open?.day == day ? nil : open
-    var sums = (closed == nil ? open : nil) ?? PositionDay(coinID: trade.coinID, day: day)
-    sums.quantityChange =
-      trade.side == .buy
-      ? try sums.quantityChange + trade.quantity : try sums.quantityChange - trade.quantity
-    let (cost, realized) = try booked.figures
-    sums.costChange = try sums.costChange + cost
-    sums.realized = try sums.realized + realized
-    if let amount = try CashFlow.cashAmount(of: trade), !amount.isZero {
-      let seconds = Timestamp.seconds(of: trade.executedAt) % 86_400
-      let weight = try ExactDecimal.scaled(
-        amount.magnitude, by: ExactDecimal(Int((seconds + 86_400) % 86_400)),
-        dividedBy: ExactDecimal(86_400))
-      if amount.isPositive {
-        sums.cashIn = try sums.cashIn + amount
-        sums.cashInWeight = try sums.cashInWeight + weight
-      } else {
-        sums.cashOut = try sums.cashOut + amount.magnitude
-        sums.cashOutWeight = try sums.cashOutWeight + weight
-      }
+    var closed: PositionDay?
+    if !(open.map { $0.day.utf8.elementsEqual(trade.executedAt.utf8.prefix(10)) } ?? false) {
+      closed = open
+      open = PositionDay(coinID: trade.coinID, day: Self.day(of: trade.executedAt))
     }
-    open = sums
+    let (cost, realized) = try booked.figures
+    var weight = ExactDecimal.zero
+    let amount = try booked.cashAmount(of: trade) ?? .zero
+    if !amount.isZero {
+      weight = try ExactDecimal.scaled(
+        amount.magnitude, by: ExactDecimal(Self.secondsIntoDay(trade.executedAt)),
+        dividedBy: ExactDecimal(86_400))
+    }
+    // In place (optional chaining on `open`): a copy per trade would cost as much as the sums.
+    try open?.add(
+      trade.side == .buy ? trade.quantity : try .zero - trade.quantity, cash: amount,
+      weight: weight, cost: cost, realized: realized)
     return closed
   }
 
@@ -339,5 +362,25 @@ struct DaySums {
   mutating func close() -> PositionDay? {
     defer { open = nil }
     return open
+  }
+}
+
+extension PositionDay {
+  /// Adds one trade's figures: its units (signed), the cash it paid in (+) or took out (−)
+  /// with that amount's weight (≥ 0), the cost its lots gained and the profit it realized.
+  fileprivate mutating func add(
+    _ quantity: ExactDecimal, cash: ExactDecimal, weight: ExactDecimal, cost: ExactDecimal,
+    realized: ExactDecimal
+  ) throws {
+    quantityChange = try quantityChange + quantity
+    if cash.isPositive {
+      cashIn = try cashIn + cash
+      cashInWeight = try cashInWeight + weight
+    } else if cash.isNegative {
+      cashOut = try cashOut + cash.magnitude
+      cashOutWeight = try cashOutWeight + weight
+    }
+    costChange = try costChange + cost
+    self.realized = try self.realized + realized
   }
 }

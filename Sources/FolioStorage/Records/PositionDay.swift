@@ -59,8 +59,14 @@ extension DerivedTables {
 
   /// Writes `day` of the position, replacing the stored row.
   public func save(_ day: PositionDay, portfolioID: Int64) throws {
-    let key: [any SQLBindable] = [portfolioID, day.coinID, day.day]
-    try saveDay.execute(key + day.fields.map { $0 as any SQLBindable })
+    // Bound one by one, with no boxed values: this runs for every position and day booked.
+    try saveDay.bind(portfolioID, at: 1)
+    try saveDay.bind(day.coinID, at: 2)
+    try saveDay.bind(day.day, at: 3)
+    for (offset, value) in day.fields.enumerated() {
+      try value.bind(to: saveDay, at: Int32(offset) + 4)
+    }
+    try saveDay.run()
   }
 
   /// Deletes the position's rows of `day` and later (nil: all of them).
