@@ -282,10 +282,13 @@ public struct ExactDecimal: Hashable, Comparable, Sendable, CustomStringConverti
   /// other text, which the general parser reads (or refuses) with the same result.
   private static func plainUnits(_ bytes: UnsafeBufferPointer<UInt8>) -> Int128? {
     let count = bytes.count
-    guard count > 0, count <= 21 else { return nil }
+    guard count > 0, count <= 40 else { return nil }
     let negative = bytes[0] == UInt8(ascii: "-")
     var index = negative ? 1 : 0
-    var value: UInt64 = 0
+    // The first 19 digits in `high`, the rest (up to 19 more) in `low`: 64-bit steps, as the
+    // 128-bit ones cost several times more (stored sums carry 18 fractional digits).
+    var high: UInt64 = 0
+    var low: UInt64 = 0
     var digits = 0
     // The digits after the point; -1 before the point.
     var fraction = -1
@@ -293,7 +296,11 @@ public struct ExactDecimal: Hashable, Comparable, Sendable, CustomStringConverti
       let digit = bytes[index] &- UInt8(ascii: "0")
       index += 1
       if digit < 10 {
-        value = value &* 10 &+ UInt64(digit)
+        if digits < 19 {
+          high = high &* 10 &+ UInt64(digit)
+        } else {
+          low = low &* 10 &+ UInt64(digit)
+        }
         digits += 1
         if fraction >= 0 { fraction += 1 }
       } else if digit == UInt8(ascii: ".") &- UInt8(ascii: "0"), fraction < 0, digits > 0 {
@@ -302,10 +309,14 @@ public struct ExactDecimal: Hashable, Comparable, Sendable, CustomStringConverti
         return nil
       }
     }
-    // 19 digits stay below 10¹⁹ < 2⁶⁴; times 10¹⁸ they stay below 10³⁷ < Int128.max.
-    guard digits > 0, digits <= 19, fraction != 0, fraction <= scale else { return nil }
-    let units = Int128(value) * Int128(powersOfTen[scale - max(fraction, 0)])
-    return negative ? 0 - units : units
+    guard digits > 0, digits <= 38, fraction != 0, fraction <= scale else { return nil }
+    // high < 10¹⁹ and low < 10¹⁹: high × 10¹⁹ + low < 10³⁸ < UInt128.max.
+    var value = UInt128(high)
+    if digits > 19 { value = value * powersOfTen[digits - 19] + UInt128(low) }
+    let (units, overflow) = value.multipliedReportingOverflow(
+      by: powersOfTen[scale - max(fraction, 0)])
+    guard !overflow, units <= UInt128(Int128.max) else { return nil }
+    return negative ? 0 - Int128(units) : Int128(units)
   }
 
   private static func shift(_ value: UInt128, by count: Int) -> UInt128? {

@@ -23,6 +23,22 @@ import Testing
     #expect(try d("18446744073709551617.5").description == "18446744073709551617.5")
   }
 
+  /// Stored sums carry 18 fractional digits: texts of 20 to 38 digits take the two-word fast
+  /// path, and the largest and one past it still parse (or fail) as the general parser does.
+  @Test func longPlainTextsParseExactly() throws {
+    #expect(try d("1259.097916666666666667").units == 1_259_097_916_666_666_666_667)
+    #expect(try d("-0.000000000000000001").units == -1)
+    #expect(try d("170141183460469231731.687303715884105727").units == .max)
+    #expect(try d("-170141183460469231731.687303715884105727").units == -Int128.max)
+    #expect(throws: DecimalError.self) { try d("170141183460469231731.687303715884105728") }
+    #expect(
+      try d("99999999999999999999.999999999999999999").units
+        == 99_999_999_999_999_999_999_999_999_999_999_999_999)
+    #expect(
+      try d("12345678901234567890").units == 12_345_678_901_234_567_890 * 1_000_000_000_000_000_000)
+    #expect(throws: DecimalError.self) { try d("1234567890123456789012") }
+  }
+
   @Test func canonicalTextParsesBackToTheSameValue() throws {
     var generator = SplitMix64(seed: 0x5EED)
     for _ in 0..<10_000 {

@@ -36,15 +36,19 @@ public struct PositionDay: Equatable, Sendable {
 }
 
 extension DerivedTables {
+  /// Decodes a row of `SELECT \(dayColumns)` by column place (a report reads thousands; a
+  /// lookup by name per column cost most of it).
   static func positionDay(_ row: Row) throws -> PositionDay {
-    var result = PositionDay(coinID: try row["coin_id"], day: try row["day"])
-    result.quantityChange = try row["quantity_change"]
-    result.cashIn = try row["cash_in"]
-    result.cashInWeight = try row["cash_in_weight"]
-    result.cashOut = try row["cash_out"]
-    result.cashOutWeight = try row["cash_out_weight"]
-    result.costChange = try row["cost_change"]
-    result.realized = try row["realized"]
+    var result = PositionDay(
+      coinID: try row.value(at: 0, named: "coin_id"), day: try row.value(at: 1, named: "day"))
+    (result.quantityChange, result.cashIn, result.cashInWeight) = (
+      try row.value(at: 2, named: "quantity_change"), try row.value(at: 3, named: "cash_in"),
+      try row.value(at: 4, named: "cash_in_weight")
+    )
+    (result.cashOut, result.cashOutWeight, result.costChange, result.realized) = (
+      try row.value(at: 5, named: "cash_out"), try row.value(at: 6, named: "cash_out_weight"),
+      try row.value(at: 7, named: "cost_change"), try row.value(at: 8, named: "realized")
+    )
     return result
   }
 

@@ -252,7 +252,8 @@ public struct Trade: Equatable, Sendable {
     public var last: Int?
     public var locationID: Int64?
     /// Only deposits, withdrawals and transfers: the rows whose cash flow is their units at
-    /// market value (read through the partial index `trades_at_market_value`).
+    /// market value (read through the partial index `trades_at_market_value`, which a filter
+    /// with `coinID` or `locationID` cannot use).
     public var atMarketValue = false
 
     public init(
@@ -278,7 +279,10 @@ public struct Trade: Equatable, Sendable {
   static func query(portfolioID: Int64, filter: Filter, selection: Selection = .all) -> (
     String, [any SQLBindable]
   ) {
-    var sql = "SELECT \(selection.columns) FROM trades WHERE portfolio_id = ?"
+    // SQLite's planner prefers trades_by_time to the partial index (it cannot tell how few
+    // rows the index holds): named, the index is used, and a query it cannot serve fails.
+    let table = filter.atMarketValue ? "trades INDEXED BY trades_at_market_value" : "trades"
+    var sql = "SELECT \(selection.columns) FROM \(table) WHERE portfolio_id = ?"
     var values: [any SQLBindable] = [portfolioID]
     if let coin = filter.coinID {
       sql += " AND coin_id = ?"
