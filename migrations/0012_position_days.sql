@@ -9,8 +9,10 @@
 -- (signed). cash_in and cash_out are the money its buys and sells for cash paid in and took
 -- out (a buy pays quantity × price + fee; a sell takes out quantity × price − fee, or pays in
 -- the difference when its fee is larger); each *_weight is the sum of those amounts, each
--- times the share of the day gone at its time (seconds since midnight ÷ 86400), which places
--- the day's money within the day for Modified Dietz and XIRR. cost_change is the cost of the
+-- times the seconds since midnight of its time (exact), which places the day's money within
+-- the day for Modified Dietz and XIRR. cash_too_large is 1 when those sums would pass the
+-- largest exact decimal (about 1.7e20): the four cash columns then hold 0 and mean nothing, and
+-- a report gives the returns of periods holding that day as too large to compute. cost_change is the cost of the
 -- lots its rows opened less the cost basis its sells took out of lots, and realized the profit
 -- its sells realized (by the position's method, as the other derived tables). Flows at market value
 -- (deposits, withdrawals, transfers) are priced when a report runs, from the rows themselves.
@@ -23,6 +25,7 @@ CREATE TABLE position_days (
   cash_in_weight TEXT NOT NULL,
   cash_out TEXT NOT NULL,
   cash_out_weight TEXT NOT NULL,
+  cash_too_large INTEGER NOT NULL CHECK (cash_too_large IN (0, 1)),
   cost_change TEXT NOT NULL,
   realized TEXT NOT NULL,
   PRIMARY KEY (portfolio_id, coin_id, day)

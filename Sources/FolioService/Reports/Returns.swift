@@ -10,9 +10,8 @@ public struct CashFlow: Equatable, Sendable {
   /// near their time); nil when it is known. A period holding such a flow has no returns.
   public let unknown: String?
   /// For the money of one day's cash trades summed in one direction (`at` the start of the
-  /// day): the sum of each amount times the share of the day gone at its time, which places
-  /// them within the day (a `position_days` weight, signed as `amount`); nil for one flow at
-  /// `at`.
+  /// day): the sum of each amount times its seconds since midnight, which places them within
+  /// the day (a `position_days` weight, signed as `amount`); nil for one flow at `at`.
   public let dayWeight: ExactDecimal?
 
   public init(
@@ -35,10 +34,8 @@ public struct CashFlow: Equatable, Sendable {
   /// at its amount-weighted time of day.
   func seconds(after start: Timestamp) -> Double {
     var offset = Double(at.seconds - start.seconds)
-    if let dayWeight, !amount.isZero,
-      let share = try? ExactDecimal.scaled(dayWeight, by: .one, dividedBy: amount)
-    {
-      offset += (Double(share.description) ?? 0) * 86_400
+    if let dayWeight, !amount.isZero, let seconds = try? dayWeight / amount {
+      offset += Double(seconds.description) ?? 0
     }
     return offset
   }
@@ -179,12 +176,14 @@ public enum Returns {
     for flow in flows where flow.at >= start && flow.at < end {
       net = try net + flow.amount
       let remaining = ExactDecimal(Int(end.seconds - flow.at.seconds))
-      weighted = try weighted + ExactDecimal.scaled(flow.amount, by: remaining, dividedBy: length)
       if let dayWeight = flow.dayWeight {
-        // A day's sum: each amount weighs by the time left after it, not after the day's start.
+        // A day's sum: Σ aᵢ × (end − tᵢ) exactly, each amount weighing by the time left after
+        // it (the day's start + its seconds since midnight), then one rounding, as for one flow.
+        let left = try flow.amount * remaining - dayWeight
+        weighted = try weighted + ExactDecimal.scaled(left, by: .one, dividedBy: length)
+      } else {
         weighted =
-          try weighted
-          - ExactDecimal.scaled(dayWeight, by: ExactDecimal(86_400), dividedBy: length)
+          try weighted + ExactDecimal.scaled(flow.amount, by: remaining, dividedBy: length)
       }
     }
     let gain = try to - from - net

@@ -28,14 +28,20 @@ public struct DayReturn: Equatable, Sendable {
   public let percent: ExactDecimal?
 }
 
-/// One direction of a day's cash flows, summed over coins: the amount and its day weight.
+/// One direction of a day's cash flows, summed over coins: the amount and its day weight, or
+/// too large to sum exactly.
 private struct DayCash {
   var amount = ExactDecimal.zero
   var weight = ExactDecimal.zero
+  var tooLarge = false
 
-  mutating func add(_ more: ExactDecimal, weight moreWeight: ExactDecimal) throws {
-    amount = try amount + more
-    weight = try weight + moreWeight
+  mutating func add(_ more: ExactDecimal, weight moreWeight: ExactDecimal) {
+    guard !tooLarge else { return }
+    do {
+      (amount, weight) = (try amount + more, try weight + moreWeight)
+    } catch {
+      tooLarge = true
+    }
   }
 }
 
@@ -49,6 +55,14 @@ extension ReportService {
     var pending: (day: String, cashIn: DayCash, cashOut: DayCash)?
     func flushDay() throws {
       guard let (text, cashIn, cashOut) = pending, let start = CalendarDay(text)?.start else {
+        return
+      }
+      if cashIn.tooLarge || cashOut.tooLarge {
+        inputs.flows.append(
+          CashFlow(
+            at: start, amount: .zero,
+            unknown: "the money the trades of \(text) paid in or took out is too large to sum "
+              + "exactly"))
         return
       }
       if !cashIn.amount.isZero {
@@ -68,8 +82,9 @@ extension ReportService {
         try flushDay()
         pending = (row.day, .init(), .init())
       }
-      try pending?.cashIn.add(row.cashIn, weight: row.cashInWeight)
-      try pending?.cashOut.add(row.cashOut, weight: row.cashOutWeight)
+      pending?.cashIn.add(row.cashIn, weight: row.cashInWeight)
+      pending?.cashOut.add(row.cashOut, weight: row.cashOutWeight)
+      if row.cashTooLarge { pending?.cashIn.tooLarge = true }
     }
     try flushDay()
     var filter = Trade.Filter(before: day.next.start)

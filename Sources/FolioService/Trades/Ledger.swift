@@ -344,13 +344,10 @@ struct DaySums {
       open = PositionDay(coinID: trade.coinID, day: Self.day(of: trade.executedAt))
     }
     let (cost, realized) = try booked.figures
-    var weight = ExactDecimal.zero
     let amount = try booked.cashAmount(of: trade) ?? .zero
-    if !amount.isZero {
-      weight = try ExactDecimal.scaled(
-        amount.magnitude, by: ExactDecimal(Self.secondsIntoDay(trade.executedAt)),
-        dividedBy: ExactDecimal(86_400))
-    }
+    // Σ amount × seconds since midnight: exact, so a day's weights give the very figures of its
+    // flows one by one.
+    let weight = try? amount.magnitude * ExactDecimal(Self.secondsIntoDay(trade.executedAt))
     // In place (optional chaining on `open`): a copy per trade would cost as much as the sums.
     try open?.add(
       trade.side == .buy ? trade.quantity : try .zero - trade.quantity, cash: amount,
@@ -367,20 +364,27 @@ struct DaySums {
 
 extension PositionDay {
   /// Adds one trade's figures: its units (signed), the cash it paid in (+) or took out (−)
-  /// with that amount's weight (≥ 0), the cost its lots gained and the profit it realized.
+  /// with that amount's weight (nil: too large), the cost its lots gained and the profit it
+  /// realized. Cash sums too large to hold exactly mark the day (`cashTooLarge`) instead of
+  /// refusing the trade: the position itself stays within range.
   fileprivate mutating func add(
-    _ quantity: ExactDecimal, cash: ExactDecimal, weight: ExactDecimal, cost: ExactDecimal,
+    _ quantity: ExactDecimal, cash: ExactDecimal, weight: ExactDecimal?, cost: ExactDecimal,
     realized: ExactDecimal
   ) throws {
     quantityChange = try quantityChange + quantity
-    if cash.isPositive {
-      cashIn = try cashIn + cash
-      cashInWeight = try cashInWeight + weight
-    } else if cash.isNegative {
-      cashOut = try cashOut + cash.magnitude
-      cashOutWeight = try cashOutWeight + weight
-    }
     costChange = try costChange + cost
     self.realized = try self.realized + realized
+    guard !cash.isZero, !cashTooLarge else { return }
+    do {
+      guard let weight else { throw DecimalError.overflow }
+      if cash.isPositive {
+        (cashIn, cashInWeight) = (try cashIn + cash, try cashInWeight + weight)
+      } else {
+        (cashOut, cashOutWeight) = (try cashOut + cash.magnitude, try cashOutWeight + weight)
+      }
+    } catch {
+      (cashIn, cashInWeight, cashOut, cashOutWeight) = (.zero, .zero, .zero, .zero)
+      cashTooLarge = true
+    }
   }
 }

@@ -272,10 +272,10 @@ public struct LedgerAudit {
         }
         if last == nil { last = PositionEnd(trade) } else { last?.advance(trade) }
         if let closed = try sums.add(trade, booked) {
-          days[closed.day] = closed.fields.map(\.description)
+          days[closed.day] = closed.auditFields
         }
       }
-      if let closed = sums.close() { days[closed.day] = closed.fields.map(\.description) }
+      if let closed = sums.close() { days[closed.day] = closed.auditFields }
     } catch let error as OversellError {
       return (
         count,
@@ -326,7 +326,7 @@ public struct LedgerAudit {
     differences.compare(
       "position day", expected: days,
       stored: try derived.storedDays(portfolioID: portfolio.id, coinID: coinID),
-      columns: PositionDay.columns, name: { "the row of \($0) in position_days" })
+      columns: PositionDay.auditColumns, name: { "the row of \($0) in position_days" })
     let expectedPosition = last.map {
       [
         book.quantity.description, book.costBasis.description, book.realized.description,

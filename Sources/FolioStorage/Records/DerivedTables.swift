@@ -29,7 +29,7 @@ public final class DerivedTables {
       """)
     saveDay = try db.prepare(
       "INSERT OR REPLACE INTO position_days (portfolio_id, \(Self.dayColumns)) "
-        + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
   }
 
   // MARK: - Positions

@@ -8,12 +8,15 @@ public struct PositionDay: Equatable, Sendable {
   public let day: String
   /// Units brought in less units taken out.
   public var quantityChange = ExactDecimal.zero
-  /// Money the cash trades paid in (≥ 0), and its sum weighted by the share of the day gone.
+  /// Money the cash trades paid in (≥ 0), and Σ each amount × its seconds since midnight.
   public var cashIn = ExactDecimal.zero
   public var cashInWeight = ExactDecimal.zero
   /// Money the cash trades took out (≥ 0), and its weighted sum.
   public var cashOut = ExactDecimal.zero
   public var cashOutWeight = ExactDecimal.zero
+  /// True when the cash sums would pass the largest exact decimal: the four above are 0 and
+  /// mean nothing.
+  public var cashTooLarge = false
   /// The cost of the lots opened less the cost basis the sells took out of lots.
   public var costChange = ExactDecimal.zero
   /// The profit the sells realized.
@@ -23,11 +26,16 @@ public struct PositionDay: Equatable, Sendable {
     (self.coinID, self.day) = (coinID, day)
   }
 
-  /// The columns of `position_days` after the key, in the order `fields` gives them.
+  /// The decimal columns of `position_days` after the key, in the order `fields` gives them.
   public static let columns = [
     "quantity_change", "cash_in", "cash_in_weight", "cash_out", "cash_out_weight", "cost_change",
     "realized",
   ]
+  /// Every column after the key, as `folio db check` compares them (`auditFields`).
+  public static let auditColumns = columns + ["cash_too_large"]
+
+  /// The values of `auditColumns` as text, as SQLite gives them back.
+  public var auditFields: [String] { fields.map(\.description) + [cashTooLarge ? "1" : "0"] }
 
   /// The values of `columns`.
   public var fields: [ExactDecimal] {
@@ -49,10 +57,11 @@ extension DerivedTables {
       try row.value(at: 5, named: "cash_out"), try row.value(at: 6, named: "cash_out_weight"),
       try row.value(at: 7, named: "cost_change"), try row.value(at: 8, named: "realized")
     )
+    result.cashTooLarge = try row.value(at: 9, named: "cash_too_large") as Int64 != 0
     return result
   }
 
-  static let dayColumns = "coin_id, day, " + PositionDay.columns.joined(separator: ", ")
+  static let dayColumns = "coin_id, day, " + PositionDay.auditColumns.joined(separator: ", ")
 
   /// The stored row of one position and day, if any.
   public func day(portfolioID: Int64, coinID: String, day: String) throws -> PositionDay? {
@@ -70,6 +79,7 @@ extension DerivedTables {
     for (offset, value) in day.fields.enumerated() {
       try value.bind(to: saveDay, at: Int32(offset) + 4)
     }
+    try saveDay.bind(day.cashTooLarge ? 1 : 0, at: 11)
     try saveDay.run()
   }
 
@@ -126,14 +136,14 @@ extension DerivedTables {
     try db.scalarInt("SELECT EXISTS (SELECT 1 FROM position_days)") == 1
   }
 
-  /// The position's rows exactly as stored, by day (columns: `PositionDay.columns`).
+  /// The position's rows exactly as stored, by day (columns: `PositionDay.auditColumns`).
   public func storedDays(portfolioID: Int64, coinID: String) throws -> [String: [String]] {
     var result: [String: [String]] = [:]
     try db.prepare(
-      "SELECT day, \(PositionDay.columns.joined(separator: ", ")) FROM position_days "
+      "SELECT day, \(PositionDay.auditColumns.joined(separator: ", ")) FROM position_days "
         + "WHERE portfolio_id = ? AND coin_id = ?"
     ).forEachRow([portfolioID, coinID]) { row in
-      result[try row["day"]] = try PositionDay.columns.map(row.storedText)
+      result[try row["day"]] = try PositionDay.auditColumns.map(row.storedText)
     }
     return result
   }

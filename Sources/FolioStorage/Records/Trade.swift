@@ -405,8 +405,7 @@ public struct Trade: Equatable, Sendable {
   ///   a statement journal per row.
   /// - Into an empty table, the trades' lookup indexes: building them once after the rows are
   ///   in is much cheaper than updating them row by row, and nothing reads them meanwhile.
-  ///   Unique indexes stay: duplicate ids are detected with them. Partial indexes stay too: a
-  ///   row outside their WHERE costs nothing, while building one again reads the whole table.
+  ///   Unique indexes stay: duplicate ids are detected with them.
   public static func suspendInsertWork(_ db: Database) throws -> () throws -> Void {
     let empty = try db.isEmpty(table: "trades")
     let objects = try db.rows(
@@ -414,7 +413,7 @@ public struct Trade: Equatable, Sendable {
       SELECT type, name, sql FROM sqlite_schema
       WHERE tbl_name = 'trades' AND sql IS NOT NULL AND (
         (type = 'trigger' AND instr(upper(sql), ' INSERT ON TRADES') > 0)
-        OR (type = 'index' AND ? AND sql NOT LIKE 'CREATE UNIQUE%' AND sql NOT LIKE '% WHERE %'))
+        OR (type = 'index' AND ? AND sql NOT LIKE 'CREATE UNIQUE%'))
       """, [empty]
     ) {
       (type: try $0["type"] as String, name: try $0["name"] as String, sql: try $0["sql"] as String)

@@ -52,20 +52,14 @@ import Testing
   }
 
   /// A report reads a day's cash trades summed (`position_days`): the sum at the start of the
-  /// day with its weight (Σ amount × share of the day gone) gives the very Modified Dietz
+  /// day with its weight (Σ amount × seconds since midnight) gives the very Modified Dietz
   /// figures of the flows one by one, and the XIRR of one flow each way.
   @Test func aDaysSummedFlowsGiveTheFiguresOfTheFlowsOneByOne() throws {
     let (start, end) = (day("2024-11-30").start, day("2024-11-30").next.start)
-    // 2,351 in at 09:30 (share 0.395833…), 9,598 out at 10:15 (share 0.427083…).
+    // 2,351 in at 09:30 (34,200 s since midnight), 9,598 out at 10:15 (36,900 s).
     let summed = [
-      CashFlow(
-        at: start, amount: decimal("2351"),
-        dayWeight: try ExactDecimal.scaled(
-          decimal("2351"), by: ExactDecimal(34_200), dividedBy: ExactDecimal(86_400))),
-      CashFlow(
-        at: start, amount: decimal("-9598"),
-        dayWeight: try ExactDecimal.scaled(
-          decimal("-9598"), by: ExactDecimal(36_900), dividedBy: ExactDecimal(86_400))),
+      CashFlow(at: start, amount: decimal("2351"), dayWeight: decimal("80404200")),
+      CashFlow(at: start, amount: decimal("-9598"), dayWeight: decimal("-354166200")),
     ]
     let single = [flow("2024-11-30T09:30:00Z", "2351"), flow("2024-11-30T10:15:00Z", "-9598")]
     let one = try Returns.subPeriod(
@@ -82,15 +76,29 @@ import Testing
           start: xirrStart, from: decimal("50000"), end: end, to: decimal("52000.2"), flows: single)
     )
     // Two buys in one day sit at their amount-weighted time: 100 at 06:00 and 300 at 18:00
-    // weigh as 400 at 15:00 (share 0.625).
+    // weigh as 400 at 15:00 (100 × 21,600 + 300 × 64,800 = 400 × 54,000).
     let pair = try Returns.subPeriod(
       start: start, from: decimal("1000"), end: end, to: decimal("1500"),
       flows: [flow("2024-11-30T06:00:00Z", "100"), flow("2024-11-30T18:00:00Z", "300")])
     let joined = try Returns.subPeriod(
       start: start, from: decimal("1000"), end: end, to: decimal("1500"),
-      flows: [CashFlow(at: start, amount: decimal("400"), dayWeight: decimal("250"))])
+      flows: [CashFlow(at: start, amount: decimal("400"), dayWeight: decimal("21600000"))])
     #expect(joined == pair)
     #expect(joined.percent == decimal("8.695652"), "100 / (1000 + 100 × 0.75 + 300 × 0.25)")
+    // Dust: one unit (10⁻¹⁸) bought at noon weighs half a unit, which rounds to nothing, as for
+    // the flow alone: nothing was invested, so there is no percentage.
+    let dust = try Returns.subPeriod(
+      start: start, from: .zero, end: end, to: .zero,
+      flows: [
+        CashFlow(
+          at: start, amount: ExactDecimal(units: 1), dayWeight: decimal("0.0000000000000432"))
+      ])
+    #expect(dust.percent == nil)
+    #expect(
+      dust
+        == (try Returns.subPeriod(
+          start: start, from: .zero, end: end, to: .zero,
+          flows: [CashFlow(at: at("2024-11-30T12:00:00Z"), amount: ExactDecimal(units: 1))])))
   }
 
   /// Day 1: 100 → 110 (+10%). Day 2 opens with 110 more put in: 220 → 242 (+10%).

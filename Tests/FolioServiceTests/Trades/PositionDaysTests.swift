@@ -41,8 +41,7 @@ import Testing
         let amount = buy ? try quantity * price + fee : try fee - quantity * price
         func field(_ offset: Int) -> Int { Int(at.dropFirst(offset).prefix(2)) ?? 0 }
         let seconds = field(11) * 3600 + field(14) * 60 + field(17)
-        let weight = try ExactDecimal.scaled(
-          amount.magnitude, by: ExactDecimal(seconds), dividedBy: ExactDecimal(86_400))
+        let weight = try amount.magnitude * ExactDecimal(seconds)
         let index = amount.isNegative ? 3 : 1
         if !amount.isZero {
           day[index] = try day[index] + amount.magnitude
@@ -52,14 +51,14 @@ import Testing
       sums[key] = day
     }
     return sums.keys.sorted().map { key in
-      key + "|" + (sums[key] ?? []).map(\.description).joined(separator: "|")
+      key + "|" + (sums[key] ?? []).map(\.description).joined(separator: "|") + "|0"
     }
   }
 
   static let dayText =
     "coin_id || '|' || day || '|' || quantity_change || '|' || cash_in || '|' "
     + "|| cash_in_weight || '|' || cash_out || '|' || cash_out_weight || '|' || cost_change "
-    + "|| '|' || realized AS text"
+    + "|| '|' || realized || '|' || cash_too_large AS text"
 
   func storedDays(_ test: TestStore) throws -> [String] {
     try test.db.rows(
@@ -147,8 +146,33 @@ import Testing
     #expect(stored.count == 4)
     #expect(
       stored.first { $0.hasPrefix("bitcoin|2024-01-02|") }
-        == "bitcoin|2024-01-02|2.9|281|185.75|9.5|2.375|273|1.5",
+        == "bitcoin|2024-01-02|2.9|281|16048800|9.5|205200|273|1.5|0",
       "in: 100 at 12:00, 181 at 18:00; out: 9.5 at 06:00 from a lot of 80 a unit (realized 1.5)")
+  }
+
+  /// Cash too large to sum exactly (each amount × its seconds must stay within about 1.7e20)
+  /// marks the day instead of refusing a trade the position can hold; the report then gives
+  /// the returns of the periods holding that day as n/a, and its other figures as always.
+  @Test func cashTooLargeToSumMarksTheDayInsteadOfRefusingTheTrade() throws {
+    let test = try TestStore()
+    let huge = "100000000000000000000"
+    try test.trade(.buy, "bitcoin", "1", at: huge, on: "2024-01-02T10:00:00Z")
+    try test.trade(.sell, "bitcoin", "1", at: huge, on: "2024-01-02T11:00:00Z")
+    try test.trade(.buy, "bitcoin", "1", at: huge, on: "2024-01-02T12:00:00Z")
+    #expect(try storedDays(test) == ["bitcoin|2024-01-02|1|0|0|0|0|\(huge)|0|1"])
+    #expect(try LedgerAudit(test.store).findings().findings.isEmpty)
+    let report = try ReportService(test.store).build(
+      test.main(), day: try #require(CalendarDay("2024-01-05")), method: .fifo,
+      maxAge: 86_400, now: Date(timeIntervalSince1970: 1_732_968_000), historyDays: 30)
+    #expect(report.holdings.map(\.coinID) == ["bitcoin"])
+    let day = try #require(CalendarDay("2024-01-05"))
+    let inputs = try test.db.read {
+      try ReportService(test.store).returnInputs(test.main(), through: day)
+    }
+    #expect(
+      inputs.flows.map(\.unknown) == [
+        "the money the trades of 2024-01-02 paid in or took out is too large to sum exactly"
+      ])
   }
 
   /// A hand-edited day row is a finding of `db check`, which names the row.
@@ -176,8 +200,8 @@ import Testing
     let booked = try storedDays(test)
     #expect(booked.count == 3)
     #expect(
-      booked.first == "bitcoin|2024-01-01|3|321|167|0|0|321|0",
-      "2 × 100 + 1 at 08:00 (a third of the day gone), 120 at 20:00 (five sixths)")
+      booked.first == "bitcoin|2024-01-01|3|321|14428800|0|0|321|0|0",
+      "2 × 100 + 1 at 08:00 (28,800 s), 120 at 20:00 (72,000 s)")
     let path = test.store.database.path
     try test.db.execute(
       """
