@@ -2,9 +2,9 @@ import FolioStorage
 import Foundation
 
 /// Keeps the derived tables (lots, lot consumptions, disposals, positions, position days) in
-/// step with the trade journal. After a change at time K for one coin, only what follows the
-/// start of K's day is recomputed: the derived rows from there on are undone, then the trades
-/// from there on are booked again (a day's row sums all the day's trades).
+/// step with the trade journal. After a change at time K for one coin, only what follows K is
+/// recomputed: the derived rows from K on are undone (K's day row keeps the trades before K),
+/// then the trades from K on are booked again.
 ///
 /// Every method must run inside a write transaction; an `OversellError` thrown by a replay
 /// rolls the whole change back.
@@ -52,11 +52,13 @@ final class Ledger {
         openLots: try derived.openLots(portfolioID: portfolio.id, coinID: coinID),
         quantity: stored.quantity, costBasis: stored.costBasis, realized: stored.realized)
     } else if let stored, let key, stored.method == portfolio.method {
-      let dayStart = TradeKey(executedAt: DaySums.day(of: key.executedAt) + "T00:00:00Z", id: 0)
-      book = try undo(stored, portfolio: portfolio, from: dayStart)
+      // K's day keeps what its trades before K summed (worked out before `undo` removes the
+      // derived rows from K on); the stream adds the trades from K to it.
+      let earlier = try dayRow(portfolioID: portfolio.id, coinID: coinID, before: key)
+      book = try undo(stored, portfolio: portfolio, from: key)
       try derived.deleteDays(
         portfolioID: portfolio.id, coinID: coinID, from: DaySums.day(of: key.executedAt))
-      start = dayStart
+      if let earlier { try derived.save(earlier, portfolioID: portfolio.id) }
     } else {
       // No stored position means no derived rows: there is nothing to delete.
       if stored != nil { try deleteDerived(portfolioID: portfolio.id, coinID: coinID) }
@@ -174,22 +176,60 @@ final class Ledger {
     guard !(try derived.hasDays()) else { return }
     for portfolio in try Portfolio.all(db) {
       for coin in try Trade.coins(portfolioID: portfolio.id, db) {
-        var sums = DaySums()
-        try derived.eachTradeWithDerived(portfolioID: portfolio.id, coinID: coin) {
-          trade, lotCost, sold in
-          // As booked: a missing derived row counts nothing (`folio db check` reports it).
-          let booked: DaySums.Booked =
-            trade.side == .buy
-            ? .figures(cost: lotCost ?? .zero, realized: .zero)
-            : .figures(
-              cost: try .zero - (sold?.cost ?? .zero), realized: sold?.realized ?? .zero)
-          if let closed = try sums.add(trade, booked) {
-            try derived.save(closed, portfolioID: portfolio.id)
-          }
+        for row in try sums(portfolioID: portfolio.id, coinID: coin, from: nil, before: nil) {
+          try derived.save(row, portfolioID: portfolio.id)
         }
-        if let last = sums.close() { try derived.save(last, portfolioID: portfolio.id) }
       }
     }
+  }
+
+  /// The row of K's day with only the day's trades before K: the stored row less what the
+  /// day's booked trades from K on added (a few, as a rule: a day may hold thousands of
+  /// trades, and a write in the same second as the last one comes here), or those before K
+  /// summed when the stored row cannot be taken apart; nil when none comes before K.
+  private func dayRow(portfolioID: Int64, coinID: String, before key: TradeKey) throws
+    -> PositionDay?
+  {
+    let day = DaySums.day(of: key.executedAt)
+    let dayStart = TradeKey(executedAt: day + "T00:00:00Z", id: 0)
+    guard
+      try Trade.exists(portfolioID: portfolioID, coinID: coinID, from: dayStart, before: key, db)
+    else { return nil }
+    let nextDay = TradeKey(
+      executedAt: (CalendarDay(day)?.next.description ?? day) + "T00:00:00Z", id: 0)
+    let later = try sums(
+      portfolioID: portfolioID, coinID: coinID, from: key, before: nextDay, bookedOnly: true)
+    if var row = try derived.day(portfolioID: portfolioID, coinID: coinID, day: day),
+      !row.cashTooLarge
+    {
+      guard let later = later.first else { return row }
+      if !later.cashTooLarge, (try? row.subtract(later)) != nil { return row }
+    }
+    return try sums(portfolioID: portfolioID, coinID: coinID, from: dayStart, before: key).first
+  }
+
+  /// The day sums of the position's trades from `start` before `end` (nil: no bound), from
+  /// the trades and what their stored derived rows hold, with no booking; with `bookedOnly`,
+  /// trades not booked yet (with no lot or disposal, such as one just inserted) are left out.
+  private func sums(
+    portfolioID: Int64, coinID: String, from start: TradeKey?, before end: TradeKey?,
+    bookedOnly: Bool = false
+  ) throws -> [PositionDay] {
+    var sums = DaySums()
+    var rows: [PositionDay] = []
+    try derived.eachTradeWithDerived(
+      portfolioID: portfolioID, coinID: coinID, from: start, before: end
+    ) { trade, lotCost, sold in
+      if bookedOnly && (trade.side == .buy ? lotCost == nil : sold == nil) { return }
+      // As booked: a missing derived row counts nothing (`folio db check` reports it).
+      let booked: DaySums.Booked =
+        trade.side == .buy
+        ? .figures(cost: lotCost ?? .zero, realized: .zero)
+        : .figures(cost: try .zero - (sold?.cost ?? .zero), realized: sold?.realized ?? .zero)
+      if let closed = try sums.add(trade, booked) { rows.append(closed) }
+    }
+    if let last = sums.close() { rows.append(last) }
+    return rows
   }
 }
 
@@ -363,6 +403,16 @@ struct DaySums {
 }
 
 extension PositionDay {
+  /// Takes away what `other`, the sums of some of the same day's trades, added.
+  fileprivate mutating func subtract(_ other: PositionDay) throws {
+    (quantityChange, cashIn, cashInWeight, cashOut, cashOutWeight, costChange, realized) = (
+      try quantityChange - other.quantityChange, try cashIn - other.cashIn,
+      try cashInWeight - other.cashInWeight, try cashOut - other.cashOut,
+      try cashOutWeight - other.cashOutWeight, try costChange - other.costChange,
+      try realized - other.realized
+    )
+  }
+
   /// Adds one trade's figures: its units (signed), the cash it paid in (+) or took out (−)
   /// with that amount's weight (nil: too large), the cost its lots gained and the profit it
   /// realized. Cash sums too large to hold exactly mark the day (`cashTooLarge`) instead of

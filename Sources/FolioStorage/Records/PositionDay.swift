@@ -102,11 +102,11 @@ extension DerivedTables {
       """, [portfolioID, from ?? "", through ?? "9999-12-31"], Self.positionDay)
   }
 
-  /// Streams the position's trades in booking order with the booking columns, each with what
-  /// its stored derived rows hold: the cost of its lot (a buy), or the cost basis and the
+  /// Streams the position's trades in booking order (from `start`, before `end`: nil, no bound)
+  /// with the booking columns, each with what its stored derived rows hold: the cost of its lot (a buy), or the cost basis and the
   /// realized profit of its disposal (a sell); nil where there is no such row.
   public func eachTradeWithDerived(
-    portfolioID: Int64, coinID: String,
+    portfolioID: Int64, coinID: String, from start: TradeKey? = nil, before end: TradeKey? = nil,
     _ body: (Trade, _ lotCost: ExactDecimal?, _ sold: (cost: ExactDecimal, realized: ExactDecimal)?)
       throws -> Void
   ) throws {
@@ -119,9 +119,14 @@ extension DerivedTables {
         d.realized_pnl AS sold_realized
       FROM trades AS t LEFT JOIN lots AS l ON l.trade_id = t.id
       LEFT JOIN disposals AS d ON d.trade_id = t.id
-      WHERE t.portfolio_id = ? AND t.coin_id = ? ORDER BY t.executed_at, t.id
+      WHERE t.portfolio_id = ? AND t.coin_id = ? AND (t.executed_at, t.id) >= (?, ?)
+        AND (t.executed_at, t.id) < (?, ?)
+      ORDER BY t.executed_at, t.id
       """
-    ).forEachRow([portfolioID, coinID]) { row in
+    ).forEachRow([
+      portfolioID, coinID, start?.executedAt ?? "", start?.id ?? 0,
+      end?.executedAt ?? "\u{10FFFF}", end?.id ?? Int64.max,
+    ]) { row in
       let (cost, soldCost, soldRealized): (ExactDecimal?, ExactDecimal?, ExactDecimal?) = (
         try row["lot_cost"], try row["sold_cost"], try row["sold_realized"]
       )

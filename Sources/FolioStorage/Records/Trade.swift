@@ -424,6 +424,18 @@ public struct Trade: Equatable, Sendable {
     return { for object in objects { try db.execute(object.sql) } }
   }
 
+  /// True when the position has a trade from `start` before `end` (through the trades index).
+  public static func exists(
+    portfolioID: Int64, coinID: String, from start: TradeKey, before end: TradeKey,
+    _ db: Database
+  ) throws -> Bool {
+    try db.scalarInt(
+      """
+      SELECT EXISTS (SELECT 1 FROM trades WHERE portfolio_id = ? AND coin_id = ?
+        AND (executed_at, id) >= (?, ?) AND (executed_at, id) < (?, ?))
+      """, [portfolioID, coinID, start.executedAt, start.id, end.executedAt, end.id]) == 1
+  }
+
   /// The oldest trade of one position, if any.
   public static func earliest(portfolioID: Int64, coinID: String, _ db: Database) throws
     -> Trade?
