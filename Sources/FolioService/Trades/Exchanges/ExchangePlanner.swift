@@ -47,8 +47,9 @@ struct PlanError: LocalizedError {
 /// currency is the cash leg of a buy or a sell; a trade against another fiat currency is a buy
 /// or sell at the coin's market value; a trade of one coin for another is a swap; a fee in a
 /// third coin is a disposal of that coin at its market value, whose value is part of what the
-/// coin bought (or received in a swap) cost. Values the export does not give
-/// come from the cached quotes (`market refresh`, `market import`, `market history`).
+/// coin bought (or received in a swap) cost; a swap's fee in cash buys its share of the coin
+/// received. Values the export does not give come from the cached quotes (`market refresh`,
+/// `market import`, `market history`).
 struct ExchangePlanner {
   let db: Database
   let directory: CoinDirectory
@@ -198,10 +199,9 @@ struct ExchangePlanner {
           gave.asset == currency
           ? gave.quantity
           : try given ?? got.quantity * quote(id, got.asset, event, need: "this buy's cost")
-        // The price rounded down, and what rounding leaves out is in the fee: the lot costs
-        // exactly the cash paid and the fees (net × price + fee).
-        var price = try ExactDecimal.scaled(cost, by: .one, dividedBy: got.quantity)
-        if try got.quantity * price > cost { price = try price - Self.step }
+        // What rounding the price down leaves out is in the fee: the lot costs exactly the
+        // cash paid and the fees (net × price + fee).
+        let price = try Self.priceRoundedDown(cost, got.quantity)
         let net = try got.quantity - feeInGot
         guard net.isPositive else {
           throw PlanError(reason: "the fee takes all of the \(got.quantity) \(got.asset) bought")
@@ -253,24 +253,34 @@ struct ExchangePlanner {
         guard arrived.isPositive else {
           throw PlanError(reason: "the fee takes all of the \(got.quantity) \(got.asset) received")
         }
-        guard feeInCash.isZero else {
-          throw PlanError(reason: "a swap's fee in \(currency): folio records swap fees in coins")
-        }
-        // On a swap, a fee in a third coin is given for the coin received too: a swap of its
-        // own, for the share of what arrived that its value is of the whole (value + fees).
-        // So the fee coin is disposed of at its market value and the coin received costs
-        // what was given for it, the fee included, as a buy's lot does.
-        let whole = try value + thirdValue
+        // On a swap, a fee in the portfolio's currency or in a third coin is given for the
+        // coin received too, for the share of what arrived that its value is of the whole
+        // (value + fees): a fee in cash is a buy of that share, a fee in a third coin a swap
+        // of its own (the fee coin is disposed of at its market value). So the coin received
+        // costs what was given for it, the fees included, as a buy's lot does.
+        let whole = try value + feeInCash + thirdValue
         var kept = arrived
-        disposals = []
-        for fee in third {
-          let share = try ExactDecimal.scaled(arrived, by: fee.value, dividedBy: whole)
+        func shareArrived(for fee: ExactDecimal, paid: String) throws -> ExactDecimal {
+          let share = try ExactDecimal.scaled(arrived, by: fee, dividedBy: whole)
           kept = try kept - share
-          guard share.isPositive, fee.value.isPositive, kept.isPositive else {
+          guard share.isPositive, fee.isPositive, kept.isPositive else {
             throw PlanError(
-              reason: "the fee of \(fee.fee.quantity) \(fee.fee.asset) is too small a part of "
+              reason: "the fee of \(paid) is too small a part of "
                 + "the \(arrived) \(got.asset) received to record its share")
           }
+          return share
+        }
+        disposals = []
+        if !feeInCash.isZero {
+          let share = try shareArrived(for: feeInCash, paid: "\(feeInCash) \(currency)")
+          let price = try Self.priceRoundedDown(feeInCash, share)
+          disposals.append(
+            row(
+              .buy, .trade, inID, share, price: price, fee: try feeInCash - share * price,
+              suffix: ":fee-\(currency)"))
+        }
+        for fee in third {
+          let share = try shareArrived(for: fee.value, paid: "\(fee.fee.quantity) \(fee.fee.asset)")
           let suffix = ":fee-\(fee.fee.asset)"
           disposals += [
             row(
@@ -364,6 +374,15 @@ struct ExchangePlanner {
 
   /// The smallest step of an `ExactDecimal`, 10⁻¹⁸.
   private static let step = ExactDecimal(units: 1)
+
+  /// The price of `quantity` bought for `cost`, rounded down so that quantity × price never
+  /// passes the cost; what it leaves out, cost − quantity × price, goes in the row's fee.
+  private static func priceRoundedDown(_ cost: ExactDecimal, _ quantity: ExactDecimal) throws
+    -> ExactDecimal
+  {
+    let price = try ExactDecimal.scaled(cost, by: .one, dividedBy: quantity)
+    return try quantity * price > cost ? price - step : price
+  }
 
   private mutating func cash() -> [PlannedRow] {
     cashEvents += 1

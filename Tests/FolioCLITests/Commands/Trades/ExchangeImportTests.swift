@@ -463,6 +463,68 @@ import Testing
           """)
   }
 
+  /// A swap whose fee is paid in the portfolio's currency: the cash is given for the coin
+  /// received too, a buy of its share of what arrived (closes: BTC 40000 on 03-01, 39950 on
+  /// 03-02; ETH 2100 on 03-03).
+  /// - 03-01 0.1 BTC deposited: lot 4000.
+  /// - 03-02 0.1 BTC (value 3995) for 2 ETH, fee 5 USD: the fee's share of the ETH is
+  ///   2 × 5 / (3995 + 5) = 0.0025, a buy costing exactly 5; the swap keeps 1.9975 (lot 3995),
+  ///   both at 2000 an ETH. BTC realizes 3995 − 4000 = −5.
+  /// - 03-03 1 ETH (value 2100) for 0.05 BTC, fee 1 USD: the fee buys 0.05 × 1 / 2101 BTC, a
+  ///   share that does not divide evenly; its price is rounded down and the rest is its fee,
+  ///   so its lot costs exactly 1 and the swap's 2100. ETH sold FIFO: 0.0025 + 0.9975 at 2000,
+  ///   basis 2000, realized 100.
+  /// Holdings: BTC 0.05 at 2101, realized −5; ETH 1 at 2000, realized 100.
+  @Test func aSwapsFeeInCashBuysItsShareOfTheCoinReceived() throws {
+    closes([
+      ("bitcoin", "2024-03-01", "40000"), ("bitcoin", "2024-03-02", "39950"),
+      ("ethereum", "2024-03-03", "2100"),
+    ])
+    let file = sandbox.write(
+      "binance-usd-fee.csv",
+      """
+      User_ID,UTC_Time,Account,Operation,Coin,Change,Remark
+      7,2024-03-03 10:00:00,Spot,Transaction Fee,USD,-1,
+      7,2024-03-03 10:00:00,Spot,Transaction Buy,BTC,0.05,
+      7,2024-03-03 10:00:00,Spot,Transaction Spend,ETH,-1,
+      7,2024-03-02 10:00:00,Spot,Transaction Fee,USD,-5,
+      7,2024-03-02 10:00:00,Spot,Transaction Buy,ETH,2,
+      7,2024-03-02 10:00:00,Spot,Transaction Spend,BTC,-0.1,
+      7,2024-03-01 10:00:00,Spot,Deposit,BTC,0.1,
+
+      """)
+    #expect(
+      ok("import", "exchange", file)
+        == "imported 7 trade(s) from 7 row(s) of a binance export; skipped 0 already present\n")
+    #expect(
+      try positions()
+        == """
+        bitcoin|0.05|2101|-5
+        ethereum|1|2000|100
+
+        """)
+    #expect(
+      try sandbox.sqlite(
+        """
+        SELECT t.kind, t.coin_id, t.quantity, l.cost, t.external_id LIKE '%:fee-USD'
+        FROM trades t JOIN lots l ON l.trade_id = t.id
+        WHERE t.side = 'buy' AND t.kind != 'deposit' ORDER BY t.executed_at, t.kind
+        """)
+          == """
+          swap|ethereum|1.9975|3995|0
+          trade|ethereum|0.0025|5|1
+          swap|bitcoin|0.049976201808662542|2100|0
+          trade|bitcoin|0.000023798191337458|1|1
+
+          """)
+    #expect(ok("db", "check").hasPrefix("ok"))
+    #expect(
+      ok("import", "exchange", file)
+        == "imported 0 trade(s) from 7 row(s) of a binance export; skipped 7 already present "
+        + "(nothing new)\n")
+    #expect(try tradeCount() == "7\n")
+  }
+
   /// A Convert whose spread takes all it gives is refused with its line.
   @Test func aSpreadOfTheWholeConvertIsRefused() throws {
     #expect(sandbox.run("db", "migrate").code == 0)
