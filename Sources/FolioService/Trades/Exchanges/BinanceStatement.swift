@@ -62,6 +62,10 @@ enum BinanceStatement {
       }
       switch operation {
       case .trade, .fee, .dust:
+        if case .fee = operation, change.isPositive {
+          // A fee paid back would be booked as one paid: the cost would be wrong.
+          throw reason("a fee's Change must be below zero (folio books fees paid, not rebates)")
+        }
         let dust = if case .dust = operation { true } else { false }
         let key = "\(time.description)|\(account)|\(dust)"
         if groups[key] == nil {

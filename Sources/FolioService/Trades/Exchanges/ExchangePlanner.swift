@@ -263,10 +263,15 @@ struct ExchangePlanner {
         func shareArrived(for fee: ExactDecimal, paid: String) throws -> ExactDecimal {
           let share = try ExactDecimal.scaled(arrived, by: fee, dividedBy: whole)
           kept = try kept - share
-          guard share.isPositive, fee.isPositive, kept.isPositive else {
+          guard share.isPositive, fee.isPositive else {
             throw PlanError(
               reason: "the fee of \(paid) is too small a part of "
                 + "the \(arrived) \(got.asset) received to record its share")
+          }
+          guard kept.isPositive else {
+            throw PlanError(
+              reason: "the fees take all of the \(arrived) \(got.asset) received: none is left "
+                + "for the \(gave.quantity) \(gave.asset) given")
           }
           return share
         }

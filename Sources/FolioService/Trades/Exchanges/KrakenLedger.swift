@@ -68,8 +68,12 @@ enum KrakenLedger {
       let asset = ticker(columns.field(record, "asset"))
       let amount = try ExchangeFields.decimal(columns.field(record, "amount"), field: "amount")
       let feeText = columns.field(record, "fee")
-      let fee =
-        feeText.isEmpty ? .zero : try ExchangeFields.decimal(feeText, field: "fee").magnitude
+      let fee = feeText.isEmpty ? .zero : try ExchangeFields.decimal(feeText, field: "fee")
+      // A fee paid back would be booked as one paid: the cost would be wrong.
+      guard !fee.isNegative else {
+        throw TradeInputError(
+          field: "fee", reason: "a fee must not be below zero (folio books fees paid, not rebates)")
+      }
       let id = "kraken:\(refid.isEmpty ? txid : refid)"
       func event(_ kind: ExchangeEventKind) -> ExchangeEvent {
         ExchangeEvent(kind: kind, time: time, id: id, line: record.line, operation: type)

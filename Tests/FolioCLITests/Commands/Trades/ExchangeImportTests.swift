@@ -525,6 +525,68 @@ import Testing
     #expect(try tradeCount() == "7\n")
   }
 
+  /// The swap of 03-02 above deleted after its import (`tx delete` takes both of its rows, and
+  /// leaves the fee's buy): importing again stores the swap's two rows again, and only them.
+  @Test func importingAgainRestoresTheRowsOfAnEventDeletedSince() throws {
+    closes([("bitcoin", "2024-03-01", "40000"), ("bitcoin", "2024-03-02", "39950")])
+    let file = sandbox.write(
+      "binance-usd-fee.csv",
+      """
+      User_ID,UTC_Time,Account,Operation,Coin,Change,Remark
+      7,2024-03-02 10:00:00,Spot,Transaction Fee,USD,-5,
+      7,2024-03-02 10:00:00,Spot,Transaction Buy,ETH,2,
+      7,2024-03-02 10:00:00,Spot,Transaction Spend,BTC,-0.1,
+      7,2024-03-01 10:00:00,Spot,Deposit,BTC,0.1,
+
+      """)
+    _ = ok("import", "exchange", file)
+    _ = ok("tx", "delete", "3")
+    #expect(try positions() == "bitcoin|0.1|4000|0\nethereum|0.0025|5|0\n")
+    #expect(
+      ok("import", "exchange", file)
+        == "imported 2 trade(s) from 4 row(s) of a binance export; skipped 2 already present\n")
+    #expect(try positions() == "bitcoin|0|0|-5\nethereum|2|4000|0\n")
+    #expect(ok("db", "check").hasPrefix("ok"))
+    #expect(
+      ok("import", "exchange", file)
+        == "imported 0 trade(s) from 4 row(s) of a binance export; skipped 4 already present "
+        + "(nothing new)\n")
+  }
+
+  /// A fee paid back (a Binance fee row above zero, a Kraken fee below zero) would be booked as
+  /// one paid, so the file is refused with its line and nothing is stored.
+  @Test func aFeePaidBackIsRefused() throws {
+    #expect(sandbox.run("db", "migrate").code == 0)
+    let binance = sandbox.write(
+      "binance-rebate.csv",
+      """
+      User_ID,UTC_Time,Account,Operation,Coin,Change,Remark
+      7,2024-03-02 10:00:00,Spot,Transaction Fee,USD,5,
+      7,2024-03-02 10:00:00,Spot,Transaction Buy,ETH,2,
+      7,2024-03-02 10:00:00,Spot,Transaction Spend,BTC,-0.1,
+
+      """)
+    let kraken = sandbox.write(
+      "kraken-rebate.csv",
+      """
+      "txid","refid","time","type","subtype","aclass","asset","amount","fee","balance"
+      "L3","T1","2024-03-02 10:00:00","trade","","currency","ZUSD",0,-5,5
+      "L2","T1","2024-03-02 10:00:00","trade","","currency","XETH",2,0,2
+      "L1","T1","2024-03-02 10:00:00","trade","","currency","XXBT",-0.1,0,0
+
+      """)
+    for (file, line, reason) in [
+      (binance, 2, "Change: a fee's Change must be below zero"),
+      (kraken, 2, "fee: a fee must not be below zero"),
+    ] {
+      let result = sandbox.run("import", "exchange", file)
+      #expect(result.code == 65)
+      #expect(
+        result.err.contains("\(file):\(line): \(reason) (folio books fees paid, not rebates)"))
+    }
+    #expect(try tradeCount() == "0\n")
+  }
+
   /// A Convert whose spread takes all it gives is refused with its line.
   @Test func aSpreadOfTheWholeConvertIsRefused() throws {
     #expect(sandbox.run("db", "migrate").code == 0)
