@@ -109,7 +109,8 @@ public struct ExactDecimal: Hashable, Comparable, Sendable, CustomStringConverti
   }
 
   /// Calls `body` with the canonical text as UTF-8 bytes in a stack buffer: this runs for every
-  /// decimal Folio stores, so it allocates nothing.
+  /// decimal Folio stores, so it allocates nothing. The byte after the text is a NUL, outside
+  /// the buffer `body` gets, so the text can be bound as a C string (`Statement.bind`).
   public func withCanonicalText<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows
     -> R
   {
@@ -155,6 +156,7 @@ public struct ExactDecimal: Hashable, Comparable, Sendable, CustomStringConverti
           fraction /= 10
         }
       }
+      buffer[end] = 0
       return try body(UnsafeBufferPointer(rebasing: buffer[start..<end]))
     }
   }
@@ -374,8 +376,13 @@ extension ExactDecimal: RowDecodable {
 }
 
 extension Statement {
-  /// Binds a decimal as canonical TEXT.
+  /// Binds a decimal as canonical TEXT, NUL-terminated (see `bind(_:at:)` for text).
   public func bind(_ value: ExactDecimal, at index: Int32) throws {
-    try value.withCanonicalText { try bind(utf8: $0, at: index) }
+    try value.withCanonicalText { text in
+      guard let start = text.baseAddress else { return try bind(utf8: text, at: index) }
+      try start.withMemoryRebound(to: CChar.self, capacity: text.count + 1) {
+        try bind(cString: $0, at: index)
+      }
+    }
   }
 }

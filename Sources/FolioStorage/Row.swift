@@ -124,9 +124,15 @@ extension Optional: RowDecodable where Wrapped: RowDecodable {
       ? .some(.none) : try Wrapped.decode(row, at: index).map { .some($0) }
   }
 }
-extension RowDecodable where Self: RawRepresentable, RawValue: RowDecodable {
-  /// A raw value that names no case does not decode.
-  public static func decode(_ row: Row, at index: Int32) throws -> Self? {
-    try RawValue.decode(row, at: index).flatMap(Self.init(rawValue:))
+extension RowDecodable where Self: RawRepresentable & CaseIterable, RawValue == String {
+  /// Text that names no case does not decode. The column's bytes are compared with each
+  /// case's raw value without making a String of them: a replay decodes two such columns a
+  /// trade, and the String and its lookup were a tenth of decoding one.
+  public static func decode(_ row: Row, at index: Int32) -> Self? {
+    guard row.type(index) == SQLITE_TEXT, let text = row.utf8(index) else { return nil }
+    return allCases.first { value in
+      var raw = value.rawValue
+      return raw.withUTF8 { $0.elementsEqual(text) }
+    }
   }
 }

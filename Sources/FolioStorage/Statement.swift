@@ -139,13 +139,26 @@ public final class Statement {
   }
 
   /// Binds text (or NULL for nil) to the 1-based parameter `index`, without boxing.
+  ///
+  /// Text without a NUL byte is bound as a C string (the string's own storage: no copy), so
+  /// that SQLite's copy of it is NUL-terminated. Text bound with its length is not, and then
+  /// every SQL function a CHECK applies to it (`ltrim`, `instr`, `length`, `GLOB` on each
+  /// decimal column of a market quote) makes a terminated copy of its own: that was a quarter
+  /// of the SQLite time of inserting a quote. Text holding a NUL is bound with its length, as
+  /// a C string would end at the NUL.
   public func bind(_ value: String?, at index: Int32) throws {
     guard var text = value else { return try check(sqlite3_bind_null(handle, index)) }
-    // The string's own UTF-8 storage: no C-string copy.
-    try text.withUTF8 { try bind(utf8: $0, at: index) }
+    let holdsNUL = text.withUTF8 { utf8 in
+      utf8.baseAddress.map { memchr($0, 0, utf8.count) != nil } ?? false
+    }
+    if holdsNUL {
+      try text.withUTF8 { try bind(utf8: $0, at: index) }
+    } else {
+      try text.withCString { try bind(cString: $0, at: index) }
+    }
   }
 
-  /// Binds UTF-8 text that SQLite copies, such as a buffer on the stack.
+  /// Binds UTF-8 text that SQLite copies, such as a buffer on the stack, with its length.
   public func bind(utf8 text: UnsafeBufferPointer<UInt8>, at index: Int32) throws {
     let code = text.withMemoryRebound(to: CChar.self) { characters in
       // A nil pointer would bind NULL; empty text stays empty text.
@@ -156,6 +169,12 @@ public final class Statement {
         handle, index, start, Int32(clamping: characters.count), sqliteTransient)
     }
     try check(code)
+  }
+
+  /// Binds NUL-terminated UTF-8 text that SQLite copies with its terminator (see
+  /// `bind(_:at:)` for text).
+  func bind(cString text: UnsafePointer<CChar>, at index: Int32) throws {
+    try check(sqlite3_bind_text(handle, index, text, -1, sqliteTransient))
   }
 
   /// Binds an integer to the 1-based parameter `index`, without boxing.

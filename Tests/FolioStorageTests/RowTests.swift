@@ -40,6 +40,49 @@ import Testing
     #expect(row.4 == (try ExactDecimal(parsing: "1.5")) && row.5 == nil && row.6 && row.7 == "text")
   }
 
+  /// Text is bound as a C string when it holds no NUL (so SQLite's copy is terminated), and
+  /// with its length when it does: every text comes back whole, byte for byte, as TEXT.
+  @Test func boundTextIsStoredWhole() throws {
+    let db = try open()
+    try db.execute("CREATE TABLE t (v)")
+    let texts = [
+      "abc", "", "a\u{0}b", "\u{0}", "é€😀", String(repeating: "long text ", count: 500),
+      "2024-01-03T10:00:00Z (more than fifteen bytes)",
+    ]
+    for text in texts {
+      try db.execute("DELETE FROM t")
+      try db.execute("INSERT INTO t VALUES (?)", [text])
+      let stored = try #require(
+        try db.row("SELECT v, length(CAST(v AS BLOB)) AS bytes, typeof(v) AS type FROM t") {
+          (try $0["v"] as String, try $0["bytes"] as Int, try $0["type"] as String)
+        })
+      #expect(stored.0 == text && stored.1 == text.utf8.count && stored.2 == "text", "\(text)")
+    }
+    for (decimal, text) in [
+      ("-12.50", "-12.5"), ("0", "0"),
+      ("123456789012345678.000000000000000001", "123456789012345678.000000000000000001"),
+    ] {
+      try db.execute("DELETE FROM t")
+      try db.execute("INSERT INTO t VALUES (?)", [try ExactDecimal(parsing: decimal)])
+      #expect(try db.scalar("SELECT v || '|' || length(v) FROM t") == "\(text)|\(text.count)")
+    }
+  }
+
+  /// An enum column decodes only from the exact text of one of its cases.
+  @Test func anEnumDecodesOnlyFromTheExactTextOfACase() throws {
+    let db = try open()
+    let sides = try #require(
+      try db.row("SELECT 'buy' AS a, 'sell' AS b, 'withdrawal' AS c") {
+        (try $0["a"] as TradeSide, try $0["b"] as TradeSide, try $0["c"] as TradeKind)
+      })
+    #expect(sides.0 == .buy && sides.1 == .sell && sides.2 == .withdrawal)
+    for text in ["bu", "buyer", "Buy", "", "buy\u{0}"] {
+      #expect(
+        failure { try db.row("SELECT ? AS s", [text]) { try $0["s"] as TradeSide } } != nil,
+        "\(text)")
+    }
+  }
+
   @Test func nullInANonOptionalColumnThrowsNamingTheColumnAndTheSQL() throws {
     let db = try open()
     let error = try #require(
