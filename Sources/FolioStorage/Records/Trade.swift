@@ -520,19 +520,18 @@ extension Trade {
     ) { try $0["id"] }
   }
 
-  /// The external ids of the portfolio's trades that are `id` or made from it (`id`, a colon
-  /// and a suffix), as `import exchange` names the rows of one event. Both are ranges of the
-  /// `trades_external_id` index (`;` follows `:`).
-  public static func externalIDs(
+  /// How many trades of the portfolio carry the external id `id` or one made from it (`id`, a
+  /// colon and a suffix), as `import exchange` names the rows of one event. Both are ranges of
+  /// the `trades_external_id` index (`;` follows `:`).
+  public static func countExternalIDs(
     derivedFrom id: String, portfolioID: Int64, _ db: Database
-  ) throws -> Set<String> {
-    Set(
-      try db.rows(
+  ) throws -> Int {
+    Int(
+      try db.scalarInt(
         """
-        SELECT external_id FROM trades WHERE portfolio_id = ?1
+        SELECT count(*) FROM trades WHERE portfolio_id = ?1
           AND (external_id = ?2 OR (external_id >= ?2 || ':' AND external_id < ?2 || ';'))
-        """, [portfolioID, id]
-      ) { try $0["external_id"] as String })
+        """, [portfolioID, id]) ?? 0)
   }
 
   /// The trade `id`, in whichever portfolio.

@@ -192,26 +192,16 @@ public struct ExchangeImporter {
     var planner = ExchangePlanner(
       store: store, currency: current.currency, exchange: format, source: source)
     // An event whose rows the portfolio holds was imported before: its rows are counted as
-    // skipped. It is mapped again only to restore rows deleted since (a swap whose fee's row
-    // is stored, or the other way round), and only when that needs no price the cache has lost
-    // (a plan that fails is dropped): importing again never fails for want of a price.
+    // skipped without being mapped again (so the prices it needed need not be cached still).
     var stored = 0
     var planned: [PlannedRow] = []
     for event in parsed.events {
-      let present = try Trade.externalIDs(
+      let count = try Trade.countExternalIDs(
         derivedFrom: event.id, portfolioID: current.id, store.database)
-      guard !present.isEmpty else {
+      if count > 0 {
+        stored += count
+      } else {
         planned += planner.plan(event)
-        continue
-      }
-      stored += present.count
-      var again = planner
-      let rows = again.plan(event)
-      if again.problems.count == planner.problems.count,
-        rows.contains(where: { !present.contains($0.id) })
-      {
-        planner = again
-        planned += rows.filter { !present.contains($0.id) }
       }
     }
     if !planner.problems.isEmpty {

@@ -10,6 +10,11 @@ enum KrakenLedger {
   enum Operation {
     case trade, deposit, withdrawal, internalMove
     case income(IncomeType)
+
+    /// Whether its rows become trades (an internal move's are only counted).
+    var isStored: Bool {
+      if case .internalMove = self { false } else { true }
+    }
   }
 
   /// Types (lowercased), or `type/subtype` where the subtype decides.
@@ -69,8 +74,9 @@ enum KrakenLedger {
       let amount = try ExchangeFields.decimal(columns.field(record, "amount"), field: "amount")
       let feeText = columns.field(record, "fee")
       let fee = feeText.isEmpty ? .zero : try ExchangeFields.decimal(feeText, field: "fee")
-      // A fee paid back would be booked as one paid: the cost would be wrong.
-      guard !fee.isNegative else {
+      // A fee paid back would be booked as one paid: the cost would be wrong. (The rows of an
+      // internal move are not stored, whatever their fee.)
+      if fee.isNegative, operation.isStored {
         throw TradeInputError(
           field: "fee", reason: "a fee must not be below zero (folio books fees paid, not rebates)")
       }

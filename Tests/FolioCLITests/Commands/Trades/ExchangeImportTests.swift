@@ -525,9 +525,11 @@ import Testing
     #expect(try tradeCount() == "7\n")
   }
 
-  /// The swap of 03-02 above deleted after its import (`tx delete` takes both of its rows, and
-  /// leaves the fee's buy): importing again stores the swap's two rows again, and only them.
-  @Test func importingAgainRestoresTheRowsOfAnEventDeletedSince() throws {
+  /// An event is imported whole or not at all: the swap of 03-02 above deleted after its
+  /// import (`tx delete` takes both of its legs and leaves the fee's buy) stays deleted when
+  /// the file is imported again, even once its prices have changed; deleting the fee's row too
+  /// imports the event again, whole, at the prices cached then.
+  @Test func anEventWithAnyRowStoredIsSkippedWhole() throws {
     closes([("bitcoin", "2024-03-01", "40000"), ("bitcoin", "2024-03-02", "39950")])
     let file = sandbox.write(
       "binance-usd-fee.csv",
@@ -543,14 +545,21 @@ import Testing
     _ = ok("tx", "delete", "3")
     #expect(try positions() == "bitcoin|0.1|4000|0\nethereum|0.0025|5|0\n")
     #expect(
-      ok("import", "exchange", file)
-        == "imported 2 trade(s) from 4 row(s) of a binance export; skipped 2 already present\n")
-    #expect(try positions() == "bitcoin|0|0|-5\nethereum|2|4000|0\n")
-    #expect(ok("db", "check").hasPrefix("ok"))
+      DatabaseProbe.run(
+        sandbox.database, "UPDATE daily_prices SET price = '49995' WHERE day = '2024-03-02'"
+      ).error == nil)
     #expect(
       ok("import", "exchange", file)
-        == "imported 0 trade(s) from 4 row(s) of a binance export; skipped 4 already present "
+        == "imported 0 trade(s) from 4 row(s) of a binance export; skipped 2 already present "
         + "(nothing new)\n")
+    #expect(try positions() == "bitcoin|0.1|4000|0\nethereum|0.0025|5|0\n")
+    _ = ok("tx", "delete", "4")
+    // 0.1 BTC at 49995 = 4999.5, fee 5: the fee's share 2 × 5 / 5004.5 of the ETH.
+    #expect(
+      ok("import", "exchange", file)
+        == "imported 3 trade(s) from 4 row(s) of a binance export; skipped 1 already present\n")
+    #expect(try positions() == "bitcoin|0|0|999.5\nethereum|2|5004.5|0\n")
+    #expect(ok("db", "check").hasPrefix("ok"))
   }
 
   /// A fee paid back (a Binance fee row above zero, a Kraken fee below zero) would be booked as
@@ -585,6 +594,18 @@ import Testing
         result.err.contains("\(file):\(line): \(reason) (folio books fees paid, not rebates)"))
     }
     #expect(try tradeCount() == "0\n")
+    // A row of an internal move is not stored: its fee is not read as one paid or paid back.
+    let transfer = sandbox.write(
+      "kraken-transfer.csv",
+      """
+      "txid","refid","time","type","subtype","aclass","asset","amount","fee","balance"
+      "L3","T2","2024-03-03 10:00:00","transfer","","currency","XXBT",0,-0.0001,3
+      "L2","T1","2024-03-02 10:00:00","trade","","currency","XXBT",3,0,3
+      "L1","T1","2024-03-02 10:00:00","trade","","currency","ZUSD",-1,0,0
+
+      """)
+    _ = ok("import", "exchange", transfer)
+    #expect(try positions() == "bitcoin|3|1|0\n")
   }
 
   /// A Convert whose spread takes all it gives is refused with its line.
