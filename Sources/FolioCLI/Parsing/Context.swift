@@ -98,6 +98,17 @@ final class Context {
     return try opened(Store(try location(), mustExist: !createsDatabase, now: now))
   }
 
+  /// `store()` for a dry run, which changes nothing, not even the schema: an existing file
+  /// with pending migrations is refused ("run 'folio db migrate' first") instead of upgraded.
+  func dryRunStore() throws -> Store {
+    if let openStore { return openStore }
+    let location = try location()
+    if FileManager.default.fileExists(atPath: location.path) {
+      _ = try Store(readOnly: location)
+    }
+    return try store()
+  }
+
   /// The database, which must already exist; migrated if needed.
   func existingStore() throws -> Store {
     if let openStore { return openStore }

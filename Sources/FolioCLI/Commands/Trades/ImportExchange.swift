@@ -44,7 +44,7 @@ struct ImportExchange: FolioCommand {
       from: CSVReader(handle: handle, source: source), source: source, exchange: exchange,
       skipUnknown: skipUnknown)
     func importing() throws -> ExchangeImportReport {
-      try ExchangeImporter(context.store()).importExport(
+      try ExchangeImporter(dryRun ? context.dryRunStore() : context.store()).importExport(
         export, into: context.portfolio(), dryRun: dryRun, allowFuture: allowFuture,
         now: context.now)
     }

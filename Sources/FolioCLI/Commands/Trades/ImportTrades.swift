@@ -54,7 +54,7 @@ struct ImportTrades: FolioCommand {
     }
     // A refused import into a database it created leaves no new file behind.
     let report = try context.removingNewDatabase {
-      try TradeImporter(context.store()).importTrades(
+      try TradeImporter(dryRun ? context.dryRunStore() : context.store()).importTrades(
         from: CSVReader(handle: handle, source: source), source: source,
         into: context.portfolio(), dryRun: dryRun, allowFuture: allowFuture,
         newCoin: newCoin.newCoin, timeZone: timeZone, newestFirst: newestFirst, now: context.now,

@@ -2,9 +2,41 @@ import FolioTestSupport
 import Foundation
 import Testing
 
+@testable import FolioStorage
+
 @Suite struct ImportTradesTests {
   let sandbox = Sandbox()
   let header = "date,side,coin,quantity,price,fee,note\n"
+
+  /// A dry run changes nothing, not even the schema: a database with pending migrations is
+  /// refused with the command that brings it up to date, and stays byte for byte as it was
+  /// (no upgrade, no backup file).
+  @Test func aDryRunOnAnOlderSchemaIsRefusedAndChangesNothing() throws {
+    try Migrator(migrations: Array(Migration.embedded.prefix(1))).migrate(
+      try Database(path: sandbox.database))
+    let trades = sandbox.write("t.csv", header + "2024-01-01T00:00:00Z,buy,bitcoin,1,100,0,\n")
+    let kraken = sandbox.write(
+      "k.csv",
+      """
+      "txid","refid","time","type","subtype","aclass","asset","amount","fee","balance"
+      "L2","T1","2024-02-01 10:00:00","trade","","currency","XXBT",3,0,3
+      "L1","T1","2024-02-01 10:00:00","trade","","currency","ZUSD",-1,0,0
+
+      """)
+    let before = FileManager.default.contents(atPath: sandbox.database)
+    let files = try FileManager.default.contentsOfDirectory(atPath: sandbox.path).sorted()
+    for arguments in [["trades", trades], ["exchange", kraken]] {
+      let result = sandbox.run(["import"] + arguments + ["--dry-run"])
+      #expect(result.code == 74)
+      #expect(
+        result.err.contains("its schema is at version 1; run 'folio db migrate' first"),
+        "\(result.err)")
+    }
+    #expect(FileManager.default.contents(atPath: sandbox.database) == before)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.path).sorted() == files)
+    // Without --dry-run the import upgrades the schema, as any command does.
+    #expect(sandbox.run("import", "trades", trades).code == 0)
+  }
 
   @Test func importsAllOrNothingWithFileAndLine() throws {
     let good = sandbox.write(
