@@ -463,6 +463,22 @@ import Testing
           """)
   }
 
+  /// A Binance statement of `rows` after its header.
+  func binance(_ rows: [String]) -> String {
+    sandbox.write(
+      "binance-usd-fee.csv",
+      (["User_ID,UTC_Time,Account,Operation,Coin,Change,Remark"] + rows).joined(separator: "\n")
+        + "\n")
+  }
+
+  /// 0.1 BTC deposited on 03-01, swapped on 03-02 for 2 ETH with a fee of 5 USD (newest first).
+  static let usdFeeSwap = [
+    "7,2024-03-02 10:00:00,Spot,Transaction Fee,USD,-5,",
+    "7,2024-03-02 10:00:00,Spot,Transaction Buy,ETH,2,",
+    "7,2024-03-02 10:00:00,Spot,Transaction Spend,BTC,-0.1,",
+    "7,2024-03-01 10:00:00,Spot,Deposit,BTC,0.1,",
+  ]
+
   /// A swap whose fee is paid in the portfolio's currency: the cash is given for the coin
   /// received too, a buy of its share of what arrived (closes: BTC 40000 on 03-01, 39950 on
   /// 03-02; ETH 2100 on 03-03).
@@ -480,19 +496,12 @@ import Testing
       ("bitcoin", "2024-03-01", "40000"), ("bitcoin", "2024-03-02", "39950"),
       ("ethereum", "2024-03-03", "2100"),
     ])
-    let file = sandbox.write(
-      "binance-usd-fee.csv",
-      """
-      User_ID,UTC_Time,Account,Operation,Coin,Change,Remark
-      7,2024-03-03 10:00:00,Spot,Transaction Fee,USD,-1,
-      7,2024-03-03 10:00:00,Spot,Transaction Buy,BTC,0.05,
-      7,2024-03-03 10:00:00,Spot,Transaction Spend,ETH,-1,
-      7,2024-03-02 10:00:00,Spot,Transaction Fee,USD,-5,
-      7,2024-03-02 10:00:00,Spot,Transaction Buy,ETH,2,
-      7,2024-03-02 10:00:00,Spot,Transaction Spend,BTC,-0.1,
-      7,2024-03-01 10:00:00,Spot,Deposit,BTC,0.1,
-
-      """)
+    let file = binance(
+      [
+        "7,2024-03-03 10:00:00,Spot,Transaction Fee,USD,-1,",
+        "7,2024-03-03 10:00:00,Spot,Transaction Buy,BTC,0.05,",
+        "7,2024-03-03 10:00:00,Spot,Transaction Spend,ETH,-1,",
+      ] + Self.usdFeeSwap)
     #expect(
       ok("import", "exchange", file)
         == "imported 7 trade(s) from 7 row(s) of a binance export; skipped 0 already present\n")
@@ -531,16 +540,7 @@ import Testing
   /// imports the event again, whole, at the prices cached then.
   @Test func anEventWithAnyRowStoredIsSkippedWhole() throws {
     closes([("bitcoin", "2024-03-01", "40000"), ("bitcoin", "2024-03-02", "39950")])
-    let file = sandbox.write(
-      "binance-usd-fee.csv",
-      """
-      User_ID,UTC_Time,Account,Operation,Coin,Change,Remark
-      7,2024-03-02 10:00:00,Spot,Transaction Fee,USD,-5,
-      7,2024-03-02 10:00:00,Spot,Transaction Buy,ETH,2,
-      7,2024-03-02 10:00:00,Spot,Transaction Spend,BTC,-0.1,
-      7,2024-03-01 10:00:00,Spot,Deposit,BTC,0.1,
-
-      """)
+    let file = binance(Self.usdFeeSwap)
     _ = ok("import", "exchange", file)
     _ = ok("tx", "delete", "3")
     #expect(try positions() == "bitcoin|0.1|4000|0\nethereum|0.0025|5|0\n")
@@ -566,15 +566,8 @@ import Testing
   /// one paid, so the file is refused with its line and nothing is stored.
   @Test func aFeePaidBackIsRefused() throws {
     #expect(sandbox.run("db", "migrate").code == 0)
-    let binance = sandbox.write(
-      "binance-rebate.csv",
-      """
-      User_ID,UTC_Time,Account,Operation,Coin,Change,Remark
-      7,2024-03-02 10:00:00,Spot,Transaction Fee,USD,5,
-      7,2024-03-02 10:00:00,Spot,Transaction Buy,ETH,2,
-      7,2024-03-02 10:00:00,Spot,Transaction Spend,BTC,-0.1,
-
-      """)
+    let binance = binance(
+      ["7,2024-03-02 10:00:00,Spot,Transaction Fee,USD,5,"] + Self.usdFeeSwap.dropFirst())
     let kraken = sandbox.write(
       "kraken-rebate.csv",
       """
