@@ -312,6 +312,14 @@ public struct ExactDecimal: Hashable, Comparable, Sendable, CustomStringConverti
       }
     }
     guard digits > 0, digits <= 38, fraction != 0, fraction <= scale else { return nil }
+    if digits <= 19 {
+      // high < 10¹⁹ times at most 10¹⁸: below 10³⁷, one 64-bit multiply with a 128-bit
+      // result (most stored numbers; the 128-bit multiply checking overflow cost 3× more).
+      let power = UInt64(powersOfTen[scale - max(fraction, 0)])
+      let (upper, lower) = high.multipliedFullWidth(by: power)
+      let units = Int128(UInt128(upper) << 64 | UInt128(lower))
+      return negative ? 0 - units : units
+    }
     // high < 10¹⁹ and low < 10¹⁹: high × 10¹⁹ + low < 10³⁸ < UInt128.max.
     var value = UInt128(high)
     if digits > 19 { value = value * powersOfTen[digits - 19] + UInt128(low) }

@@ -132,7 +132,13 @@ extension RowDecodable where Self: RawRepresentable & CaseIterable, RawValue == 
     guard row.type(index) == SQLITE_TEXT, let text = row.utf8(index) else { return nil }
     return allCases.first { value in
       var raw = value.rawValue
-      return raw.withUTF8 { $0.elementsEqual(text) }
+      // A length check and one memcmp: the generic `elementsEqual` cost 300 instructions a
+      // column.
+      return raw.withUTF8 {
+        guard $0.count == text.count, let name = $0.baseAddress, let bytes = text.baseAddress
+        else { return false }
+        return memcmp(name, bytes, text.count) == 0
+      }
     }
   }
 }

@@ -130,8 +130,14 @@ public struct HoldingsService {
       portfolioID: portfolio.id, filter: Trade.Filter(), selection: .booking, db
     ) { trade in
       // Booked in place (see `PortfolioReplay.advance`): no copy of the lots per trade, and
-      // one lookup of the coin.
-      try books[trade.coinID, default: Replayed(method: method, first: trade)].book(trade)
+      // one lookup of the coin (a `default:` entry would also copy the trade on every call).
+      if let index = books.index(forKey: trade.coinID) {
+        try books.values[index].book(trade)
+      } else {
+        var entry = Replayed(method: method, first: trade)
+        try entry.book(trade)
+        books[trade.coinID] = entry
+      }
     }
     return books.keys.sorted().compactMap { coin in
       guard let entry = books[coin] else { return nil }

@@ -117,26 +117,30 @@ public struct Trade: Equatable, Sendable {
   /// by their place (this runs for every trade a replay reads; a lookup by name per column
   /// cost a third of it).
   init(row: Row) throws {
-    (id, portfolioID, executedAt, side, coinID, quantity, price, fee) = (
-      try row.value(at: 0, named: "id"), try row.value(at: 1, named: "portfolio_id"),
-      try row.value(at: 2, named: "executed_at"), try row.value(at: 3, named: "side"),
-      try row.value(at: 4, named: "coin_id"), try row.value(at: 5, named: "quantity"),
-      try row.value(at: 6, named: "price"), try row.value(at: 7, named: "fee")
-    )
-    (kind, amount, acquiredAt, linkID) = (
-      try row.value(at: 8, named: "kind"), try row.value(at: 9, named: "amount"),
-      try row.value(at: 10, named: "acquired_at"), try row.value(at: 11, named: "link_id")
-    )
+    // One field at a time: assigning them as tuples copied the whole struct (its six Strings
+    // retained and released) once more per row.
+    id = try row.value(at: 0, named: "id")
+    portfolioID = try row.value(at: 1, named: "portfolio_id")
+    executedAt = try row.value(at: 2, named: "executed_at")
+    side = try row.value(at: 3, named: "side")
+    coinID = try row.value(at: 4, named: "coin_id")
+    quantity = try row.value(at: 5, named: "quantity")
+    price = try row.value(at: 6, named: "price")
+    fee = try row.value(at: 7, named: "fee")
+    kind = try row.value(at: 8, named: "kind")
+    amount = try row.value(at: 9, named: "amount")
+    acquiredAt = try row.value(at: 10, named: "acquired_at")
+    linkID = try row.value(at: 11, named: "link_id")
     // A row of the booking columns, maybe followed by columns of another table (17: all).
     guard row.count >= 17 else {
-      (note, externalID, createdAt, locationID, incomeType) = (nil, nil, "", nil, nil)
+      createdAt = ""
       return
     }
-    (note, externalID, createdAt, locationID, incomeType) = (
-      try row.value(at: 12, named: "note"), try row.value(at: 13, named: "external_id"),
-      try row.value(at: 14, named: "created_at"), try row.value(at: 15, named: "location_id"),
-      try row.value(at: 16, named: "income_type")
-    )
+    note = try row.value(at: 12, named: "note")
+    externalID = try row.value(at: 13, named: "external_id")
+    createdAt = try row.value(at: 14, named: "created_at")
+    locationID = try row.value(at: 15, named: "location_id")
+    incomeType = try row.value(at: 16, named: "income_type")
   }
 
   static let insertSQL = """
