@@ -158,6 +158,42 @@ import Testing
     #expect(try sandbox.count("coins") == 101)  // the built-in 100 and "a"
   }
 
+  /// The quotes are written with the CHECK constraints off (each value is canonical by
+  /// construction); numbers and times written every other way must still be stored in the
+  /// form the CHECKs require, and the CHECKs must be on again after the import.
+  @Test func messyNumbersAndTimesAreStoredInTheFormTheChecksRequire() throws {
+    let file = sandbox.write(
+      "messy.json",
+      """
+      [{"id":"messy","symbol":"msy","name":"Messy","current_price":1.50E+3,
+        "market_cap":-0.0,"total_volume":7.53314e-7,"high_24h":0.1234567890123456789012,
+        "low_24h":12.000,"price_change_24h":-1e-30,"ath":1e300,
+        "ath_date":"2021-11-10T14:24:11.849Z","atl_date":"2021-11-10T16:24:11+02:00",
+        "last_updated":"bogus","sparkline_in_7d":{"price":[1e2,2.50,null,-0.0,3]}}]
+      """)
+    let outcome = try #require(
+      try sandbox.market.importFiles([file], vsCurrency: "usd", at: nil, now: sandbox.now).first)
+    #expect(outcome.added == 1)
+    let columns = [
+      "current_price", "market_cap", "total_volume", "high_24h", "low_24h", "price_change_24h",
+      "ath", "ath_date", "atl_date", "last_updated", "sparkline_7d",
+    ]
+    let row = try database.row(
+      "SELECT \(columns.joined(separator: ", ")) FROM market_quotes WHERE coin_id = 'messy'"
+    ) { row in try columns.map { try row.storedText($0) } }
+    #expect(
+      row == [
+        "1500", "0", "0.000000753314", "0.123456789012345679", "12", "0", "NULL",
+        "2021-11-10T14:24:11Z", "2021-11-10T14:24:11Z", "NULL", "[100,2.5,null,0,3]",
+      ])
+    // integrity_check tests every row against the CHECK constraints.
+    #expect(try database.integrityProblems() == [])
+    #expect(throws: SQLiteError.self) {
+      try database.execute(
+        "UPDATE market_quotes SET current_price = '1.50' WHERE coin_id = 'messy'")
+    }
+  }
+
   // MARK: - Reading for other features
 
   @Test func latestQuotesAndGlobalForStatistics() throws {
