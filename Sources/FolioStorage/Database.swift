@@ -515,7 +515,9 @@ public final class Database {
 
   /// Runs `body` with the CHECK constraints off
   /// (https://sqlite.org/pragma.html#pragma_ignore_check_constraints), for rows already checked.
+  /// Nested, the inner call leaves them off.
   public func ignoringCheckConstraints<T>(_ body: () throws -> T) throws -> T {
+    guard try scalarInt("PRAGMA ignore_check_constraints") == 0 else { return try body() }
     try execute("PRAGMA ignore_check_constraints = ON")
     defer { try? execute("PRAGMA ignore_check_constraints = OFF") }
     return try body()

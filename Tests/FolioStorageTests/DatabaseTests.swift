@@ -27,6 +27,20 @@ import Testing
     #expect(row.4 == .null)
   }
 
+  @Test func checkConstraintsAreSkippedOnlyInsideTheOutermostBody() throws {
+    let db = try open()
+    try db.execute("CREATE TABLE t (x TEXT CHECK (x GLOB '[0-9]*')) STRICT")
+    try db.ignoringCheckConstraints {
+      try db.ignoringCheckConstraints { try db.execute("INSERT INTO t VALUES ('inner')") }
+      // The inner body ended: the constraints stay off until the outer one ends.
+      try db.execute("INSERT INTO t VALUES ('outer')")
+    }
+    #expect(throws: SQLiteError.self) { try db.execute("INSERT INTO t VALUES ('after')") }
+    #expect(try db.scalarInt("SELECT count(*) FROM t") == 2)
+    let failed = "CHECK constraint failed in t"
+    #expect(try db.integrityProblems() == [failed, failed])
+  }
+
   @Test func prepareFirstSplitsOffTheRestByBytesNotCharacters() throws {
     let db = try open()
     let first = try db.prepareFirst("SELECT 'héllo', 2; SELECT 3 -- more")
