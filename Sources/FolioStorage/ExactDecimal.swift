@@ -161,6 +161,33 @@ public struct ExactDecimal: Hashable, Comparable, Sendable, CustomStringConverti
     }
   }
 
+  /// True when `bytes` are the canonical text of a decimal, exactly as `withCanonicalText` writes
+  /// it: an optional "-", digits without a leading zero ("0" alone excepted), an optional "."
+  /// with 1 to 18 digits and no trailing zero, never "-0", no exponent, no spaces. Such text can
+  /// be stored as it is, with no decimal made of it. Only whole parts of at most 20 digits
+  /// count, as those are always in range: a longer one is for the parser to read or refuse.
+  public static func isCanonical(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
+    let count = bytes.count
+    var index = 0
+    let negative = count > 0 && bytes[0] == UInt8(ascii: "-")
+    if negative { index = 1 }
+    let wholeStart = index
+    while index < count, isDigit(bytes[index]) { index += 1 }
+    let wholeDigits = index - wholeStart
+    guard wholeDigits >= 1, wholeDigits <= 20 else { return false }
+    let leadingZero = bytes[wholeStart] == UInt8(ascii: "0")
+    guard !leadingZero || wholeDigits == 1 else { return false }
+    guard index < count else { return !(negative && leadingZero) }
+    guard bytes[index] == UInt8(ascii: ".") else { return false }
+    index += 1
+    let fractionStart = index
+    while index < count, isDigit(bytes[index]) { index += 1 }
+    let fractionDigits = index - fractionStart
+    return index == count && fractionDigits >= 1 && fractionDigits <= scale
+      && bytes[count - 1] != UInt8(ascii: "0")
+  }
+
   /// The value with exactly `places` fractional digits (rounded half-to-even), for display.
   public func formatted(places: Int) -> String {
     let value = rounded(places: places)

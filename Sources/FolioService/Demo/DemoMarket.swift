@@ -150,7 +150,7 @@ struct DemoMarket {
       // 30-day window, and writing them is most of the demo's work.
       if k == 0 || (k <= Self.sparklineDays && sparklineCoins.contains(quote.id)) {
         let hourly = sparkline(quote.id, symbol: quote.symbol, daysBack: k, price: today)
-        quote.sparkline7d = hourly
+        quote.sparkline7d = Sparkline(hourly)
         let lastDay = hourly.suffix(24).compactMap { $0 }
         quote.high24h = lastDay.max()
         quote.low24h = lastDay.min()

@@ -286,29 +286,32 @@ extension CoinGeckoDocument {
     return quote
   }
 
+  /// `sparkline_in_7d.price` as the text Folio stores. A number already written as a canonical
+  /// decimal goes into the text as it is (most of the 168 of each coin); any other is converted
+  /// as every number of a response is, rounded (and counted) or left empty when too large.
   private static func readSparkline(
     _ object: JSONObject, context: String, notes: inout PayloadNotes
-  ) throws(PayloadError) -> [ExactDecimal?]? {
+  ) throws(PayloadError) -> Sparkline? {
     guard let value = object["price"], !value.isNull else { return nil }
     guard case .array(let points) = value.kind else {
       throw PayloadError(
         "\(context): sparkline_in_7d.price is \(value.kindName), expected an array")
     }
-    var prices: [ExactDecimal?] = []
-    prices.reserveCapacity(points.count)
+    var sparkline = Sparkline.Builder(capacity: points.count)
     var outOfRange = 0
     for point in points {
       switch point.kind {
-      case .null: prices.append(nil)
+      case .null: sparkline.append(nil)
       case .number(let literal):
+        if sparkline.append(canonicalLiteral: literal) { continue }
         switch JSONDecimal.convert(literal) {
-        case .exact(let value): prices.append(value)
+        case .exact(let value): sparkline.append(value)
         case .rounded(let value):
           notes.roundedCount += 1
-          prices.append(value)
+          sparkline.append(value)
         case .outOfRange:
           outOfRange += 1
-          prices.append(nil)
+          sparkline.append(nil)
         }
       default:
         throw PayloadError(
@@ -319,7 +322,7 @@ extension CoinGeckoDocument {
       notes.warnings.append(
         "\(context): \(outOfRange) sparkline point(s) too large to store; left empty")
     }
-    return prices
+    return sparkline.finish()
   }
 
   static func readGlobal(_ data: JSONObject, notes: inout PayloadNotes) throws(PayloadError)

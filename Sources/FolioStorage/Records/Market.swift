@@ -37,9 +37,9 @@ public struct MarketQuote: Equatable, Sendable {
   public var roiPercentage: ExactDecimal?
   public var lastUpdated: String?
   public var priceChangePercentage24hInCurrency: ExactDecimal?
-  /// The hourly prices of the last 7 days (`sparkline_in_7d.price`), oldest first; a null
-  /// point stays nil.
-  public var sparkline7d: [ExactDecimal?]?
+  /// The hourly prices of the last 7 days (`sparkline_in_7d.price`), oldest first, as the
+  /// text Folio stores; a null point stays `null`.
+  public var sparkline7d: Sparkline?
 
   public init(id: String, symbol: String, name: String, currentPrice: ExactDecimal) {
     (self.id, self.symbol, self.name, self.currentPrice) = (id, symbol, name, currentPrice)
@@ -157,7 +157,7 @@ public struct StoredQuote: Equatable, Sendable {
   public var snapshotAt: String { snapshot.fetchedAt }
   public var change24hPercent: ExactDecimal? { quote.change24hPercent }
   /// The 7-day hourly prices, oldest first; empty when the snapshot had no sparkline.
-  public var sparkline: [ExactDecimal?] { quote.sparkline7d ?? [] }
+  public var sparkline: [ExactDecimal?] { quote.sparkline7d?.points ?? [] }
 }
 
 /// A stored /global snapshot.
@@ -264,7 +264,7 @@ public enum MarketRecords {
       quote.atlChangePercentage.sqlValue, quote.atlDate.sqlValue, quote.roiTimes.sqlValue,
       quote.roiCurrency.sqlValue, quote.roiPercentage.sqlValue, quote.lastUpdated.sqlValue,
       quote.priceChangePercentage24hInCurrency.sqlValue,
-      quote.sparkline7d.map(sparklineText).sqlValue,
+      quote.sparkline7d.map(\.text).sqlValue,
     ]
   }
 
@@ -329,7 +329,7 @@ public enum MarketRecords {
     quote.roiPercentage = try row["roi_percentage"]
     quote.lastUpdated = try row["last_updated"]
     quote.priceChangePercentage24hInCurrency = try row["price_change_percentage_24h_in_currency"]
-    quote.sparkline7d = (try row["sparkline_7d"] as String?).map(sparkline)
+    quote.sparkline7d = try row["sparkline_7d"]
     return StoredQuote(quote: quote, snapshot: snapshot)
   }
 
@@ -458,34 +458,6 @@ public enum MarketRecords {
     Int(
       try database.scalarInt(
         "SELECT count(*) FROM market_quotes WHERE snapshot_id = ?", [snapshotID]) ?? 0)
-  }
-
-  // MARK: Sparkline text
-
-  /// `[1.5,2,null]`: a JSON array of canonical decimals.
-  public static func sparklineText(_ points: [ExactDecimal?]) -> String {
-    // Written as bytes into one buffer: no String per point (a page holds millions of them).
-    var text: [UInt8] = []
-    text.reserveCapacity(2 + points.count * 16)
-    text.append(UInt8(ascii: "["))
-    for (index, point) in points.enumerated() {
-      if index > 0 { text.append(UInt8(ascii: ",")) }
-      if let point {
-        point.withCanonicalText { text.append(contentsOf: $0) }
-      } else {
-        text.append(contentsOf: "null".utf8)
-      }
-    }
-    text.append(UInt8(ascii: "]"))
-    return String(decoding: text, as: UTF8.self)
-  }
-
-  /// Reads `sparklineText`'s format back; anything unreadable becomes a nil point.
-  public static func sparkline(_ text: String) -> [ExactDecimal?] {
-    let body = text.trimmingCharacters(in: .whitespacesAndNewlines)
-    guard body.hasPrefix("["), body.hasSuffix("]"), body.count > 2 else { return [] }
-    return body.dropFirst().dropLast().split(separator: ",", omittingEmptySubsequences: false)
-      .map { try? ExactDecimal(parsing: $0.trimmingCharacters(in: .whitespacesAndNewlines)) }
   }
 
   // MARK: Global snapshots

@@ -62,8 +62,8 @@ import Testing
     #expect(bitcoin.athDate == "2021-11-10T14:24:11Z")
     #expect(bitcoin.atlDate == "2013-07-05T00:00:00Z")
     #expect(bitcoin.roiTimes == nil)
-    #expect(bitcoin.sparkline7d?.count == 168)
-    #expect(bitcoin.sparkline7d?.last == bitcoin.currentPrice)
+    #expect(bitcoin.sparkline7d?.points.count == 168)
+    #expect(bitcoin.sparkline7d?.points.last == bitcoin.currentPrice)
     let shiba = try #require(page.quotes.first { $0.id == "shiba-inu" })
     #expect(shiba.currentPrice.description == "0.00000883943")  // written 8.83943e-06
   }
@@ -177,7 +177,9 @@ import Testing
     #expect(quote.currentPrice.description == "0.123456789012345679")
     #expect(quote.totalSupply == nil)
     #expect(quote.athDate == nil)
-    #expect(quote.sparkline7d == [ExactDecimal(1), nil, nil, try ExactDecimal(parsing: "2.5")])
+    #expect(
+      quote.sparkline7d?.points == [ExactDecimal(1), nil, nil, try ExactDecimal(parsing: "2.5")])
+    #expect(quote.sparkline7d?.text == "[1,null,null,2.5]")
     #expect(notes.roundedCount == 1)
     #expect(
       notes.warnings.contains(
@@ -187,6 +189,96 @@ import Testing
         "coin 'x' (element 0): ath_date 'soon' is not a readable time; left empty"))
     #expect(
       notes.allWarnings.last == "1 number(s) had more than 18 fractional digits and were rounded")
+  }
+
+  /// The quote of a page whose one coin has `literals` for its sparkline.
+  func sparkline(_ literals: [String]) throws -> (Sparkline?, PayloadNotes) {
+    let (document, notes) = try read(
+      #"[{"id":"x","symbol":"x","name":"X","current_price":1,"sparkline_in_7d":{"price":["#
+        + literals.joined(separator: ",") + "]}}]")
+    guard case .markets(let page) = document, let quote = page.quotes.first else {
+      Issue.record("not read as a markets page")
+      return (nil, notes)
+    }
+    return (quote.sparkline7d, notes)
+  }
+
+  /// What the sparkline text held before canonical numbers were passed through: each number
+  /// converted to a decimal (nil when out of range) and written back.
+  func convertedText(_ literals: [String]) -> String {
+    "[" + literals.map { $0 == "null" ? "null" : converted($0) ?? "null" }.joined(separator: ",")
+      + "]"
+  }
+
+  /// The canonical text of the decimal a literal converts to; nil when out of range.
+  func converted(_ literal: String) -> String? {
+    JSONDecimal.convert(literal).value?.description
+  }
+
+  @Test func canonicalSparklineNumbersAreStoredAsWritten() throws {
+    let literals = [
+      "40274.934", "0", "-0.5", "null", "0.000000000000000001", "99999999999999999999.5",
+      "12345678901234567890", "-1",
+    ]
+    let (sparkline, notes) = try sparkline(literals)
+    #expect(sparkline?.text == "[" + literals.joined(separator: ",") + "]")
+    #expect(sparkline?.text == convertedText(literals))
+    #expect(notes.allWarnings.isEmpty)
+  }
+
+  /// Every other way of writing a number gives the text the conversion gave, with the same
+  /// rounding count and out-of-range warning.
+  @Test func otherSparklineNumbersAreStoredAsTheirDecimals() throws {
+    let literals = [
+      "1e-5", "1E+3", "1.50", "0.0", "-0", "-0.0", "12.340e1", "-7.5E-1", "0e5",
+      // More than 18 fractional digits: rounded half-to-even, counted.
+      "0.1234567890123456789", "1.0000000000000000005", "2.5e-20",
+      // Too large: nil, and one warning for both.
+      "1e30", "170141183460469231732",
+      // A whole part of 21 digits that is in range: converted, not passed through.
+      "100000000000000000000",
+    ]
+    let (sparkline, notes) = try sparkline(literals)
+    #expect(
+      sparkline?.text
+        == "[0.00001,1000,1.5,0,0,0,123.4,-0.75,0,0.123456789012345679,1,0,null,null,"
+        + "100000000000000000000]")
+    #expect(sparkline?.text == convertedText(literals))
+    #expect(notes.roundedCount == 3)
+    #expect(
+      notes.warnings == [
+        "coin 'x' (element 0): 2 sparkline point(s) too large to store; left empty"
+      ])
+  }
+
+  /// Random literals of every JSON number form: the text is always what converting each one
+  /// gave, and reads back as the converted points.
+  @Test func randomSparklineNumbersGiveTheConvertedText() throws {
+    var random = SplitMix64(seed: 168)
+    func digits(_ count: Int) -> String {
+      String((0..<count).map { _ in Character(String(random.next(in: 0...9))) })
+    }
+    var literals: [String] = []
+    for _ in 0..<2_000 {
+      var literal = random.next(in: 0...3) == 0 ? "-" : ""
+      let whole = random.next(in: 0...22)
+      literal += whole == 0 ? "0" : String(random.next(in: 1...9)) + digits(whole - 1)
+      if random.next(in: 0...3) > 0 { literal += "." + digits(random.next(in: 1...21)) }
+      if random.next(in: 0...4) == 0 {
+        literal += ["e", "E"][random.next(in: 0...1)] + ["", "+", "-"][random.next(in: 0...2)]
+        literal += digits(random.next(in: 1...2))
+      }
+      literals.append(literal)
+    }
+    let (sparkline, notes) = try sparkline(literals)
+    let conversions = literals.map(JSONDecimal.convert)
+    #expect(sparkline?.text == convertedText(literals))
+    #expect(sparkline?.points == conversions.map(\.value))
+    let rounded = conversions.filter { if case .rounded = $0 { true } else { false } }
+    #expect(notes.roundedCount == rounded.count)
+    // Both kinds turned up: literals already canonical, and others.
+    #expect(literals.contains { converted($0) == $0 })
+    #expect(literals.contains { converted($0) != $0 })
   }
 
   @Test func wrongShapesAreRefusedWithTheReason() {

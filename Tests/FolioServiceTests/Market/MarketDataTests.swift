@@ -66,6 +66,33 @@ import Testing
     #expect(sparkline.hasSuffix(",39935.3]"))
   }
 
+  /// The column holds each sparkline number's canonical decimal: canonical ones as written,
+  /// others converted (rounded with a note, or null with a warning when too large).
+  @Test func sparklineNumbersAreStoredCanonically() throws {
+    let file = sandbox.write(
+      "messy.json",
+      #"""
+      [{"id":"bitcoin","symbol":"btc","name":"Bitcoin","current_price":1,
+        "last_updated":"2024-01-24T00:00:00.000Z",
+        "sparkline_in_7d":{"price":[40274.934,1e-5,1E+3,1.50,null,-0,0.0,
+          0.1234567890123456789,1e30,0,-0.25]}}]
+      """#)
+    let outcome = try sandbox.market.importFiles(
+      [file], vsCurrency: "usd", at: nil, now: sandbox.now)
+    #expect(
+      try text("SELECT sparkline_7d FROM market_quotes WHERE coin_id = 'bitcoin'")
+        == "[40274.934,0.00001,1000,1.5,null,0,0,0.123456789012345679,null,0,-0.25]")
+    #expect(
+      outcome.first?.warnings == [
+        "coin 'bitcoin' (element 0): 1 sparkline point(s) too large to store; left empty",
+        "1 number(s) had more than 18 fractional digits and were rounded",
+      ])
+    let stored = try #require(
+      try MarketRecords.latestQuote(database, coinID: "bitcoin", vsCurrency: "usd"))
+    #expect(stored.sparkline.count == 11)
+    #expect(stored.sparkline[2] == ExactDecimal(1000) && stored.sparkline[4] == nil)
+  }
+
   @Test func aBadFileAmongGoodOnesStoresNothing() throws {
     let good = Fixtures.path("coingecko/markets_usd.json")
     let malformed = sandbox.write("cut.json", "[{\"id\": \"bitcoin\",\n  \"symbol\": ")
