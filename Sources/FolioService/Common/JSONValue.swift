@@ -201,8 +201,12 @@ public struct JSONObject: Equatable, Sendable {
 
   /// The members in written order.
   public private(set) var members: [Member] = []
-  /// The position of each key (the first, for an object built with a repeated key).
+  /// The position of each key (the first, for an object built with a repeated key), once the
+  /// object has more than `smallCount` members; a smaller one is searched in order. A page of
+  /// coins is thousands of objects of about thirty keys: a dictionary grown key by key
+  /// rehashed each of them five times, and the small ones (`roi`, a sparkline) need none.
   private var positions: [String: Int] = [:]
+  private static let smallCount = 8
 
   public init() {}
 
@@ -211,21 +215,35 @@ public struct JSONObject: Equatable, Sendable {
 
   /// Adds these members at the end, as given (for output).
   mutating func append(_ pairs: [(String, JSONValue)]) {
-    for (key, value) in pairs {
-      if positions[key] == nil { positions[key] = members.count }
+    for (key, value) in pairs where !add(key, value) {
       members.append(Member(key: key, value: value))
     }
   }
 
   /// Adds `key` unless it is already present; false when it is.
   mutating func add(_ key: String, _ value: JSONValue) -> Bool {
-    guard positions.updateValue(members.count, forKey: key) == nil else { return false }
+    if members.count < Self.smallCount {
+      guard position(of: key) == nil else { return false }
+    } else {
+      if positions.isEmpty {
+        positions.reserveCapacity(4 * Self.smallCount)
+        for (index, member) in members.enumerated() where positions[member.key] == nil {
+          positions[member.key] = index
+        }
+      }
+      guard positions[key] == nil else { return false }
+      positions[key] = members.count
+    }
     members.append(Member(key: key, value: value))
     return true
   }
 
   public subscript(key: String) -> JSONValue? {
-    positions[key].map { members[$0].value }
+    position(of: key).map { members[$0].value }
+  }
+
+  private func position(of key: String) -> Int? {
+    positions.isEmpty ? members.firstIndex { $0.key == key } : positions[key]
   }
 
   public var keys: [String] { members.map(\.key) }

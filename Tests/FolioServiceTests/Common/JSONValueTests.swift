@@ -41,6 +41,26 @@ import Testing
     #expect(value == .string("\" \\ / \u{08} \u{0C} \n \r \t A \u{00}"))
   }
 
+  @Test func objectsOfEverySizeFindEachKeyAndRefuseARepeatedOne() throws {
+    // Small objects are searched in order, larger ones through a dictionary built on the way.
+    for size in 1...20 {
+      let keys = (0..<size).map { "key\($0)" }
+      let text = "{" + keys.enumerated().map { "\"\($1)\": \($0)" }.joined(separator: ",") + "}"
+      let object = try #require(try parse(text).objectValue)
+      #expect(object.keys == keys)
+      for (index, key) in keys.enumerated() { #expect(object[key] == .number("\(index)")) }
+      #expect(object["key\(size)"] == nil)
+      for repeated in [0, size - 1] {
+        let twice = text.dropLast() + ", \"key\(repeated)\": 0}"
+        #expect(throws: JSONParseError.self) { try parse(String(twice)) }
+      }
+      // Built for output, a repeated key is kept and a lookup finds its first value.
+      let built = JSONObject(keys.map { ($0, .bool(true)) } + [("key0", .bool(false))])
+      #expect(built.count == size + 1)
+      #expect(built["key0"] == .bool(true))
+    }
+  }
+
   @Test func duplicateKeysAreRefusedWhereTheSecondOneStarts() throws {
     // A price written twice is ambiguous, so the text is refused rather than one value picked.
     #expect(
