@@ -240,20 +240,19 @@ enum CoinListPayload {
         guard case .object(let object) = item.kind else {
           throw PayloadError("element \(index) is \(item.kindName), expected a coin object")
         }
-        let reader = FieldReader(object: object, context: "element \(index)")
+        var reader = FieldReader(object: object, context: "element \(index)")
         let id = try reader.requiredString("id")
         guard TradeInput.isCoinID(id) else {
           throw PayloadError("element \(index): \(CoinGeckoDocument.badID)")
         }
+        reader.context = "coin '\(id)' (element \(index))"
         guard seen.insert(id).inserted else {
-          throw PayloadError("coin '\(id)' (element \(index)) appears twice")
+          throw PayloadError("\(reader.context) appears twice")
         }
-        let symbol = try reader.requiredString("symbol", allowEmpty: true)
-        let name = try reader.requiredString("name", allowEmpty: true)
-        guard symbol.count <= 100, name.count <= 200 else {
-          throw PayloadError(
-            "coin '\(id)' (element \(index)) has a symbol over 100 or a name over 200 characters")
-        }
+        let symbol = try reader.requiredString(
+          "symbol", allowEmpty: true, maxLength: MarketRecords.symbolLimit)
+        let name = try reader.requiredString(
+          "name", allowEmpty: true, maxLength: MarketRecords.nameLimit)
         coins.append(
           DirectoryCoin(
             id: id, symbol: symbol, name: name,

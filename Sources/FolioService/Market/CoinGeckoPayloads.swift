@@ -229,8 +229,10 @@ extension CoinGeckoDocument {
     var reader = FieldReader(object: object, context: "element \(index)")
     let id = try reader.requiredString("id")
     reader.context = "coin '\(id)' (element \(index))"
-    let symbol = try reader.requiredString("symbol", allowEmpty: true)
-    let name = try reader.requiredString("name", allowEmpty: true)
+    let symbol = try reader.requiredString(
+      "symbol", allowEmpty: true, maxLength: MarketRecords.symbolLimit)
+    let name = try reader.requiredString(
+      "name", allowEmpty: true, maxLength: MarketRecords.nameLimit)
     guard TradeInput.isCoinID(id) else {
       throw PayloadError("\(reader.context): \(Self.badID)")
     }
@@ -375,8 +377,8 @@ extension CoinGeckoDocument {
     guard TradeInput.isCoinID(id) else { throw PayloadError("coin '\(id)': \(Self.badID)") }
     reader.context = "coin '\(id)'"
     var detail = CoinDetail(id: id)
-    detail.symbol = try reader.string("symbol")
-    detail.name = try reader.string("name")
+    detail.symbol = try reader.string("symbol", maxLength: MarketRecords.symbolLimit)
+    detail.name = try reader.string("name", maxLength: MarketRecords.nameLimit)
     switch object["image"]?.kind {
     case .string(let url): detail.imageURL = url
     case .object(let sizes):

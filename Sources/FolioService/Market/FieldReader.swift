@@ -6,21 +6,38 @@ struct FieldReader {
   let object: JSONObject
   var context: String
 
-  func requiredString(_ key: String, allowEmpty: Bool = false) throws(PayloadError) -> String {
+  /// With `maxLength`, a longer text is refused: a column whose CHECK limits its length
+  /// (`MarketRecords.symbolLimit`, `nameLimit`) would otherwise refuse it with SQLite's error.
+  func requiredString(_ key: String, allowEmpty: Bool = false, maxLength: Int? = nil)
+    throws(PayloadError) -> String
+  {
     guard let value = object[key] else { throw PayloadError("\(context) has no \(key)") }
     guard case .string(let text) = value.kind else {
       throw PayloadError("\(context): \(key) is \(value.kindName), expected a string")
     }
     guard allowEmpty || !text.isEmpty else { throw PayloadError("\(context): \(key) is empty") }
+    try check(key, text, maxLength: maxLength)
     return text
   }
 
-  func string(_ key: String) throws(PayloadError) -> String? {
+  func string(_ key: String, maxLength: Int? = nil) throws(PayloadError) -> String? {
     switch object[key]?.kind {
     case nil, .null?: return nil
-    case .string(let text)?: return text
+    case .string(let text)?:
+      try check(key, text, maxLength: maxLength)
+      return text
     case let value?:
       throw PayloadError("\(context): \(key) is \(value.name), expected a string or null")
+    }
+  }
+
+  /// Characters as SQLite's `length()` counts them: Unicode scalars.
+  private func check(_ key: String, _ text: String, maxLength: Int?) throws(PayloadError) {
+    guard let maxLength else { return }
+    let length = text.unicodeScalars.count
+    guard length <= maxLength else {
+      throw PayloadError(
+        "\(context): \(key) is \(length) characters long; folio stores at most \(maxLength)")
     }
   }
 

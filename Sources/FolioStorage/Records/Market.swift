@@ -183,6 +183,10 @@ public struct StoredCoinDetail: Equatable, Sendable {
 
 /// The SQL of the market tables (migrations/0004_market_data.sql), next to the records above.
 public enum MarketRecords {
+  /// The longest symbol and name the `coins` table takes (its CHECKs), in characters.
+  public static let symbolLimit = 100
+  public static let nameLimit = 200
+
   // MARK: Coins
 
   /// Inserts or updates a coin; an update only happens when `at` is not older than the fetch

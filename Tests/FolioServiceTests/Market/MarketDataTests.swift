@@ -185,6 +185,37 @@ import Testing
     #expect(try sandbox.count("coins") == 101)  // the built-in 100 and "a"
   }
 
+  @Test func aNameOrSymbolLongerThanTheCoinsTableTakesIsRefusedByItsCoin() throws {
+    func page(_ file: String, name: String, symbol: String = "l") -> String {
+      sandbox.write(
+        file,
+        #"[{"id":"short","symbol":"s","name":"S","current_price":1},"#
+          + #"{"id":"long","symbol":"\#(symbol)","name":"\#(name)","current_price":2}]"#)
+    }
+    // 200 characters as SQLite's length() counts them (scalars) are stored ...
+    let most = String(repeating: "n", count: 200)
+    let outcome = try sandbox.market.importFiles(
+      [page("most.json", name: most)], vsCurrency: "usd", at: nil, now: sandbox.now)
+    #expect(outcome.first?.added == 2)
+    #expect(try text("SELECT name FROM coins WHERE id = 'long'") == most)
+    let before = try sandbox.marketDump()
+    // ... and 201 are refused with the coin named, before anything is written: a letter with
+    // a combining accent is one Character to Swift but two to SQLite.
+    let accented = String(repeating: "e\u{301}", count: 100) + "x"
+    let name = page("name.json", name: accented)
+    let symbol = page("symbol.json", name: "L", symbol: String(repeating: "s", count: 101))
+    for (file, problem) in [
+      (name, "name is 201 characters long; folio stores at most 200"),
+      (symbol, "symbol is 101 characters long; folio stores at most 100"),
+    ] {
+      let reason = "coin 'long' (element 1): " + problem
+      #expect(throws: MarketError.wrongShape(file: file, line: 1, reason: reason)) {
+        try sandbox.market.importFiles([file], vsCurrency: "usd", at: nil, now: sandbox.now)
+      }
+    }
+    #expect(try sandbox.marketDump() == before)
+  }
+
   /// The quotes are written with the CHECK constraints off (each value is canonical by
   /// construction); numbers and times written every other way must still be stored in the
   /// form the CHECKs require, and the CHECKs must be on again after the import.
