@@ -64,20 +64,48 @@ public enum JSONDecimal {
 
   /// The sign, the significant digits (no leading or trailing zeros; empty for zero) and the
   /// place of the decimal point counted from the first of them, of a number literal:
-  /// `-0.0125e2` is `-`, `125`, `0`. Nil when `literal` is not a JSON number.
+  /// `-0.0125e2` is `-`, `125`, `0`. Nil when `literal` is not a number (`-`, digits, an
+  /// optional `.` and digits, an optional `e` or `E`, sign and digits). Read byte by byte: a
+  /// regex here was compiled again for every literal, 80 µs each.
   static func parts(of literal: String) -> (negative: Bool, digits: Substring, point: Int)? {
-    guard let match = literal.wholeMatch(of: #/(-?)([0-9]+)(?:\.([0-9]+))?(?:[eE]([+-]?[0-9]+))?/#)
-    else { return nil }
-    let (_, sign, whole, fraction, exponent) = match.output
-    let all = whole + (fraction ?? "")
-    let significant = all.drop { $0 == "0" }
-    var digits = significant
-    while digits.last == "0" { digits.removeLast() }
-    // An exponent far beyond either bound is clamped, so the sum below cannot overflow.
-    let power = exponent.map { Int($0) ?? ($0.hasPrefix("-") ? Int.min : Int.max) } ?? 0
-    let point =
-      whole.count - (all.count - significant.count) + max(-1_000_000, min(power, 1_000_000))
-    return (sign == "-", digits, point)
+    let bytes = Array(literal.utf8)
+    var index = 0
+    func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
+    func skipDigits() -> Range<Int> {
+      let start = index
+      while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+      return start..<index
+    }
+    let negative = bytes.first == UInt8(ascii: "-")
+    if negative { index += 1 }
+    let whole = skipDigits()
+    guard !whole.isEmpty else { return nil }
+    var fraction = index..<index
+    if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+      index += 1
+      fraction = skipDigits()
+      guard !fraction.isEmpty else { return nil }
+    }
+    var power = 0
+    if index < bytes.count, bytes[index] | 0x20 == UInt8(ascii: "e") {
+      index += 1
+      let negativePower = index < bytes.count && bytes[index] == UInt8(ascii: "-")
+      if index < bytes.count, negativePower || bytes[index] == UInt8(ascii: "+") { index += 1 }
+      let exponent = skipDigits()
+      guard !exponent.isEmpty else { return nil }
+      // An exponent far beyond either bound is clamped, so the sum below cannot overflow.
+      for digitIndex in exponent {
+        power = min(power * 10 + Int(bytes[digitIndex] &- UInt8(ascii: "0")), 1_000_000)
+      }
+      if negativePower { power = -power }
+    }
+    guard index == bytes.count else { return nil }
+    let all = bytes[whole] + bytes[fraction]
+    guard let first = all.firstIndex(where: { $0 != UInt8(ascii: "0") }),
+      let last = all.lastIndex(where: { $0 != UInt8(ascii: "0") })
+    else { return (negative, "", 0) }
+    let digits = Substring(String(decoding: all[first...last], as: UTF8.self))
+    return (negative, digits, whole.count - (first - all.startIndex) + power)
   }
 
   /// `digits` with the decimal point `point` places from the left of the first, written out

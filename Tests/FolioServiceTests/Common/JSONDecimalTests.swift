@@ -32,6 +32,11 @@ import Testing
     #expect(exact("4.6962e-11") == "0.000000000046962")
     #expect(exact("1e-18") == "0.000000000000000001")
     #expect(exact("0e999999999999") == "0")
+    #expect(exact("-0.000e-5") == "0")
+    #expect(exact("12.50e-0") == "12.5")
+    #expect(exact("0.01250E+2") == "1.25")
+    #expect(JSONDecimal.convert("1e-99999999999999999999999") == .rounded(.zero))
+    #expect(JSONDecimal.convert("9.9e99999999999999999999999") == .outOfRange)
   }
 
   @Test func moreThan18FractionalDigitsRoundHalfToEven() {
@@ -65,7 +70,10 @@ import Testing
   }
 
   @Test func textThatIsNotANumberIsOutOfRange() {
-    for text in ["", "-", "abc", "1e", "1.2.3", "NaN", "0x10", "1e+", " 1"] {
+    for text in [
+      "", "-", "abc", "1e", "1.2.3", "NaN", "0x10", "1e+", " 1", "1.", ".5", "1e5x", "1.5e",
+      "1E-", "--1", "+1", "1e+-3", "1 ", "١",
+    ] {
       #expect(JSONDecimal.convert(text) == .outOfRange, "\(text.debugDescription)")
     }
   }
