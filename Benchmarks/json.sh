@@ -9,6 +9,8 @@
 #             (about 60 MB at 20,000), made from the real captured 100-coin EUR page in
 #             Fixtures/coingecko/captured by repeating it with renamed coins and adding a
 #             168-price sparkline to each coin, as `sparkline=true` pages have
+#   awkward   the same pages with every sparkline number written with 24 fractional digits,
+#             which no plain-decimal fast path reads: each is rounded to 18
 #
 # The numbers and keys files are not CoinGecko responses, so `folio market import` parses them
 # whole and then refuses them (exit 65): that times the parser alone, through the shipped binary.
@@ -70,6 +72,15 @@ for step in range(3):
         coins.append(coin)
     with open(f"{work}/markets-{step}.json", "w") as out:
         json.dump(coins, out, indent=None)
+    # The same coins with every sparkline number written with 24 fractional digits
+    # (1234.567890123000000000000000): none is a plain decimal of at most 18, so each goes
+    # through the full conversion and is rounded.
+    pieces = json.dumps([dict(coin, sparkline_in_7d="@") for coin in coins]).split('"@"')
+    with open(f"{work}/awkward-{step}.json", "w") as out:
+        for piece, coin in zip(pieces, coins):
+            walk = coin["sparkline_in_7d"]["price"]
+            out.write(piece + '{"price": [' + ",".join(f"{p:.24f}" for p in walk) + "]}")
+        out.write(pieces[-1])
 EOF
 
 # time FILE [EXPECTED_EXIT]: the fastest of $runs `folio market import FILE` into a fresh
@@ -100,9 +111,9 @@ time_import "$work/tiny.json" 65
 start=$elapsed
 echo "start-up (a one-element file): $start s"
 printf '%-8s %9s %7s %8s %7s %8s %9s %7s\n' input items MB seconds net user_cpu peak_MiB growth
-for kind in numbers keys markets; do
+for kind in numbers keys markets awkward; do
   expect=65
-  [ "$kind" = markets ] && expect=0
+  [ "$kind" = markets ] || [ "$kind" = awkward ] && expect=0
   previous=''
   for step in 0 1 2; do
     file=$work/$kind-$step.json
