@@ -400,6 +400,9 @@ extension ExactDecimal: SQLBindable {
   public func bind(to statement: Statement, at index: Int32) throws {
     try statement.bind(self, at: index)
   }
+  public func append(to arguments: inout Arguments) {
+    withCanonicalText { arguments.append(text: $0) }
+  }
 }
 
 extension ExactDecimal: RowDecodable {

@@ -21,11 +21,17 @@ public protocol SQLBindable {
   /// numbers bind their bytes straight from their own storage, with no `SQLValue` or `String`
   /// made for them (an import binds millions).
   func bind(to statement: Statement, at index: Int32) throws
+  /// Appends the value to the arguments of a `Statement.run(_:)`. The default appends
+  /// `sqlValue`; text and numbers write their bytes straight into the arguments' buffer.
+  func append(to arguments: inout Arguments)
 }
 
 extension SQLBindable {
   public func bind(to statement: Statement, at index: Int32) throws {
     try statement.bind(sqlValue, at: index)
+  }
+  public func append(to arguments: inout Arguments) {
+    arguments.append(sqlValue)
   }
 }
 
@@ -34,11 +40,17 @@ extension SQLValue: SQLBindable {
 }
 extension Int: SQLBindable {
   public var sqlValue: SQLValue { .integer(Int64(self)) }
+  public func append(to arguments: inout Arguments) {
+    arguments.append(Int64(self))
+  }
 }
 extension Int64: SQLBindable {
   public var sqlValue: SQLValue { .integer(self) }
   public func bind(to statement: Statement, at index: Int32) throws {
     try statement.bind(self, at: index)
+  }
+  public func append(to arguments: inout Arguments) {
+    arguments.append(self)
   }
 }
 extension Double: SQLBindable {
@@ -49,6 +61,10 @@ extension String: SQLBindable {
   public func bind(to statement: Statement, at index: Int32) throws {
     try statement.bind(self, at: index)
   }
+  public func append(to arguments: inout Arguments) {
+    var text = self
+    text.withUTF8 { arguments.append(text: $0) }
+  }
 }
 extension Bool: SQLBindable {
   public var sqlValue: SQLValue { .integer(self ? 1 : 0) }
@@ -58,6 +74,10 @@ extension Optional: SQLBindable where Wrapped: SQLBindable {
   public func bind(to statement: Statement, at index: Int32) throws {
     guard let value = self else { return try statement.bind(SQLValue.null, at: index) }
     try value.bind(to: statement, at: index)
+  }
+  public func append(to arguments: inout Arguments) {
+    guard let value = self else { return arguments.append(SQLValue.null) }
+    value.append(to: &arguments)
   }
 }
 
@@ -183,19 +203,32 @@ public final class Statement {
   }
 
   /// Throws the connection's error unless `code` is SQLITE_OK.
-  private func check(_ code: Int32) throws {
+  func check(_ code: Int32) throws {
     guard code == SQLITE_OK else { throw SQLiteError(connection: connection, code: code, sql: sql) }
   }
 
-  /// Runs the statement (with what is bound) to completion and resets it, keeping no
-  /// bindings — the hot-loop form of `execute(_:)`: bind with the typed `bind(_:at:)`
-  /// methods, then `run()`.
-  public func run() throws {
-    defer {
-      sqlite3_reset(handle)
-      sqlite3_clear_bindings(handle)
+  /// The buffer `run(_:)` gathers its values in, kept for the next run.
+  private var arguments = Arguments()
+
+  /// Binds `values` to the parameters in order, runs the statement to completion, then resets
+  /// it and clears its bindings: the hot-loop form of `execute(_:)`, for statements run once
+  /// per row of an import. Nothing is boxed and SQLite copies no text (see `Arguments`). As
+  /// with `bind(_:)`, values must be exactly as many as the parameters (else SQLITE_RANGE).
+  public func run<each Value: SQLBindable>(_ values: repeat each Value) throws {
+    var arguments = Arguments()
+    swap(&arguments, &self.arguments)
+    defer { swap(&arguments, &self.arguments) }
+    arguments.removeAll()
+    repeat (each values).append(to: &arguments)
+    try arguments.bytes.withUnsafeBufferPointer { buffer in
+      // Cleared before `buffer` goes: no binding outlives the text it points to.
+      defer {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+      }
+      try arguments.bind(to: self, buffer: buffer)
+      while try step() {}
     }
-    while try step() {}
   }
 
   /// Advances to the next row: true when a row is available, false when the statement is done.

@@ -233,9 +233,58 @@ import Testing
     try db.execute("INSERT INTO t VALUES (?)", [""])
     let statement = try db.prepare("INSERT INTO t VALUES (?)")
     try statement.bind(utf8: UnsafeBufferPointer(start: nil, count: 0), at: 1)
-    try statement.run()
-    #expect(try db.scalarText("SELECT group_concat(typeof(s)) FROM t") == "text,text")
-    #expect(try db.scalarInt("SELECT count(*) FROM t WHERE s = ''") == 2)
+    try statement.step()
+    statement.reset()
+    try statement.run("")
+    #expect(try db.scalarText("SELECT group_concat(typeof(s)) FROM t") == "text,text,text")
+    #expect(try db.scalarInt("SELECT count(*) FROM t WHERE s = ''") == 3)
+  }
+
+  /// `run` writes its values' text into one buffer it keeps between runs and lets SQLite read
+  /// them there: each row must hold its own values, whatever the lengths before it.
+  @Test func runStoresEachRowsOwnValuesWhateverRanBefore() throws {
+    let db = try open()
+    try db.execute("CREATE TABLE t (n INTEGER, s TEXT, d TEXT, b BLOB, o TEXT) STRICT")
+    let insert = try db.prepare("INSERT INTO t VALUES (?, ?, ?, ?, ?)")
+    let long = String(repeating: "₿", count: 5_000)
+    let rows: [(Int64, String, ExactDecimal, [UInt8], String?)] = [
+      (
+        1, long, try ExactDecimal(parsing: "-123456789012345678901.123456789012345678"), [1, 2, 3],
+        nil
+      ),
+      (2, "a\u{0}b", .zero, [], "x"),
+      (3, "", try ExactDecimal(parsing: "0.5"), [0], long),
+      (4, "short", try ExactDecimal(parsing: "7"), [255], ""),
+    ]
+    for row in rows {
+      try insert.run(row.0, row.1, row.2, SQLValue.blob(row.3), row.4)
+    }
+    let stored = try db.rows(
+      "SELECT n, s, d, b, o, typeof(o), length(CAST(s AS BLOB)) FROM t ORDER BY n"
+    ) { row in (0..<7).map { row[Int32($0)] } }
+    #expect(
+      stored
+        == rows.map {
+          [
+            .integer($0.0), .text($0.1), .text($0.2.description), .blob($0.3),
+            $0.4.map(SQLValue.text) ?? .null, .text($0.4 == nil ? "null" : "text"),
+            .integer(Int64($0.1.utf8.count)),
+          ]
+        })
+  }
+
+  @Test func runRefusesTooFewOrTooManyValuesAndWritesNothing() throws {
+    let db = try open()
+    try db.execute("CREATE TABLE t (a TEXT, b TEXT)")
+    let insert = try db.prepare("INSERT INTO t VALUES (?, ?)")
+    for attempt in [{ try insert.run("one") }, { try insert.run("one", "two", "three") }] {
+      let error = try #require(throws: SQLiteError.self) { try attempt() }
+      #expect(error.extendedCode == SQLITE_RANGE)
+      #expect(error.message.contains("parameters"))
+    }
+    try insert.run("one", "two")
+    #expect(
+      try db.rows("SELECT a, b FROM t") { [$0[0], $0[1]] } == [[.text("one"), .text("two")]])
   }
 
   @Test func textWithQuotesAndUnicodeRoundTrips() throws {

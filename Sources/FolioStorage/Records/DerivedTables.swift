@@ -114,14 +114,13 @@ public final class DerivedTables {
   }
 
   public func insert(_ lot: Lot, portfolioID: Int64, coinID: String) throws {
-    try insertLot.execute([
+    try insertLot.run(
       lot.tradeID, portfolioID, coinID, lot.acquiredAt, lot.quantity, lot.cost, lot.remaining,
-      lot.remainingCost,
-    ])
+      lot.remainingCost)
   }
 
   public func update(_ lot: Lot) throws {
-    try updateLot.execute([lot.remaining, lot.remainingCost, lot.tradeID])
+    try updateLot.run(lot.remaining, lot.remainingCost, lot.tradeID)
   }
 
   /// Deletes the lots of the position's buys at or after `key` (found through the trades
@@ -138,16 +137,14 @@ public final class DerivedTables {
   // MARK: - Sells
 
   public func insert(_ consumption: LotConsumption) throws {
-    try insertConsumption.execute([
-      consumption.sellTradeID, consumption.lotTradeID, consumption.quantity, consumption.cost,
-    ])
+    try insertConsumption.run(
+      consumption.sellTradeID, consumption.lotTradeID, consumption.quantity, consumption.cost)
   }
 
   public func insert(_ disposal: Disposal, portfolioID: Int64, coinID: String) throws {
-    try insertDisposal.execute([
+    try insertDisposal.run(
       disposal.tradeID, portfolioID, coinID, disposal.disposedAt, disposal.quantity,
-      disposal.proceeds, disposal.costBasis, disposal.realized, disposal.method.rawValue,
-    ])
+      disposal.proceeds, disposal.costBasis, disposal.realized, disposal.method.rawValue)
   }
 
   /// The disposals of the position's sells at or after `key` (found through the trades index).

@@ -244,7 +244,7 @@ public enum MarketRecords {
     return (database.lastInsertRowID, true)
   }
 
-  /// The quote columns in the order `quoteValues` binds them and `quote(row:)` reads them.
+  /// The quote columns in the order `insertQuote` binds them and `storedQuote(row:)` reads them.
   public static let quoteColumns = [
     "current_price", "market_cap", "market_cap_rank", "fully_diluted_valuation", "total_volume",
     "high_24h", "low_24h", "price_change_24h", "price_change_percentage_24h",
@@ -254,37 +254,22 @@ public enum MarketRecords {
     "last_updated", "price_change_percentage_24h_in_currency", "sparkline_7d",
   ]
 
-  /// The values of `quoteColumns`, in that order. SQLValues rather than `any SQLBindable`:
-  /// an ExactDecimal (16-byte aligned) would be boxed on the heap, twenty times per quote.
-  public static func quoteValues(_ quote: MarketQuote) -> [SQLValue] {
-    [
-      quote.currentPrice.sqlValue, quote.marketCap.sqlValue, quote.marketCapRank.sqlValue,
-      quote.fullyDilutedValuation.sqlValue, quote.totalVolume.sqlValue, quote.high24h.sqlValue,
-      quote.low24h.sqlValue, quote.priceChange24h.sqlValue,
-      quote.priceChangePercentage24h.sqlValue, quote.marketCapChange24h.sqlValue,
-      quote.marketCapChangePercentage24h.sqlValue, quote.circulatingSupply.sqlValue,
-      quote.totalSupply.sqlValue, quote.maxSupply.sqlValue, quote.ath.sqlValue,
-      quote.athChangePercentage.sqlValue, quote.athDate.sqlValue, quote.atl.sqlValue,
-      quote.atlChangePercentage.sqlValue, quote.atlDate.sqlValue, quote.roiTimes.sqlValue,
-      quote.roiCurrency.sqlValue, quote.roiPercentage.sqlValue, quote.lastUpdated.sqlValue,
-      quote.priceChangePercentage24hInCurrency.sqlValue,
-      quote.sparkline7d.map(\.text).sqlValue,
-    ]
-  }
-
   /// Inserts a quote unless the snapshot already holds one for the coin; true when inserted.
   public static func insertQuote(_ database: Database, snapshotID: Int64, _ quote: MarketQuote)
     throws
     -> Bool
   {
-    // Typed binds into the cached statement: it runs for every coin of a page.
-    let statement = try database.cached(insertQuoteSQL)
-    try statement.bind(snapshotID, at: 1)
-    try statement.bind(quote.id, at: 2)
-    for (offset, value) in quoteValues(quote).enumerated() {
-      try statement.bind(value, at: Int32(offset + 3))
-    }
-    try statement.run()
+    // The cached statement, its values not boxed: it runs for every coin of a page. After the
+    // key, the values of `quoteColumns`, in that order.
+    try database.cached(insertQuoteSQL).run(
+      snapshotID, quote.id, quote.currentPrice, quote.marketCap, quote.marketCapRank,
+      quote.fullyDilutedValuation, quote.totalVolume, quote.high24h, quote.low24h,
+      quote.priceChange24h, quote.priceChangePercentage24h, quote.marketCapChange24h,
+      quote.marketCapChangePercentage24h, quote.circulatingSupply, quote.totalSupply,
+      quote.maxSupply, quote.ath, quote.athChangePercentage, quote.athDate, quote.atl,
+      quote.atlChangePercentage, quote.atlDate, quote.roiTimes, quote.roiCurrency,
+      quote.roiPercentage, quote.lastUpdated, quote.priceChangePercentage24hInCurrency,
+      quote.sparkline7d?.text)
     return database.changes > 0
   }
 

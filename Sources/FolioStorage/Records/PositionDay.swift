@@ -72,15 +72,10 @@ extension DerivedTables {
 
   /// Writes `day` of the position, replacing the stored row.
   public func save(_ day: PositionDay, portfolioID: Int64) throws {
-    // Bound one by one, with no boxed values: this runs for every position and day booked.
-    try saveDay.bind(portfolioID, at: 1)
-    try saveDay.bind(day.coinID, at: 2)
-    try saveDay.bind(day.day, at: 3)
-    for (offset, value) in day.fields.enumerated() {
-      try value.bind(to: saveDay, at: Int32(offset) + 4)
-    }
-    try saveDay.bind(day.cashTooLarge ? 1 : 0, at: 11)
-    try saveDay.run()
+    // The columns of `dayColumns`, in order.
+    try saveDay.run(
+      portfolioID, day.coinID, day.day, day.quantityChange, day.cashIn, day.cashInWeight,
+      day.cashOut, day.cashOutWeight, day.costChange, day.realized, day.cashTooLarge)
   }
 
   /// Deletes the position's rows of `day` and later (nil: all of them).

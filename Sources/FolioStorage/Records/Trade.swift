@@ -172,10 +172,9 @@ public struct Trade: Equatable, Sendable {
   /// written then).
   public func insert(using statements: InsertStatements, _ db: Database) throws -> Int64? {
     let statement = externalID == nil ? statements.plain : statements.orSkip
-    try statement.execute([
+    try statement.run(
       portfolioID, executedAt, side.rawValue, coinID, quantity, price, fee, note, externalID,
-      createdAt, locationID, kind.rawValue, incomeType?.rawValue, amount, acquiredAt, linkID,
-    ])
+      createdAt, locationID, kind.rawValue, incomeType?.rawValue, amount, acquiredAt, linkID)
     return db.changes == 1 ? db.lastInsertRowID : nil
   }
 

@@ -1,0 +1,93 @@
+import CSQLite
+import Foundation
+
+/// The values of one run of a statement in a hot loop (an import inserts millions of rows),
+/// gathered in parameter order by `Statement.run(_:)`.
+///
+/// Text, strings and decimals alike, is written into one byte buffer that the statement keeps
+/// from run to run, each value followed by a NUL, and SQLite reads it there for the length of
+/// the run (`SQLITE_STATIC`). Bound one at a time with `SQLITE_TRANSIENT`, each text was
+/// copied by SQLite into an allocation of its own, freed again at the next bind; and in an
+/// `[any SQLBindable]` each `ExactDecimal` (16-byte aligned) was boxed on the heap.
+public struct Arguments {
+  enum Slot {
+    case null
+    case integer(Int64)
+    case real(Double)
+    /// `count` bytes at `start` of the buffer; `terminated` when no NUL is among them (one
+    /// always follows), so SQLite may treat them as a C string.
+    case text(start: Int, count: Int, terminated: Bool)
+    case blob(start: Int, count: Int)
+  }
+
+  private(set) var slots: [Slot] = []
+  private(set) var bytes: [UInt8] = []
+
+  mutating func removeAll() {
+    slots.removeAll(keepingCapacity: true)
+    bytes.removeAll(keepingCapacity: true)
+  }
+
+  public mutating func append(_ value: Int64) {
+    slots.append(.integer(value))
+  }
+
+  public mutating func append(_ value: SQLValue) {
+    switch value {
+    case .null: slots.append(.null)
+    case .integer(let value): slots.append(.integer(value))
+    case .real(let value): slots.append(.real(value))
+    case .text(var value): value.withUTF8 { append(text: $0) }
+    case .blob(let value):
+      slots.append(.blob(start: bytes.count, count: value.count))
+      bytes.append(contentsOf: value)
+    }
+  }
+
+  /// Appends UTF-8 text, such as a buffer on the stack: it is copied into the buffer.
+  public mutating func append(text: UnsafeBufferPointer<UInt8>) {
+    let start = bytes.count
+    bytes.append(contentsOf: text)
+    bytes.append(0)
+    let holdsNUL = text.baseAddress.map { memchr($0, 0, text.count) != nil } ?? false
+    slots.append(.text(start: start, count: text.count, terminated: !holdsNUL))
+  }
+
+  /// Binds every value to `statement`, whose parameters must be as many. `buffer` is this
+  /// value's `bytes`, which must stay where they are until the statement is reset.
+  func bind(to statement: Statement, buffer: UnsafeBufferPointer<UInt8>) throws {
+    let handle = statement.handle
+    let parameters = sqlite3_bind_parameter_count(handle)
+    guard slots.count == parameters else {
+      throw SQLiteError(
+        extendedCode: SQLITE_RANGE,
+        message: "\(slots.count) values bound to a statement with \(parameters) parameters",
+        sql: statement.sql)
+    }
+    for (offset, slot) in slots.enumerated() {
+      let index = Int32(truncatingIfNeeded: offset + 1)
+      let code: Int32
+      switch slot {
+      case .null: code = sqlite3_bind_null(handle, index)
+      case .integer(let value): code = sqlite3_bind_int64(handle, index, value)
+      case .real(let value): code = sqlite3_bind_double(handle, index, value)
+      case .text(let start, let count, let terminated):
+        if let base = buffer.baseAddress {
+          let text = UnsafeRawPointer(base + start).assumingMemoryBound(to: CChar.self)
+          // A negative length makes SQLite find the NUL and mark its value terminated, which
+          // the functions in a CHECK would otherwise copy it to make.
+          code = sqlite3_bind_text(
+            handle, index, text, terminated ? -1 : Int32(clamping: count), nil)
+        } else {
+          // Not reached: a NUL follows every text, so the buffer is never empty here.
+          code = sqlite3_bind_text(handle, index, "", 0, sqliteTransient)
+        }
+      case .blob(_, 0): code = sqlite3_bind_zeroblob(handle, index, 0)
+      case .blob(let start, let count):
+        code = sqlite3_bind_blob64(
+          handle, index, buffer.baseAddress?.advanced(by: start), UInt64(count), nil)
+      }
+      try statement.check(code)
+    }
+  }
+}
