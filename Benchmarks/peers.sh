@@ -4,7 +4,9 @@
 # pipeline (import the trades, import the prices, show the holdings valued) and through
 # `hledger bal -V` and `bean-check --no-cache`. Prints each one's wall time, CPU time (user +
 # system) and peak memory, and folio's advantage (target: at least 15x hledger, 40x beancount).
-# A peer that is not installed is skipped. Each timing is the fastest of FOLIO_BENCH_RUNS
+# Also the floor: the sqlite3 CLI alone writing the rows folio's import stored
+# (Benchmarks/floor.sh), and the peers' times over it: the most any program that stores those
+# rows could be ahead. A peer that is not installed is skipped. Each timing is the fastest of FOLIO_BENCH_RUNS
 # (default 3) runs, by CPU time.
 #
 # usage: Benchmarks/peers.sh [TRADES]   (default 100000; needs python3 and GNU time)
@@ -58,12 +60,26 @@ if command -v bean-check >/dev/null; then
   result[beancount]=$(measure beancount bean-check --no-cache "$work/data/journal.beancount")
 fi
 
+# The floor, on a fresh database with folio's schema each time (migrated, as the pipeline's
+# import migrates its new database).
+Benchmarks/floor.sh "$work/folio.sqlite3" >"$work/floor.sql"
+cat >"$work/floor.sh" <<SH
+#!/usr/bin/env bash
+set -e
+rm -f "$work/floor.sqlite3" "$work/floor.sqlite3-wal" "$work/floor.sqlite3-shm"
+"$bin/folio" --db "$work/floor.sqlite3" db migrate
+sqlite3 "$work/floor.sqlite3" ".read $work/floor.sql"
+SH
+chmod +x "$work/floor.sh"
+result[floor]=$(measure floor "$work/floor.sh")
+
 printf '%-44s %9s %9s %9s %9s %9s\n' "pipeline ($trades trades)" wall cpu "peak MiB" "x wall" "x cpu"
 read -r fw fc _ <<<"${result[folio]}"
-for name in folio hledger beancount; do
+for name in folio floor hledger beancount; do
   line=${result[$name]:-}
   label=$(case $name in
     folio) echo "folio: import + market import + holdings" ;;
+    floor) echo "floor: sqlite3 writing the rows folio stores" ;;
     hledger) echo "hledger bal -V" ;;
     beancount) echo "bean-check --no-cache" ;;
   esac)
@@ -75,3 +91,15 @@ for name in folio hledger beancount; do
   printf '%-44s %8ss %8ss %9s %8sx %8sx\n' "$label" "$w" "$c" "$((m / 1024))" \
     "$(python3 -c "print(f'{$w / $fw:.1f}')")" "$(python3 -c "print(f'{$c / max($fc, 0.01):.1f}')")"
 done
+# What the peers' times over the floor allow: the most any program storing those rows could be
+# ahead, whatever its own work cost.
+if [ -n "${result[floor]:-}" ]; then
+  read -r lw lc _ <<<"${result[floor]}"
+  for name in hledger beancount; do
+    line=${result[$name]:-}
+    [ -n "$line" ] || continue
+    read -r w c _ <<<"$line"
+    printf '%-44s %9s %9s %9s %8sx %8sx\n' "  $name over the floor" "" "" "" \
+      "$(python3 -c "print(f'{$w / $lw:.1f}')")" "$(python3 -c "print(f'{$c / max($lc, 0.01):.1f}')")"
+  done
+fi

@@ -2,9 +2,8 @@
 # Trades benchmark (issue 3): importing a generated history with folio against the sqlite3 CLI
 # doing the same job in the same run, peak memory, `folio holdings` and one `folio buy` on the
 # resulting database. Prints both figures and the ratio, and two floors against the same
-# baseline: the sqlite3 CLI alone writing the rows folio stores (trades, lots, lot
-# consumptions, disposals) with the same indexes, and the least any such import must store
-# (Benchmarks/minimal-floor.sql).
+# baseline: the sqlite3 CLI alone writing the rows folio stores with the same indexes
+# (Benchmarks/floor.sh), and the least any such import must store (Benchmarks/minimal-floor.sql).
 #
 # usage: Benchmarks/trades.sh [TRADES]   (default 1000000; FOLIO_BENCH_RUNS, default 3, runs
 #        of each timing, the fastest kept)
@@ -61,25 +60,8 @@ best "$work/folio.sqlite3" folio "$folio" --db "$work/folio.sqlite3" import trad
 mine=$elapsed
 mine_peak=$peak
 
-# The floor: the sqlite3 CLI writing the rows folio stored, copied straight from folio's
-# database into a fresh one with folio's schema, suspending what folio's import suspends and
-# rebuilding the same indexes. No CSV, no decimals, no booking: SQLite's share of the job alone.
-{
-  echo 'PRAGMA journal_mode = WAL;'
-  echo 'PRAGMA ignore_check_constraints = ON;'
-  echo "ATTACH '$work/folio.sqlite3' AS done;"
-  echo 'BEGIN;'
-  sqlite3 "$work/folio.sqlite3" "SELECT 'DROP ' || type || ' ' || name || ';' FROM sqlite_schema
-    WHERE tbl_name = 'trades' AND sql NOT LIKE 'CREATE UNIQUE%'
-      AND (type = 'index' OR (type = 'trigger' AND sql LIKE '% INSERT ON trades%'))"
-  for table in trades lots lot_consumptions disposals positions; do
-    echo "INSERT INTO main.$table SELECT * FROM done.$table;"
-  done
-  sqlite3 "$work/folio.sqlite3" "SELECT sql || ';' FROM sqlite_schema
-    WHERE tbl_name = 'trades' AND sql NOT LIKE 'CREATE UNIQUE%'
-      AND (type = 'index' OR (type = 'trigger' AND sql LIKE '% INSERT ON trades%'))"
-  echo 'COMMIT;'
-} >"$work/floor.sql"
+# The floor: the sqlite3 CLI alone writing the rows folio stored (Benchmarks/floor.sh).
+Benchmarks/floor.sh "$work/folio.sqlite3" >"$work/floor.sql"
 floor=''
 for _ in $(seq "$runs"); do
   rm -f "$work/floor.sqlite3"*
