@@ -23,10 +23,16 @@ public struct Arguments {
   private(set) var slots: [Slot] = []
   private(set) var bytes: [UInt8] = []
 
+  /// Empties the arguments for the next run, keeping the buffer unless one run's text made it
+  /// large (a page's worth of sparkline, a long note): that is not held for the statement's life.
   mutating func removeAll() {
     slots.removeAll(keepingCapacity: true)
-    bytes.removeAll(keepingCapacity: true)
+    bytes.removeAll(keepingCapacity: bytes.capacity <= Self.keptCapacity)
   }
+
+  /// The most buffer kept from one run to the next: a row of any of folio's tables but for
+  /// exceptional text.
+  static let keptCapacity = 64 << 10
 
   public mutating func append(_ value: Int64) {
     slots.append(.integer(value))

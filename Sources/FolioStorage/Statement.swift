@@ -215,6 +215,8 @@ public final class Statement {
   /// per row of an import. Nothing is boxed and SQLite copies no text (see `Arguments`). As
   /// with `bind(_:)`, values must be exactly as many as the parameters (else SQLITE_RANGE).
   public func run<each Value: SQLBindable>(_ values: repeat each Value) throws {
+    // A statement left mid-way by a bare `step()` would refuse its new bindings.
+    sqlite3_reset(handle)
     var arguments = Arguments()
     swap(&arguments, &self.arguments)
     defer { swap(&arguments, &self.arguments) }

@@ -273,6 +273,19 @@ import Testing
         })
   }
 
+  @Test func runWorksOnAStatementLeftMidWayByAStep() throws {
+    let db = try open()
+    try db.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, s TEXT)")
+    let insert = try db.prepare("INSERT INTO t (s) VALUES (?) RETURNING id")
+    try insert.bind("first", at: 1)
+    #expect(try insert.step())  // a row returned: the statement has not finished
+    try insert.run("second")
+    #expect(
+      try db.rows("SELECT id, s FROM t ORDER BY id") { [$0[0], $0[1]] } == [
+        [.integer(1), .text("first")], [.integer(2), .text("second")],
+      ])
+  }
+
   @Test func runRefusesTooFewOrTooManyValuesAndWritesNothing() throws {
     let db = try open()
     try db.execute("CREATE TABLE t (a TEXT, b TEXT)")
