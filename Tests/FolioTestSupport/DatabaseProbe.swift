@@ -1,5 +1,4 @@
 import CSQLite
-import FolioTestSupport
 import Foundation
 
 /// Reads (or hand-edits) a database file in-process, printing rows as the sqlite3 shell's list

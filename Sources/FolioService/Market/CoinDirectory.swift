@@ -148,11 +148,12 @@ public struct CoinDirectory {
       return CoinResolution(typed: typed, id: lower, chosen: nil, others: [], added: false)
     case .add:
       guard TradeInput.isCoinID(lower) else { throw CoinError.invalid(text) }
-      try database.write {
+      // False only when another process added the coin since it was looked up.
+      let added = try database.write {
         try CoinDirectoryRecords.addIfMissing(
           database, DirectoryCoin(id: lower, symbol: "", name: lower, rank: nil))
       }
-      return CoinResolution(typed: typed, id: lower, chosen: nil, others: [], added: true)
+      return CoinResolution(typed: typed, id: lower, chosen: nil, others: [], added: added)
     }
   }
 
