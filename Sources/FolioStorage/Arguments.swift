@@ -1,12 +1,13 @@
 import CSQLite
 import Foundation
 
-/// The values of one run of a statement in a hot loop (an import inserts millions of rows),
-/// gathered in parameter order by `Statement.run(_:)`.
+/// The values a statement is bound with, gathered in parameter order by `Statement.run(_:)`
+/// (the hot-loop form: an import inserts millions of rows) and `Statement.bind(_:)`.
 ///
 /// Text, strings and decimals alike, is written into one byte buffer that the statement keeps
 /// from run to run, each value followed by a NUL, and SQLite reads it there for the length of
-/// the run (`SQLITE_STATIC`). Bound one at a time with `SQLITE_TRANSIENT`, each text was
+/// the run (`SQLITE_STATIC`; `Statement.bind(_:)`, whose bindings outlast the call, has SQLite
+/// copy it). Bound one at a time with `SQLITE_TRANSIENT`, each text was
 /// copied by SQLite into an allocation of its own, freed again at the next bind; and in an
 /// `[any SQLBindable]` each `ExactDecimal` (16-byte aligned) was boxed on the heap.
 public struct Arguments {
@@ -60,9 +61,11 @@ public struct Arguments {
   }
 
   /// Binds every value to `statement`, whose parameters must be as many. `buffer` is this
-  /// value's `bytes`, which must stay where they are until the statement is reset.
-  func bind(to statement: Statement, buffer: UnsafeBufferPointer<UInt8>) throws {
+  /// value's `bytes`: SQLite copies what it needs of them when `copying`, else reads them in
+  /// place, and then they must stay where they are until the bindings are cleared.
+  func bind(to statement: Statement, buffer: UnsafeBufferPointer<UInt8>, copying: Bool) throws {
     let handle = statement.handle
+    let destructor = copying ? sqliteTransient : nil
     let parameters = sqlite3_bind_parameter_count(handle)
     guard slots.count == parameters else {
       throw SQLiteError(
@@ -83,7 +86,7 @@ public struct Arguments {
           // A negative length makes SQLite find the NUL and mark its value terminated, which
           // the functions in a CHECK would otherwise copy it to make.
           code = sqlite3_bind_text(
-            handle, index, text, terminated ? -1 : Int32(clamping: count), nil)
+            handle, index, text, terminated ? -1 : Int32(clamping: count), destructor)
         } else {
           // Not reached: a NUL follows every text, so the buffer is never empty here.
           code = sqlite3_bind_text(handle, index, "", 0, sqliteTransient)
@@ -91,7 +94,7 @@ public struct Arguments {
       case .blob(_, 0): code = sqlite3_bind_zeroblob(handle, index, 0)
       case .blob(let start, let count):
         code = sqlite3_bind_blob64(
-          handle, index, buffer.baseAddress?.advanced(by: start), UInt64(count), nil)
+          handle, index, buffer.baseAddress?.advanced(by: start), UInt64(count), destructor)
       }
       try statement.check(code)
     }

@@ -109,8 +109,7 @@ public struct ExactDecimal: Hashable, Comparable, Sendable, CustomStringConverti
   }
 
   /// Calls `body` with the canonical text as UTF-8 bytes in a stack buffer: this runs for every
-  /// decimal Folio stores, so it allocates nothing. The byte after the text is a NUL, outside
-  /// the buffer `body` gets, so the text can be bound as a C string (`Statement.bind`).
+  /// decimal Folio stores, so it allocates nothing.
   public func withCanonicalText<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows
     -> R
   {
@@ -156,7 +155,6 @@ public struct ExactDecimal: Hashable, Comparable, Sendable, CustomStringConverti
           fraction /= 10
         }
       }
-      buffer[end] = 0
       return try body(UnsafeBufferPointer(rebasing: buffer[start..<end]))
     }
   }
@@ -397,9 +395,6 @@ public enum DecimalError: Error, LocalizedError, Equatable, Sendable {
 extension ExactDecimal: SQLBindable {
   /// Stored as canonical decimal TEXT.
   public var sqlValue: SQLValue { .text(description) }
-  public func bind(to statement: Statement, at index: Int32) throws {
-    try statement.bind(self, at: index)
-  }
   public func append(to arguments: inout Arguments) {
     withCanonicalText { arguments.append(text: $0) }
   }
@@ -410,17 +405,5 @@ extension ExactDecimal: RowDecodable {
   public static func decode(_ row: Row, at index: Int32) throws -> ExactDecimal? {
     guard row.type(index) == SQLITE_TEXT, let bytes = row.utf8(index) else { return nil }
     return try ExactDecimal(utf8: bytes)
-  }
-}
-
-extension Statement {
-  /// Binds a decimal as canonical TEXT, NUL-terminated (see `bind(_:at:)` for text).
-  public func bind(_ value: ExactDecimal, at index: Int32) throws {
-    try value.withCanonicalText { text in
-      guard let start = text.baseAddress else { return try bind(utf8: text, at: index) }
-      try start.withMemoryRebound(to: CChar.self, capacity: text.count + 1) {
-        try bind(cString: $0, at: index)
-      }
-    }
   }
 }

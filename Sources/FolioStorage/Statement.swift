@@ -17,19 +17,14 @@ public enum SQLValue: Equatable, Sendable {
 public protocol SQLBindable {
   /// The value SQLite stores for this instance.
   var sqlValue: SQLValue { get }
-  /// Binds the value to the 1-based parameter `index`. The default binds `sqlValue`; text and
-  /// numbers bind their bytes straight from their own storage, with no `SQLValue` or `String`
-  /// made for them (an import binds millions).
-  func bind(to statement: Statement, at index: Int32) throws
-  /// Appends the value to the arguments of a `Statement.run(_:)`. The default appends
-  /// `sqlValue`; text and numbers write their bytes straight into the arguments' buffer.
+  /// Appends the value to the arguments a statement is bound with (`Statement.bind(_:)`,
+  /// `Statement.run(_:)`). The default appends `sqlValue`; text and numbers write their bytes
+  /// straight into the arguments' buffer, with no `SQLValue` or `String` made for them (an
+  /// import binds millions).
   func append(to arguments: inout Arguments)
 }
 
 extension SQLBindable {
-  public func bind(to statement: Statement, at index: Int32) throws {
-    try statement.bind(sqlValue, at: index)
-  }
   public func append(to arguments: inout Arguments) {
     arguments.append(sqlValue)
   }
@@ -46,9 +41,6 @@ extension Int: SQLBindable {
 }
 extension Int64: SQLBindable {
   public var sqlValue: SQLValue { .integer(self) }
-  public func bind(to statement: Statement, at index: Int32) throws {
-    try statement.bind(self, at: index)
-  }
   public func append(to arguments: inout Arguments) {
     arguments.append(self)
   }
@@ -58,9 +50,6 @@ extension Double: SQLBindable {
 }
 extension String: SQLBindable {
   public var sqlValue: SQLValue { .text(self) }
-  public func bind(to statement: Statement, at index: Int32) throws {
-    try statement.bind(self, at: index)
-  }
   public func append(to arguments: inout Arguments) {
     var text = self
     text.withUTF8 { arguments.append(text: $0) }
@@ -71,10 +60,6 @@ extension Bool: SQLBindable {
 }
 extension Optional: SQLBindable where Wrapped: SQLBindable {
   public var sqlValue: SQLValue { self?.sqlValue ?? .null }
-  public func bind(to statement: Statement, at index: Int32) throws {
-    guard let value = self else { return try statement.bind(SQLValue.null, at: index) }
-    try value.bind(to: statement, at: index)
-  }
   public func append(to arguments: inout Arguments) {
     guard let value = self else { return arguments.append(SQLValue.null) }
     value.append(to: &arguments)
@@ -123,83 +108,17 @@ public final class Statement {
     sqlite3_clear_bindings(handle)
   }
 
-  /// Binds positional parameters, starting at index 1. The number of values must be the
-  /// number of parameters the statement has: a missing or extra value is a programming error
-  /// reported as SQLITE_RANGE, never a silent NULL.
+  /// Binds positional parameters, starting at index 1; SQLite copies their text, so they stay
+  /// bound however long the statement is stepped. The number of values must be the number of
+  /// parameters the statement has: a missing or extra value is a programming error reported
+  /// as SQLITE_RANGE, never a silent NULL.
   public func bind(_ values: [any SQLBindable]) throws {
-    let parameters = sqlite3_bind_parameter_count(handle)
-    guard values.count == parameters else {
-      throw SQLiteError(
-        extendedCode: SQLITE_RANGE,
-        message: "\(values.count) values bound to a statement with \(parameters) parameters",
-        sql: sql)
+    var arguments = takeArguments()
+    defer { self.arguments = arguments }
+    for value in values { value.append(to: &arguments) }
+    try arguments.bytes.withUnsafeBufferPointer {
+      try arguments.bind(to: self, buffer: $0, copying: true)
     }
-    for (offset, value) in values.enumerated() {
-      try value.bind(to: self, at: Int32(clamping: offset + 1))
-    }
-  }
-
-  /// Binds one value to the 1-based parameter `index`.
-  public func bind(_ value: SQLValue, at index: Int32) throws {
-    let code: Int32
-    switch value {
-    case .null: code = sqlite3_bind_null(handle, index)
-    case .integer(let value): code = sqlite3_bind_int64(handle, index, value)
-    case .real(let value): code = sqlite3_bind_double(handle, index, value)
-    case .text(let value): return try bind(value, at: index)
-    case .blob(let bytes) where bytes.isEmpty:
-      // A nil pointer would bind NULL; an empty blob stays an empty blob.
-      code = sqlite3_bind_zeroblob(handle, index, 0)
-    case .blob(let bytes):
-      code = bytes.withUnsafeBytes {
-        sqlite3_bind_blob64(handle, index, $0.baseAddress, UInt64($0.count), sqliteTransient)
-      }
-    }
-    try check(code)
-  }
-
-  /// Binds text (or NULL for nil) to the 1-based parameter `index`, without boxing.
-  ///
-  /// Text without a NUL byte is bound as a C string (the string's own storage: no copy), so
-  /// that SQLite's copy of it is NUL-terminated. Text bound with its length is not, and then
-  /// every SQL function a CHECK applies to it (`ltrim`, `instr`, `length`, `GLOB` on each
-  /// decimal column of a market quote) makes a terminated copy of its own: that was a quarter
-  /// of the SQLite time of inserting a quote. Text holding a NUL is bound with its length, as
-  /// a C string would end at the NUL.
-  public func bind(_ value: String?, at index: Int32) throws {
-    guard var text = value else { return try check(sqlite3_bind_null(handle, index)) }
-    let holdsNUL = text.withUTF8 { utf8 in
-      utf8.baseAddress.map { memchr($0, 0, utf8.count) != nil } ?? false
-    }
-    if holdsNUL {
-      try text.withUTF8 { try bind(utf8: $0, at: index) }
-    } else {
-      try text.withCString { try bind(cString: $0, at: index) }
-    }
-  }
-
-  /// Binds UTF-8 text that SQLite copies, such as a buffer on the stack, with its length.
-  public func bind(utf8 text: UnsafeBufferPointer<UInt8>, at index: Int32) throws {
-    let code = text.withMemoryRebound(to: CChar.self) { characters in
-      // A nil pointer would bind NULL; empty text stays empty text.
-      guard let start = characters.baseAddress else {
-        return sqlite3_bind_text(handle, index, "", 0, sqliteTransient)
-      }
-      return sqlite3_bind_text(
-        handle, index, start, Int32(clamping: characters.count), sqliteTransient)
-    }
-    try check(code)
-  }
-
-  /// Binds NUL-terminated UTF-8 text that SQLite copies with its terminator (see
-  /// `bind(_:at:)` for text).
-  func bind(cString text: UnsafePointer<CChar>, at index: Int32) throws {
-    try check(sqlite3_bind_text(handle, index, text, -1, sqliteTransient))
-  }
-
-  /// Binds an integer to the 1-based parameter `index`, without boxing.
-  public func bind(_ value: Int64, at index: Int32) throws {
-    try check(sqlite3_bind_int64(handle, index, value))
   }
 
   /// Throws the connection's error unless `code` is SQLITE_OK.
@@ -207,7 +126,7 @@ public final class Statement {
     guard code == SQLITE_OK else { throw SQLiteError(connection: connection, code: code, sql: sql) }
   }
 
-  /// The buffer `run(_:)` gathers its values in, kept for the next run.
+  /// The buffer `bind(_:)` and `run(_:)` gather values in, kept for the next binding.
   private var arguments = Arguments()
 
   /// Binds `values` to the parameters in order, runs the statement to completion, then resets
@@ -215,12 +134,8 @@ public final class Statement {
   /// per row of an import. Nothing is boxed and SQLite copies no text (see `Arguments`). As
   /// with `bind(_:)`, values must be exactly as many as the parameters (else SQLITE_RANGE).
   public func run<each Value: SQLBindable>(_ values: repeat each Value) throws {
-    // A statement left mid-way by a bare `step()` would refuse its new bindings.
-    sqlite3_reset(handle)
-    var arguments = Arguments()
-    swap(&arguments, &self.arguments)
-    defer { swap(&arguments, &self.arguments) }
-    arguments.removeAll()
+    var arguments = takeArguments()
+    defer { self.arguments = arguments }
     repeat (each values).append(to: &arguments)
     try arguments.bytes.withUnsafeBufferPointer { buffer in
       // Cleared before `buffer` goes: no binding outlives the text it points to.
@@ -228,9 +143,19 @@ public final class Statement {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
       }
-      try arguments.bind(to: self, buffer: buffer)
+      try arguments.bind(to: self, buffer: buffer, copying: false)
       while try step() {}
     }
+  }
+
+  /// The buffer of the last binding, emptied, with the statement reset: one left mid-way by a
+  /// bare `step()` would refuse its new bindings.
+  private func takeArguments() -> Arguments {
+    sqlite3_reset(handle)
+    var arguments = Arguments()
+    swap(&arguments, &self.arguments)
+    arguments.removeAll()
+    return arguments
   }
 
   /// Advances to the next row: true when a row is available, false when the statement is done.

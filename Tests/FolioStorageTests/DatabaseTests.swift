@@ -231,11 +231,15 @@ import Testing
     let db = try open()
     try db.execute("CREATE TABLE t (s TEXT)")
     try db.execute("INSERT INTO t VALUES (?)", [""])
-    let statement = try db.prepare("INSERT INTO t VALUES (?)")
-    try statement.bind(utf8: UnsafeBufferPointer(start: nil, count: 0), at: 1)
-    try statement.step()
-    statement.reset()
-    try statement.run("")
+    // Text given as a buffer without storage: a nil pointer would bind NULL.
+    struct NoBytes: SQLBindable {
+      var sqlValue: SQLValue { .text("") }
+      func append(to arguments: inout Arguments) {
+        arguments.append(text: UnsafeBufferPointer(start: nil, count: 0))
+      }
+    }
+    try db.execute("INSERT INTO t VALUES (?)", [NoBytes()])
+    try db.prepare("INSERT INTO t VALUES (?)").run(NoBytes())
     #expect(try db.scalarText("SELECT group_concat(typeof(s)) FROM t") == "text,text,text")
     #expect(try db.scalarInt("SELECT count(*) FROM t WHERE s = ''") == 3)
   }
@@ -277,7 +281,7 @@ import Testing
     let db = try open()
     try db.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, s TEXT)")
     let insert = try db.prepare("INSERT INTO t (s) VALUES (?) RETURNING id")
-    try insert.bind("first", at: 1)
+    try insert.bind(["first"])
     #expect(try insert.step())  // a row returned: the statement has not finished
     try insert.run("second")
     #expect(
