@@ -402,8 +402,7 @@ extension ExactDecimal: SQLBindable {
 
 extension ExactDecimal: RowDecodable {
   /// Canonical decimal TEXT, parsed straight from SQLite's buffer; malformed text throws.
-  public static func decode(_ row: Row, at index: Int32) throws -> ExactDecimal? {
-    guard row.type(index) == SQLITE_TEXT, let bytes = row.utf8(index) else { return nil }
-    return try ExactDecimal(utf8: bytes)
+  public static func decode(_ column: Column) throws -> ExactDecimal? {
+    column.type == SQLITE_TEXT ? try ExactDecimal(utf8: column.utf8) : nil
   }
 }

@@ -7,6 +7,19 @@ import Foundation
 /// (SQLITE_MISMATCH) naming the column and the SQL; read an optional type where NULL is allowed.
 public struct Row {
   let statement: Statement
+  /// The row's columns when a read-ahead thread copied them out of SQLite (see `ReadAhead`),
+  /// the statement having moved on; nil when they are read from the statement.
+  private let copied: CopiedRow?
+
+  init(statement: Statement) {
+    self.statement = statement
+    copied = nil
+  }
+
+  init(statement: Statement, copied: CopiedRow) {
+    self.statement = statement
+    self.copied = copied
+  }
 
   /// Column `name` decoded as `T`; throws when there is no such column, or when it is NULL or
   /// holds another storage class and `T` is not optional.
@@ -16,9 +29,10 @@ public struct Row {
 
   /// Column `index`, called `name` in errors, decoded as `T`.
   func value<T: RowDecodable>(at index: Int32, named name: String) throws -> T {
+    let column = self.column(index)
     let decoded: T?
     do {
-      decoded = try T.decode(self, at: index)
+      decoded = try T.decode(column)
     } catch {
       throw SQLiteError(
         extendedCode: SQLITE_MISMATCH,
@@ -30,7 +44,7 @@ public struct Row {
     }
     if let decoded { return decoded }
     let found =
-      switch type(index) {
+      switch column.type {
       case SQLITE_NULL: "NULL"
       case SQLITE_INTEGER: "an INTEGER"
       case SQLITE_FLOAT: "a REAL"
@@ -42,94 +56,139 @@ public struct Row {
       sql: statement.sql)
   }
 
+  /// Column `index` (0-based). From the statement it is one call into SQLite, where reading
+  /// its type, then its text, then its length through `sqlite3_column_*` made three, each
+  /// entering and leaving the connection (a replay reads ten columns of a million rows).
+  func column(_ index: Int32) -> Column {
+    if let copied { return copied.column(Int(index)) }
+    return Column(sqlite3_column_value(statement.handle, index))
+  }
+
   /// The value of column `index` (0-based) with its SQLite storage class, for code that reads
   /// whatever columns a statement has (`folio sql`, audits).
   public subscript(_ index: Int32) -> SQLValue {
-    let handle = statement.handle
-    switch sqlite3_column_type(handle, index) {
-    case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, index))
-    case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, index))
-    case SQLITE_TEXT: return .text(String.decode(self, at: index) ?? "")
-    case SQLITE_BLOB:
-      let count = Int(sqlite3_column_bytes(handle, index))
-      guard count > 0, let pointer = sqlite3_column_blob(handle, index) else { return .blob([]) }
-      return .blob(Array(UnsafeRawBufferPointer(start: pointer, count: count)))
+    let column = self.column(index)
+    switch column.type {
+    case SQLITE_INTEGER: return .integer(column.int64)
+    case SQLITE_FLOAT: return .real(column.double)
+    case SQLITE_TEXT: return .text(String.decode(column) ?? "")
+    case SQLITE_BLOB: return .blob(Array(column.bytes))
     default: return .null
     }
   }
 
   /// Column `name` as SQLite converts it to text, or "NULL": for audits that compare rows
-  /// exactly as stored.
+  /// exactly as stored. Only from the statement: a copied row (`ReadAhead`) throws.
   public func storedText(_ name: String) throws -> String {
     let index = try statement.columnIndex(name)
-    return type(index) == SQLITE_NULL
-      ? "NULL"
-      : sqlite3_column_text(statement.handle, index).map { String(cString: $0) } ?? "NULL"
-  }
-
-  /// SQLite's storage class of column `index` (SQLITE_NULL, SQLITE_INTEGER, ...).
-  func type(_ index: Int32) -> Int32 { sqlite3_column_type(statement.handle, index) }
-
-  /// Column `index` as SQLite's own UTF-8 bytes, valid until the statement steps again.
-  func utf8(_ index: Int32) -> UnsafeBufferPointer<UInt8>? {
-    guard let pointer = sqlite3_column_text(statement.handle, index) else { return nil }
-    let count = Int(sqlite3_column_bytes(statement.handle, index))
-    return UnsafeBufferPointer(start: pointer, count: count)
+    guard copied == nil else {
+      throw SQLiteError(
+        extendedCode: SQLITE_MISUSE, message: "column \(name) was copied, not read from SQLite",
+        sql: statement.sql)
+    }
+    let handle = statement.handle
+    return sqlite3_column_type(handle, index) == SQLITE_NULL
+      ? "NULL" : sqlite3_column_text(handle, index).map { String(cString: $0) } ?? "NULL"
   }
 
   /// The number of columns in the row.
-  public var count: Int32 { statement.columnCount }
+  public var count: Int32 { copied.map { Int32($0.columns.count) } ?? statement.columnCount }
+}
+
+/// One column of the current row, valid until its statement steps again (or, copied by a
+/// read-ahead thread, until its batch is read).
+public struct Column {
+  /// SQLite's storage class (SQLITE_NULL, SQLITE_INTEGER, ...).
+  let type: Int32
+  /// An INTEGER's value, or a REAL's bits.
+  let number: Int64
+  /// A TEXT's UTF-8 (no terminator) or a BLOB's bytes; empty for the other classes.
+  let bytes: UnsafeRawBufferPointer
+
+  init(type: Int32, number: Int64, bytes: UnsafeRawBufferPointer) {
+    (self.type, self.number, self.bytes) = (type, number, bytes)
+  }
+
+  /// The column SQLite's `value` holds. `value` is unprotected (`sqlite3_column_value`), which
+  /// is only safe on the thread using the connection: a connection is used by one thread at a
+  /// time (`Database` opens it `SQLITE_OPEN_NOMUTEX`).
+  init(_ value: OpaquePointer?) {
+    type = sqlite3_value_type(value)
+    switch type {
+    case SQLITE_INTEGER:
+      (number, bytes) = (sqlite3_value_int64(value), UnsafeRawBufferPointer(start: nil, count: 0))
+    case SQLITE_FLOAT:
+      number = Int64(bitPattern: sqlite3_value_double(value).bitPattern)
+      bytes = UnsafeRawBufferPointer(start: nil, count: 0)
+    case SQLITE_TEXT, SQLITE_BLOB:
+      // The pointer first, then the length (SQLite's rule for these calls).
+      let start =
+        type == SQLITE_TEXT
+        ? UnsafeRawPointer(sqlite3_value_text(value)) : sqlite3_value_blob(value)
+      (number, bytes) = (
+        0, UnsafeRawBufferPointer(start: start, count: Int(sqlite3_value_bytes(value)))
+      )
+    default:
+      (number, bytes) = (0, UnsafeRawBufferPointer(start: nil, count: 0))
+    }
+  }
+
+  /// An INTEGER's value.
+  var int64: Int64 { number }
+  /// A REAL's value, or an INTEGER's as a Double.
+  var double: Double {
+    type == SQLITE_FLOAT ? Double(bitPattern: UInt64(bitPattern: number)) : Double(number)
+  }
+  var utf8: UnsafeBufferPointer<UInt8> { bytes.assumingMemoryBound(to: UInt8.self) }
 }
 
 /// A type a result column decodes to (see `Row.subscript(_:)`).
 public protocol RowDecodable {
-  /// Column `index` of `row` as this type, or nil when its storage class does not fit (NULL
-  /// included, for a non-optional type).
-  static func decode(_ row: Row, at index: Int32) throws -> Self?
+  /// `column` as this type, or nil when its storage class does not fit (NULL included, for a
+  /// non-optional type).
+  static func decode(_ column: Column) throws -> Self?
 }
 
 extension Int64: RowDecodable {
-  public static func decode(_ row: Row, at index: Int32) -> Int64? {
-    row.type(index) == SQLITE_INTEGER ? sqlite3_column_int64(row.statement.handle, index) : nil
+  public static func decode(_ column: Column) -> Int64? {
+    column.type == SQLITE_INTEGER ? column.int64 : nil
   }
 }
 extension Int: RowDecodable {
-  public static func decode(_ row: Row, at index: Int32) -> Int? {
-    Int64.decode(row, at: index).map { Int($0) }
+  public static func decode(_ column: Column) -> Int? {
+    Int64.decode(column).map { Int($0) }
   }
 }
 extension Bool: RowDecodable {
-  public static func decode(_ row: Row, at index: Int32) -> Bool? {
-    Int64.decode(row, at: index).map { $0 != 0 }
+  public static func decode(_ column: Column) -> Bool? {
+    Int64.decode(column).map { $0 != 0 }
   }
 }
 extension Double: RowDecodable {
   /// REAL, or an INTEGER (SQLite stores whole REALs as integers in some columns).
-  public static func decode(_ row: Row, at index: Int32) -> Double? {
-    let type = row.type(index)
-    return type == SQLITE_FLOAT || type == SQLITE_INTEGER
-      ? sqlite3_column_double(row.statement.handle, index) : nil
+  public static func decode(_ column: Column) -> Double? {
+    let type = column.type
+    return type == SQLITE_FLOAT || type == SQLITE_INTEGER ? column.double : nil
   }
 }
 extension String: RowDecodable {
-  public static func decode(_ row: Row, at index: Int32) -> String? {
-    guard row.type(index) == SQLITE_TEXT else { return nil }
-    return row.utf8(index).map { String(decoding: $0, as: UTF8.self) } ?? ""
+  public static func decode(_ column: Column) -> String? {
+    column.type == SQLITE_TEXT ? String(decoding: column.utf8, as: UTF8.self) : nil
   }
 }
 extension Optional: RowDecodable where Wrapped: RowDecodable {
   /// NULL reads as nil; any other value must decode as `Wrapped`.
-  public static func decode(_ row: Row, at index: Int32) throws -> Wrapped?? {
-    row.type(index) == SQLITE_NULL
-      ? .some(.none) : try Wrapped.decode(row, at: index).map { .some($0) }
+  public static func decode(_ column: Column) throws -> Wrapped?? {
+    column.type == SQLITE_NULL ? .some(.none) : try Wrapped.decode(column).map { .some($0) }
   }
 }
 extension RowDecodable where Self: RawRepresentable & CaseIterable, RawValue == String {
   /// Text that names no case does not decode. The column's bytes are compared with each
   /// case's raw value without making a String of them: a replay decodes two such columns a
   /// trade, and the String and its lookup were a tenth of decoding one.
-  public static func decode(_ row: Row, at index: Int32) -> Self? {
-    guard row.type(index) == SQLITE_TEXT, let text = row.utf8(index) else { return nil }
+  public static func decode(_ column: Column) -> Self? {
+    guard column.type == SQLITE_TEXT else { return nil }
+    let text = column.utf8
     return allCases.first { value in
       var raw = value.rawValue
       // A length check and one memcmp: the generic `elementsEqual` cost 300 instructions a

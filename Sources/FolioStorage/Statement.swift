@@ -185,10 +185,22 @@ public final class Statement {
   }
 
   /// Binds `values` and calls `body` for each row without collecting them (streaming).
-  public func forEachRow(_ values: [any SQLBindable] = [], _ body: (Row) throws -> Void) throws {
+  ///
+  /// With `readingAhead`, a second thread steps the statement and copies its rows while `body`
+  /// reads the ones before (`ReadAhead`): for a scan of many rows whose reading costs about as
+  /// much as SQLite's stepping, such as a replay of every trade. `body` must not use the
+  /// connection meanwhile.
+  public func forEachRow(
+    _ values: [any SQLBindable] = [], readingAhead: Bool = false, _ body: (Row) throws -> Void
+  ) throws {
     reset()
     try bind(values)
     defer { sqlite3_reset(handle) }
+    if readingAhead {
+      // Looked up now: a lookup by name must not call into SQLite while the other thread steps.
+      _ = columnNames
+      return try ReadAhead(self).forEachRow(body)
+    }
     while try step() {
       try body(Row(statement: self))
     }

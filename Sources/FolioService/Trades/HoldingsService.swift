@@ -126,8 +126,10 @@ public struct HoldingsService {
   /// Books every trade of the portfolio with `method` in memory, without writing anything.
   func recomputed(_ portfolio: Portfolio, method: CostMethod) throws -> [Position] {
     var books: [String: Replayed] = [:]
+    // Booking costs about as much as SQLite's reading: they run on two threads.
     try Trade.each(
-      portfolioID: portfolio.id, filter: Trade.Filter(), selection: .booking, db
+      portfolioID: portfolio.id, filter: Trade.Filter(), selection: .booking, readingAhead: true,
+      db
     ) { trade in
       // Booked in place (see `PortfolioReplay.advance`): no copy of the lots per trade, and
       // one lookup of the coin (a `default:` entry would also copy the trade on every call).

@@ -110,7 +110,7 @@ struct PositionBook {
     } else {
       var index = lots.count
       while index > head, Self.precedes(lot, lots[index - 1].lot) { index -= 1 }
-      lots.insert(entry, at: index)
+      if index == lots.count { lots.append(entry) } else { lots.insert(entry, at: index) }
     }
     quantity = try quantity + trade.quantity
     costBasis = try costBasis + cost
@@ -152,9 +152,11 @@ struct PositionBook {
     var consumptions: [LotConsumption] = []
     var closed: [BookLot] = []
     while left.isPositive {
+      // The lot is changed in place: a copy of it (and of its Strings) per piece was a tenth
+      // of booking a sell.
       let index = nextLotIndex()
-      var entry = lots[index]
-      let take = min(left, entry.lot.remaining)
+      let (remaining, remainingCost) = (lots[index].lot.remaining, lots[index].lot.remainingCost)
+      let take = min(left, remaining)
       let pieceCost: ExactDecimal
       if let averageCost {
         let isLast = take == left
@@ -164,24 +166,22 @@ struct PositionBook {
           : try ExactDecimal.scaled(averageCost, by: take, dividedBy: trade.quantity)
       } else {
         pieceCost =
-          take == entry.lot.remaining
-          ? entry.lot.remainingCost
-          : try ExactDecimal.scaled(
-            entry.lot.remainingCost, by: take, dividedBy: entry.lot.remaining)
+          take == remaining
+          ? remainingCost : try ExactDecimal.scaled(remainingCost, by: take, dividedBy: remaining)
       }
-      entry.lot.remaining = try entry.lot.remaining - take
-      entry.lot.remainingCost = try entry.lot.remainingCost - pieceCost
-      entry.changed = true
+      lots[index].lot.remaining = try remaining - take
+      lots[index].lot.remainingCost = try remainingCost - pieceCost
+      lots[index].changed = true
       if recording {
         consumptions.append(
           LotConsumption(
-            sellTradeID: trade.id, lotTradeID: entry.lot.tradeID, quantity: take, cost: pieceCost))
+            sellTradeID: trade.id, lotTradeID: lots[index].lot.tradeID, quantity: take,
+            cost: pieceCost))
       }
       consumed = try consumed + pieceCost
       left = try left - take
-      lots[index] = entry
-      if entry.lot.remaining.isZero {
-        if recording { closed.append(entry) }
+      if take == remaining {
+        if recording { closed.append(lots[index]) }
         remove(at: index)
       }
     }

@@ -154,7 +154,7 @@ public struct Sparkline: Equatable, Sendable {
 
 extension Sparkline: RowDecodable {
   /// TEXT, read with `init(storedText:)`.
-  public static func decode(_ row: Row, at index: Int32) -> Sparkline? {
-    String.decode(row, at: index).map(Sparkline.init(storedText:))
+  public static func decode(_ column: Column) -> Sparkline? {
+    String.decode(column).map(Sparkline.init(storedText:))
   }
 }

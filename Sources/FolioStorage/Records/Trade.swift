@@ -269,13 +269,16 @@ public struct Trade: Equatable, Sendable {
     }
   }
 
-  /// Streams the portfolio's trades matching `filter`, oldest first.
+  /// Streams the portfolio's trades matching `filter`, oldest first; `readingAhead` for a scan
+  /// of all of them (see `Statement.forEachRow(_:readingAhead:_:)`).
   public static func each(
-    portfolioID: Int64, filter: Filter, selection: Selection = .all, _ db: Database,
-    _ body: (Trade) throws -> Void
+    portfolioID: Int64, filter: Filter, selection: Selection = .all, readingAhead: Bool = false,
+    _ db: Database, _ body: (Trade) throws -> Void
   ) throws {
     let (sql, values) = query(portfolioID: portfolioID, filter: filter, selection: selection)
-    try db.prepare(sql).forEachRow(values) { try body(try Trade(row: $0)) }
+    try db.prepare(sql).forEachRow(values, readingAhead: readingAhead) {
+      try body(try Trade(row: $0))
+    }
   }
 
   /// The SQL and values `each` runs: a coin or a time bound is found through an index.
