@@ -121,13 +121,13 @@ public struct Column {
       number = Int64(bitPattern: sqlite3_value_double(value).bitPattern)
       bytes = UnsafeRawBufferPointer(start: nil, count: 0)
     case SQLITE_TEXT, SQLITE_BLOB:
-      // The pointer first, then the length (SQLite's rule for these calls).
+      // The pointer first, then the length (SQLite's rule for these calls); no pointer (an
+      // empty blob, or SQLite out of memory) is no bytes.
       let start =
         type == SQLITE_TEXT
         ? UnsafeRawPointer(sqlite3_value_text(value)) : sqlite3_value_blob(value)
-      (number, bytes) = (
-        0, UnsafeRawBufferPointer(start: start, count: Int(sqlite3_value_bytes(value)))
-      )
+      let count = start == nil ? 0 : Int(sqlite3_value_bytes(value))
+      (number, bytes) = (0, UnsafeRawBufferPointer(start: start, count: count))
     default:
       (number, bytes) = (0, UnsafeRawBufferPointer(start: nil, count: 0))
     }
