@@ -6,7 +6,9 @@ import Foundation
 /// SQLite's share and the reader's, not their sum (`Statement.forEachRow(_:readingAhead:_:)`).
 ///
 /// The statement is used by one thread at a time: only the stepping thread calls into SQLite
-/// until `finish()` has waited for it, and the reading thread touches nothing but the copies.
+/// until `finish()` has joined it, and the reading thread touches nothing but the copies. The
+/// stepping thread has exited, dropping everything it held, when `finish()` returns: the
+/// statement is never finalized on it.
 final class ReadAhead: @unchecked Sendable {
   /// Rows a batch holds: a few hundred kilobytes, handed over a few hundred times a second.
   static let batchRows = 1024
@@ -16,6 +18,8 @@ final class ReadAhead: @unchecked Sendable {
   private let statement: Statement
   private let width: Int
   private let condition = NSCondition()
+  /// The stepping thread, until `finish()` joins it.
+  private var thread: pthread_t?
   // Guarded by `condition`.
   private var filled: [RowBatch] = []
   private var spare: [RowBatch] = []
@@ -23,12 +27,32 @@ final class ReadAhead: @unchecked Sendable {
   private var stopping = false
   private var failure: (any Error)?
 
-  /// Starts stepping `statement`, already reset and bound.
-  init(_ statement: Statement) {
+  private init(_ statement: Statement) {
     self.statement = statement
     width = Int(statement.columnCount)
-    let thread = Thread { [self] in step() }
-    thread.start()
+  }
+
+  /// Starts stepping `statement`, already reset and bound, on a second thread; nil when the
+  /// system cannot start one (a process limit, no memory for its stack): the caller steps it
+  /// itself.
+  static func start(_ statement: Statement) -> ReadAhead? {
+    let ahead = ReadAhead(statement)
+    // The thread's own reference, dropped before it exits.
+    let context = Unmanaged.passRetained(ahead).toOpaque()
+    var thread = pthread_t()
+    let code = pthread_create(
+      &thread, nil,
+      { context in
+        guard let context else { return nil }
+        Unmanaged<ReadAhead>.fromOpaque(context).takeRetainedValue().step()
+        return nil
+      }, context)
+    guard code == 0 else {
+      Unmanaged<ReadAhead>.fromOpaque(context).release()
+      return nil
+    }
+    ahead.thread = thread
+    return ahead
   }
 
   /// The stepping thread: copies rows until the statement is done, fails or is stopped. The
@@ -99,13 +123,16 @@ final class ReadAhead: @unchecked Sendable {
     condition.unlock()
   }
 
-  /// Stops the stepping thread (if still running) and waits until it has left SQLite.
+  /// Stops the stepping thread (if still running) and waits until it has exited.
   func finish() {
     condition.lock()
     stopping = true
     condition.broadcast()
-    while stepping { condition.wait() }
     condition.unlock()
+    if let thread {
+      pthread_join(thread, nil)
+      self.thread = nil
+    }
   }
 
   /// Calls `body` with each row, in order, as `Row`s over the copies.

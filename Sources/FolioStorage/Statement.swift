@@ -199,7 +199,7 @@ public final class Statement {
     if readingAhead {
       // Looked up now: a lookup by name must not call into SQLite while the other thread steps.
       _ = columnNames
-      return try ReadAhead(self).forEachRow(body)
+      if let ahead = ReadAhead.start(self) { return try ahead.forEachRow(body) }
     }
     while try step() {
       try body(Row(statement: self))
