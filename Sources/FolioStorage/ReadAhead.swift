@@ -75,10 +75,10 @@ final class ReadAhead: @unchecked Sendable {
         (done, thrown) = (true, error)
       }
       if batch.rows > 0 {
-        guard let next = hand(batch) else { return finish(nil) }
+        guard let next = hand(batch) else { return end(failing: nil) }
         batch = next
       }
-      if done { return finish(thrown) }
+      if done { return end(failing: thrown) }
     }
   }
 
@@ -94,7 +94,8 @@ final class ReadAhead: @unchecked Sendable {
     return spare.popLast() ?? RowBatch(width: width)
   }
 
-  private func finish(_ error: (any Error)?) {
+  /// The stepping thread's last act: no more batches, and `error` for the reader to throw.
+  private func end(failing error: (any Error)?) {
     condition.lock()
     failure = error
     stepping = false
@@ -228,10 +229,7 @@ struct CopiedRow {
 
   /// Column `index`; NULL past the last, as SQLite answers.
   func column(_ index: Int) -> Column {
-    guard columns.indices.contains(index) else {
-      return Column(
-        type: SQLITE_NULL, number: 0, bytes: UnsafeRawBufferPointer(start: nil, count: 0))
-    }
+    guard columns.indices.contains(index) else { return .null }
     let column = columns[index]
     return Column(
       type: column.type, number: column.number,

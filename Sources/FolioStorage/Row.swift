@@ -115,22 +115,25 @@ public struct Column {
   init(_ value: OpaquePointer?) {
     type = sqlite3_value_type(value)
     switch type {
-    case SQLITE_INTEGER:
-      (number, bytes) = (sqlite3_value_int64(value), UnsafeRawBufferPointer(start: nil, count: 0))
-    case SQLITE_FLOAT:
-      number = Int64(bitPattern: sqlite3_value_double(value).bitPattern)
-      bytes = UnsafeRawBufferPointer(start: nil, count: 0)
-    case SQLITE_TEXT, SQLITE_BLOB:
-      // The pointer first, then the length (SQLite's rule for these calls); no pointer (an
-      // empty blob, or SQLite out of memory) is no bytes.
-      let start =
-        type == SQLITE_TEXT
-        ? UnsafeRawPointer(sqlite3_value_text(value)) : sqlite3_value_blob(value)
-      let count = start == nil ? 0 : Int(sqlite3_value_bytes(value))
-      (number, bytes) = (0, UnsafeRawBufferPointer(start: start, count: count))
-    default:
-      (number, bytes) = (0, UnsafeRawBufferPointer(start: nil, count: 0))
+    case SQLITE_INTEGER: number = sqlite3_value_int64(value)
+    case SQLITE_FLOAT: number = Int64(bitPattern: sqlite3_value_double(value).bitPattern)
+    default: number = 0
     }
+    guard type == SQLITE_TEXT || type == SQLITE_BLOB else {
+      bytes = UnsafeRawBufferPointer(start: nil, count: 0)
+      return
+    }
+    // The pointer first, then the length (SQLite's rule for these calls); no pointer (an empty
+    // blob, or SQLite out of memory) is no bytes.
+    let start =
+      type == SQLITE_TEXT ? UnsafeRawPointer(sqlite3_value_text(value)) : sqlite3_value_blob(value)
+    bytes = UnsafeRawBufferPointer(
+      start: start, count: start == nil ? 0 : Int(sqlite3_value_bytes(value)))
+  }
+
+  /// A NULL.
+  static var null: Column {
+    Column(type: SQLITE_NULL, number: 0, bytes: UnsafeRawBufferPointer(start: nil, count: 0))
   }
 
   /// An INTEGER's value.
