@@ -58,7 +58,7 @@ final class ReadAhead: @unchecked Sendable {
   /// The stepping thread: copies rows until the statement is done, fails or is stopped. The
   /// rows copied before a failure are handed over before it.
   private func step() {
-    var batch = RowBatch(width: width)
+    guard var batch = RowBatch(width: width) else { return end(failing: outOfMemory) }
     while true {
       batch.removeAll()
       var done = false
@@ -69,29 +69,44 @@ final class ReadAhead: @unchecked Sendable {
             done = true
             break
           }
-          batch.append(statement.handle)
+          guard batch.append(statement.handle) else { throw outOfMemory }
         }
       } catch {
         (done, thrown) = (true, error)
       }
       if batch.rows > 0 {
-        guard let next = hand(batch) else { return end(failing: nil) }
+        guard hand(batch) else { return end(failing: nil) }
+        guard let next = reused() ?? RowBatch(width: width) else {
+          return end(failing: outOfMemory)
+        }
         batch = next
       }
       if done { return end(failing: thrown) }
     }
   }
 
-  /// Queues `batch` once there is room and returns a spare one to fill, or nil when the
-  /// reader stopped.
-  private func hand(_ batch: RowBatch) -> RowBatch? {
+  /// What the reader throws when a batch could not be allocated: the error SQLite itself
+  /// reports when it runs out of memory.
+  private var outOfMemory: SQLiteError {
+    SQLiteError(extendedCode: SQLITE_NOMEM, message: "out of memory", sql: statement.sql)
+  }
+
+  /// Queues `batch` once there is room; false when the reader stopped.
+  private func hand(_ batch: RowBatch) -> Bool {
     condition.lock()
     defer { condition.unlock() }
     while filled.count >= Self.queued && !stopping { condition.wait() }
-    guard !stopping else { return nil }
+    guard !stopping else { return false }
     filled.append(batch)
     condition.broadcast()
-    return spare.popLast() ?? RowBatch(width: width)
+    return true
+  }
+
+  /// A batch the reader gave back, if any, to fill again.
+  private func reused() -> RowBatch? {
+    condition.lock()
+    defer { condition.unlock() }
+    return spare.popLast()
   }
 
   /// The stepping thread's last act: no more batches, and `error` for the reader to throw.
@@ -149,42 +164,60 @@ final class ReadAhead: @unchecked Sendable {
 /// Rows copied out of a statement: each column's class and number, and the bytes of its text
 /// or blob in one buffer. It belongs to one thread at a time, handed over under `ReadAhead`'s
 /// lock. Its memory is managed by hand: `Array`'s appends (a uniqueness check and a capacity
-/// check per column, a generic copy per text) cost more than SQLite's stepping.
+/// check per column, a generic copy per text) cost more than SQLite's stepping. Allocation is
+/// checked (`malloc`, not Swift's `allocate`, which traps): out of memory ends the scan with
+/// an error.
 final class RowBatch: @unchecked Sendable {
+  /// Bytes of text and blobs after which a batch is full whatever its rows: a few batches of
+  /// huge hand-typed values cost a few megabytes, not a thousand times the value.
+  static let fullBytes = 1 << 20
+
   let width: Int
   private(set) var rows = 0
   /// `ReadAhead.batchRows` rows of `width` columns.
-  let columns: UnsafeMutableBufferPointer<CopiedColumn>
-  private(set) var bytes: UnsafeMutableRawBufferPointer
+  private let columns: UnsafeMutablePointer<CopiedColumn>
+  private var bytes: UnsafeMutableRawPointer
+  private var capacity = 64 * 1024
   private var used = 0
 
-  init(width: Int) {
+  init?(width: Int) {
+    let count = ReadAhead.batchRows * max(width, 1)
+    guard let columns = malloc(count * MemoryLayout<CopiedColumn>.stride) else { return nil }
+    guard let bytes = malloc(capacity) else {
+      free(columns)
+      return nil
+    }
     self.width = width
-    columns = .allocate(capacity: ReadAhead.batchRows * width)
-    bytes = .allocate(byteCount: 64 * 1024, alignment: 1)
+    self.columns = columns.bindMemory(to: CopiedColumn.self, capacity: count)
+    self.bytes = bytes
   }
 
   deinit {
-    columns.deallocate()
-    bytes.deallocate()
+    free(columns)
+    free(bytes)
   }
 
-  var isFull: Bool { rows == ReadAhead.batchRows }
+  var isFull: Bool { rows == ReadAhead.batchRows || used >= Self.fullBytes }
 
   func removeAll() {
     rows = 0
     used = 0
   }
 
-  /// Copies the current row of `statement`.
-  func append(_ statement: OpaquePointer) {
+  /// Copies the current row of `statement`; false, copying nothing, when there is no memory
+  /// for its bytes.
+  func append(_ statement: OpaquePointer) -> Bool {
+    let start = used
     var slot = rows * width
     for index in 0..<Int32(width) {
       let column = Column(sqlite3_column_value(statement, index))
       let count = column.bytes.count
-      if used + count > bytes.count { grow(to: used + count) }
-      if count > 0, let source = column.bytes.baseAddress, let target = bytes.baseAddress {
-        memcpy(target + used, source, count)
+      guard used + count <= capacity || grow(to: used + count) else {
+        used = start
+        return false
+      }
+      if count > 0, let source = column.bytes.baseAddress {
+        memcpy(bytes + used, source, count)
       }
       columns[slot] = CopiedColumn(
         type: column.type, number: column.number, offset: used, count: count)
@@ -192,24 +225,23 @@ final class RowBatch: @unchecked Sendable {
       slot += 1
     }
     rows += 1
+    return true
   }
 
-  /// Makes room for `count` bytes, keeping those used.
-  private func grow(to count: Int) {
-    let grown = UnsafeMutableRawBufferPointer.allocate(
-      byteCount: max(bytes.count * 2, count), alignment: 1)
-    grown.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[..<used]))
-    bytes.deallocate()
-    bytes = grown
+  /// Makes room for `count` bytes, keeping those used; false when there is no memory.
+  private func grow(to count: Int) -> Bool {
+    let grown = max(capacity * 2, count)
+    guard let moved = realloc(bytes, grown) else { return false }
+    (bytes, capacity) = (moved, grown)
+    return true
   }
 
   /// Calls `body` with each row, in order.
   func forEachRow(_ body: (CopiedRow) throws -> Void) rethrows {
-    let bytes = UnsafeRawBufferPointer(rebasing: self.bytes[..<used])
+    let bytes = UnsafeRawBufferPointer(start: self.bytes, count: used)
     for start in stride(from: 0, to: rows * width, by: width) {
       try body(
-        CopiedRow(
-          columns: UnsafeBufferPointer(rebasing: columns[start..<start + width]), bytes: bytes))
+        CopiedRow(columns: UnsafeBufferPointer(start: columns + start, count: width), bytes: bytes))
     }
   }
 }

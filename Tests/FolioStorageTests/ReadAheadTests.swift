@@ -111,6 +111,31 @@ import Testing
     #expect(seen == Array(-1000..<500))
   }
 
+  /// Huge values (typed in by hand) fill a batch by their bytes long before its rows: the
+  /// batches waiting stay a few megabytes, and the rows read are the same.
+  @Test func aBatchOfHugeValuesIsFullByItsBytes() throws {
+    let db = try Database(path: folder.file("huge.sqlite3"))
+    try db.execute(
+      "CREATE TABLE t (i INTEGER, s TEXT, b BLOB);"
+        + " WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 40)"
+        + " INSERT INTO t SELECT i, printf('%.*c', 300000, char(64 + i % 26)), zeroblob(i) FROM n")
+    let statement = try db.prepare("SELECT i, s, b FROM t ORDER BY i")
+    let batch = try #require(RowBatch(width: 3))
+    var copied = 0
+    while !batch.isFull, try statement.step() {
+      #expect(batch.append(statement.handle))
+      copied += 1
+    }
+    // 300,000 bytes a row: the fourth passes a mebibyte.
+    #expect(copied == 4 && batch.rows == 4)
+    let sql = "SELECT i, s, b FROM t ORDER BY i"
+    let ahead = try rows(db, sql, readingAhead: true)
+    let stepped = try rows(db, sql, readingAhead: false)
+    #expect(ahead.count == 40 && ahead == stepped)
+    #expect(ahead[39][1] == .text(String(repeating: "N", count: 300_000)))
+    #expect(ahead[39][2] == .blob(Array(repeating: 0, count: 40)))
+  }
+
   @Test func storedTextIsRefusedOnACopiedRow() throws {
     let db = try table(3)
     #expect(throws: SQLiteError.self) {
