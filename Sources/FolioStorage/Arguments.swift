@@ -22,7 +22,12 @@ public struct Arguments {
   }
 
   private(set) var slots: [Slot] = []
-  private(set) var bytes: [UInt8] = []
+  /// The text of every value, in one buffer managed by hand: an `Array`'s appends (a
+  /// uniqueness check, a capacity check and a generic copy each) cost more than the few bytes
+  /// of a decimal they copy, a million times in an import.
+  let bytes: TextBuffer
+
+  init(bytes: TextBuffer = TextBuffer()) { self.bytes = bytes }
 
   /// Empties the arguments for the next run, keeping the buffer unless one run's text made it
   /// large (a page's worth of sparkline, a long note): that is not held for the statement's life.
@@ -46,17 +51,18 @@ public struct Arguments {
     case .real(let value): slots.append(.real(value))
     case .text(var value): value.withUTF8 { append(text: $0) }
     case .blob(let value):
-      slots.append(.blob(start: bytes.count, count: value.count))
-      bytes.append(contentsOf: value)
+      let start = value.withUnsafeBufferPointer { bytes.append($0) }
+      slots.append(.blob(start: start, count: value.count))
     }
   }
 
   /// Appends UTF-8 text, such as a buffer on the stack: it is copied into the buffer.
-  public mutating func append(text: UnsafeBufferPointer<UInt8>) {
-    let start = bytes.count
-    bytes.append(contentsOf: text)
-    bytes.append(0)
-    let holdsNUL = text.baseAddress.map { memchr($0, 0, text.count) != nil } ?? false
+  /// `mayHoldNUL` false is a promise that it holds none (a decimal's digits), and spares the
+  /// search.
+  public mutating func append(text: UnsafeBufferPointer<UInt8>, mayHoldNUL: Bool = true) {
+    let start = bytes.append(text, terminated: true)
+    let holdsNUL =
+      mayHoldNUL && (text.baseAddress.map { memchr($0, 0, text.count) != nil } ?? false)
     slots.append(.text(start: start, count: text.count, terminated: !holdsNUL))
   }
 
@@ -98,5 +104,55 @@ public struct Arguments {
       }
       try statement.check(code)
     }
+  }
+}
+
+/// The bytes `Arguments` gathers, in one growing allocation kept from run to run. A class, so
+/// the allocation is freed with the last reference; the statement that owns the arguments is
+/// its only user.
+final class TextBuffer {
+  private(set) var base: UnsafeMutablePointer<UInt8>
+  private(set) var capacity: Int
+  private(set) var count = 0
+
+  init() {
+    capacity = 256
+    base = .allocate(capacity: capacity)
+  }
+
+  deinit { base.deallocate() }
+
+  /// The bytes appended so far, valid until the next append or `removeAll`.
+  var buffer: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
+
+  /// Appends `bytes`, and a NUL after them when `terminated`; returns where they start.
+  func append(_ bytes: UnsafeBufferPointer<UInt8>, terminated: Bool = false) -> Int {
+    let start = count
+    let needed = start + bytes.count + 1
+    if needed > capacity { grow(to: needed) }
+    if let source = bytes.baseAddress { (base + start).update(from: source, count: bytes.count) }
+    count = start + bytes.count
+    if terminated {
+      base[count] = 0
+      count += 1
+    }
+    return start
+  }
+
+  func removeAll(keepingCapacity: Bool) {
+    count = 0
+    guard !keepingCapacity else { return }
+    base.deallocate()
+    capacity = 256
+    base = .allocate(capacity: capacity)
+  }
+
+  /// Makes room for `needed` bytes, keeping those appended.
+  private func grow(to needed: Int) {
+    let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: max(capacity * 2, needed))
+    grown.update(from: base, count: count)
+    base.deallocate()
+    base = grown
+    capacity = max(capacity * 2, needed)
   }
 }

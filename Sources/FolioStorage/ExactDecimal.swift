@@ -115,9 +115,16 @@ public struct ExactDecimal: Hashable, Comparable, Sendable, CustomStringConverti
   {
     // Int128.max has 39 digits: 21 whole ones, a point, 18 fractional ones, and a sign.
     try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 48) { buffer in
+      // The magnitude's two 64-bit halves divided by 10^18 with two 64-bit divisions, much
+      // cheaper than one of 128 bits: the remainder of the high half is below 10^18, so the
+      // second quotient fits in 64 bits.
       let magnitude = units.magnitude
-      let wholePart = magnitude / ExactDecimal.unit
-      var fraction = UInt64(truncatingIfNeeded: magnitude % ExactDecimal.unit)
+      let unit = UInt64(truncatingIfNeeded: ExactDecimal.unit)
+      let (wholeHigh, carry) = UInt64(truncatingIfNeeded: magnitude >> 64)
+        .quotientAndRemainder(dividingBy: unit)
+      let (wholeLow, fractionPart) = unit.dividingFullWidth(
+        (high: carry, low: UInt64(truncatingIfNeeded: magnitude)))
+      var fraction = fractionPart
       // Whole digits are written backwards from the end of the first 24 bytes.
       var start = 24
       func prepend(_ digit: UInt64) {
@@ -131,11 +138,11 @@ public struct ExactDecimal: Hashable, Comparable, Sendable, CustomStringConverti
           rest /= 10
         } while rest > 0
       }
-      // 64-bit division is much cheaper than 128-bit, and whole parts almost always fit.
-      if let whole = UInt64(exactly: wholePart) {
-        prependDigits(of: whole)
+      // Whole parts almost always fit in 64 bits (below 1.8 × 10^19).
+      if wholeHigh == 0 {
+        prependDigits(of: wholeLow)
       } else {
-        prependDigits(of: wholePart)
+        prependDigits(of: UInt128(wholeHigh) << 64 | UInt128(wholeLow))
       }
       if units < 0 {
         start -= 1
@@ -143,11 +150,18 @@ public struct ExactDecimal: Hashable, Comparable, Sendable, CustomStringConverti
       }
       var end = 24
       if fraction != 0 {
+        // Up to 17 trailing zeros go in at most five steps (16, 8, 4, 2 and 1), not one by one.
         var digits = 18
-        while fraction % 10 == 0 {
-          fraction /= 10
-          digits -= 1
+        func strip(_ zeros: Int, _ power: UInt64) {
+          guard fraction % power == 0 else { return }
+          fraction /= power
+          digits -= zeros
         }
+        strip(16, 10_000_000_000_000_000)
+        strip(8, 100_000_000)
+        strip(4, 10_000)
+        strip(2, 100)
+        strip(1, 10)
         buffer[end] = UInt8(ascii: ".")
         end += 1 + digits
         for offset in stride(from: end - 1, to: 24, by: -1) {
@@ -396,7 +410,7 @@ extension ExactDecimal: SQLBindable {
   /// Stored as canonical decimal TEXT.
   public var sqlValue: SQLValue { .text(description) }
   public func append(to arguments: inout Arguments) {
-    withCanonicalText { arguments.append(text: $0) }
+    withCanonicalText { arguments.append(text: $0, mayHoldNUL: false) }
   }
 }
 

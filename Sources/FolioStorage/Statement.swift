@@ -116,9 +116,7 @@ public final class Statement {
     var arguments = takeArguments()
     defer { self.arguments = arguments }
     for value in values { value.append(to: &arguments) }
-    try arguments.bytes.withUnsafeBufferPointer {
-      try arguments.bind(to: self, buffer: $0, copying: true)
-    }
+    try arguments.bind(to: self, buffer: arguments.bytes.buffer, copying: true)
   }
 
   /// Throws the connection's error unless `code` is SQLITE_OK.
@@ -137,22 +135,21 @@ public final class Statement {
     var arguments = takeArguments()
     defer { self.arguments = arguments }
     repeat (each values).append(to: &arguments)
-    try arguments.bytes.withUnsafeBufferPointer { buffer in
-      // Cleared before `buffer` goes: no binding outlives the text it points to.
-      defer {
-        sqlite3_reset(handle)
-        sqlite3_clear_bindings(handle)
-      }
-      try arguments.bind(to: self, buffer: buffer, copying: false)
-      while try step() {}
+    // Cleared before the buffer changes: no binding outlives the text it points to.
+    defer {
+      sqlite3_reset(handle)
+      sqlite3_clear_bindings(handle)
     }
+    try arguments.bind(to: self, buffer: arguments.bytes.buffer, copying: false)
+    while try step() {}
   }
 
   /// The buffer of the last binding, emptied, with the statement reset: one left mid-way by a
   /// bare `step()` would refuse its new bindings.
   private func takeArguments() -> Arguments {
     sqlite3_reset(handle)
-    var arguments = Arguments()
+    // What stays meanwhile shares the buffer and holds no values: nothing is allocated.
+    var arguments = Arguments(bytes: self.arguments.bytes)
     swap(&arguments, &self.arguments)
     arguments.removeAll()
     return arguments

@@ -34,6 +34,19 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
   /// `YYYY-MM-DDTHH:MM:SSZ`, the stored form.
   public var description: String { text("-", "T", ":") }
 
+  /// The stored form, as `description`, of this time parsed from `text`: `text` itself when it
+  /// already is that form, as in most files an import reads, so no string is made.
+  public func description(parsedFrom text: String) -> String {
+    var text = text
+    let stored = text.withUTF8 { bytes in
+      // Parsed, so its digits are right: only the separators and the length can differ.
+      bytes.count == 20 && bytes[4] == UInt8(ascii: "-") && bytes[7] == UInt8(ascii: "-")
+        && bytes[10] == UInt8(ascii: "T") && bytes[13] == UInt8(ascii: ":")
+        && bytes[16] == UInt8(ascii: ":") && bytes[19] == UInt8(ascii: "Z")
+    }
+    return stored ? text : description
+  }
+
   /// `YYYYMMDDTHHMMSSZ`, for file names.
   public var compact: String { text("", "T", "") }
 
@@ -218,10 +231,90 @@ extension Timestamp {
   /// 1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z once converted to UTC. Refuses impossible
   /// dates (2023-02-29), times (24:00, 12:60) and anything after the time or zone.
   public init(parsing text: String, _ syntax: Syntax) throws(SyntaxError) {
-    let bytes = Array(text.utf8)
-    let strict = syntax.storedFormOnly
+    var text = text
+    // The string's own UTF-8, read in place: this runs for every row an import reads.
+    let seconds = text.withUTF8 { bytes in
+      Result { () throws(SyntaxError) in try Self.seconds(parsing: bytes, syntax) }
+    }
+    self.init(seconds: try seconds.get())
+  }
+
+  /// The instant `bytes` name in a form `syntax` allows, as `init(parsing:_:)` reads it.
+  private static func seconds(parsing bytes: UnsafeBufferPointer<UInt8>, _ syntax: Syntax)
+    throws(SyntaxError) -> Int64
+  {
+    var text = TextCursor(bytes: bytes, strict: syntax.storedFormOnly)
+    if syntax.unixTime, let first = bytes.first, first >= UInt8(ascii: "0"),
+      first <= UInt8(ascii: "9")
+    {
+      let digits = bytes.prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }.count
+      if digits == bytes.count || bytes[digits] == UInt8(ascii: ".") {
+        return try unixSeconds(bytes, count: digits)
+      }
+    }
+    guard let year = text.number(4), text.expect("-"), let month = text.number(2), text.expect("-"),
+      let day = text.number(2)
+    else { throw .shape }
+    guard (1...12).contains(month), day >= 1, day <= Self.daysIn(month: month, year: year) else {
+      throw .notACalendarDate
+    }
+    var seconds = Self.days(year: year, month: month, day: day) * 86_400
+    var local = true
+    if text.isAtEnd {
+      guard syntax.dateAlone else { throw .shape }
+    } else {
+      guard syntax.timeOfDay,
+        text.expect("T") || text.expect("t", strictly: false) || text.expect(" ", strictly: false),
+        let hour = text.number(2), text.expect(":"), let minute = text.number(2)
+      else { throw .shape }
+      var second: Int64 = 0
+      if text.expect(":") {
+        guard let value = text.number(2) else { throw .shape }
+        second = value
+        if text.expect(".", strictly: false) {
+          let start = text.index
+          while text.number(1) != nil {}
+          guard text.index > start else { throw .shape }
+        }
+      } else if text.strict {
+        throw .shape
+      }
+      guard hour < 24, minute < 60, second < 60 else { throw .impossibleTimeOfDay }
+      seconds += hour * 3600 + minute * 60 + second
+      if text.expect("Z") || text.expect("z", strictly: false) {
+        local = false
+      } else if let sign: Int64 = text.expect("+", strictly: false)
+        ? 1 : text.expect("-", strictly: false) ? -1 : nil
+      {
+        guard let hours = text.number(2) else { throw .malformedOffset }
+        _ = text.expect(":")
+        guard let minutes = text.number(2), hours <= 14, minutes < 60 else {
+          throw .malformedOffset
+        }
+        seconds -= sign * (hours * 3600 + minutes * 60)
+        local = false
+      } else if syntax.zoneRequired {
+        throw .needsZone
+      }
+      guard text.isAtEnd else { throw .shape }
+    }
+    if local, let zone = syntax.zone { seconds = try Self.instant(local: seconds, in: zone) }
+    guard seconds >= 0, seconds <= Self.latest.seconds else { throw .outOfRange }
+    return seconds
+  }
+
+  /// Where `seconds(parsing:_:)` is in the text it reads. A struct with mutating methods, not
+  /// nested functions capturing a variable: those cost a dynamic exclusivity check per call.
+  private struct TextCursor {
+    let bytes: UnsafeBufferPointer<UInt8>
+    /// Whether only the stored form is read: `expect(_:strictly: false)` never matches.
+    let strict: Bool
     var index = 0
-    func number(_ digits: Int) -> Int64? {
+
+    var isAtEnd: Bool { index == bytes.count }
+
+    /// The value of the next `digits` bytes when all are digits, moving past them.
+    mutating func number(_ digits: Int) -> Int64? {
       guard index + digits <= bytes.count else { return nil }
       var value: Int64 = 0
       for byte in bytes[index..<(index + digits)] {
@@ -231,72 +324,22 @@ extension Timestamp {
       index += digits
       return value
     }
-    func expect(_ character: Unicode.Scalar, strictly: Bool = true) -> Bool {
+
+    /// Whether the next byte is `character`, moving past it; one allowed only in the lenient
+    /// forms (`strictly` false) never matches in the strict one.
+    mutating func expect(_ character: Unicode.Scalar, strictly: Bool = true) -> Bool {
       guard strictly || !strict, index < bytes.count, bytes[index] == UInt8(ascii: character)
       else { return false }
       index += 1
       return true
     }
-    if syntax.unixTime, let first = bytes.first, first >= UInt8(ascii: "0"),
-      first <= UInt8(ascii: "9")
-    {
-      let digits = bytes.prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }.count
-      if digits == bytes.count || bytes[digits] == UInt8(ascii: ".") {
-        self = try Self(unixDigits: bytes, count: digits)
-        return
-      }
-    }
-    guard let year = number(4), expect("-"), let month = number(2), expect("-"), let day = number(2)
-    else { throw .shape }
-    guard (1...12).contains(month), day >= 1, day <= Self.daysIn(month: month, year: year) else {
-      throw .notACalendarDate
-    }
-    var seconds = Self.days(year: year, month: month, day: day) * 86_400
-    var local = true
-    if index == bytes.count {
-      guard syntax.dateAlone else { throw .shape }
-    } else {
-      guard syntax.timeOfDay,
-        expect("T") || expect("t", strictly: false) || expect(" ", strictly: false),
-        let hour = number(2), expect(":"), let minute = number(2)
-      else { throw .shape }
-      var second: Int64 = 0
-      if expect(":") {
-        guard let value = number(2) else { throw .shape }
-        second = value
-        if expect(".", strictly: false) {
-          let start = index
-          while number(1) != nil {}
-          guard index > start else { throw .shape }
-        }
-      } else if strict {
-        throw .shape
-      }
-      guard hour < 24, minute < 60, second < 60 else { throw .impossibleTimeOfDay }
-      seconds += hour * 3600 + minute * 60 + second
-      if expect("Z") || expect("z", strictly: false) {
-        local = false
-      } else if let sign: Int64 = expect("+", strictly: false)
-        ? 1 : expect("-", strictly: false) ? -1 : nil
-      {
-        guard let hours = number(2) else { throw .malformedOffset }
-        _ = expect(":")
-        guard let minutes = number(2), hours <= 14, minutes < 60 else { throw .malformedOffset }
-        seconds -= sign * (hours * 3600 + minutes * 60)
-        local = false
-      } else if syntax.zoneRequired {
-        throw .needsZone
-      }
-      guard index == bytes.count else { throw .shape }
-    }
-    if local, let zone = syntax.zone { seconds = try Self.instant(local: seconds, in: zone) }
-    guard seconds >= 0, seconds <= Self.latest.seconds else { throw .outOfRange }
-    self.init(seconds: seconds)
   }
 
   /// Unix time from `bytes`, whose first `count` bytes are digits and the rest, if any, a
   /// point and a fraction (dropped).
-  private init(unixDigits bytes: [UInt8], count: Int) throws(SyntaxError) {
+  private static func unixSeconds(_ bytes: UnsafeBufferPointer<UInt8>, count: Int)
+    throws(SyntaxError) -> Int64
+  {
     if count < bytes.count {
       let fraction = bytes[(count + 1)...]
       guard !fraction.isEmpty,
@@ -308,7 +351,7 @@ extension Timestamp {
     let value = bytes[..<count].reduce(Int64(0)) { $0 * 10 + Int64($1 - UInt8(ascii: "0")) }
     let seconds = count == 13 ? value / 1000 : value
     guard seconds <= Self.latest.seconds else { throw .outOfRange }
-    self.init(seconds: seconds)
+    return seconds
   }
 
   /// The UTC instant at which `zone`'s clocks show `local` (seconds since 1970 of the

@@ -250,7 +250,8 @@ import Testing
     let db = try open()
     try db.execute("CREATE TABLE t (n INTEGER, s TEXT, d TEXT, b BLOB, o TEXT) STRICT")
     let insert = try db.prepare("INSERT INTO t VALUES (?, ?, ?, ?, ?)")
-    let long = String(repeating: "₿", count: 5_000)
+    // Longer than the buffer kept between runs (`Arguments.keptCapacity`).
+    let long = String(repeating: "₿", count: 30_000)
     let rows: [(Int64, String, ExactDecimal, [UInt8], String?)] = [
       (
         1, long, try ExactDecimal(parsing: "-123456789012345678901.123456789012345678"), [1, 2, 3],

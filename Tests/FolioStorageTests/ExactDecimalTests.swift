@@ -23,6 +23,40 @@ import Testing
     #expect(try d("18446744073709551617.5").description == "18446744073709551617.5")
   }
 
+  /// The canonical text of values of every size, whole parts either side of 2^64 among them,
+  /// is the units' digits with a point 18 from the end and no trailing zeros, and reads back.
+  @Test func canonicalTextOfEverySize() throws {
+    var random = SplitMix64(seed: 17)
+    let edges: [Int128] = [
+      0, 1, -1, 999_999_999_999_999_999, 1_000_000_000_000_000_000,
+      Int128(UInt64.max) * 1_000_000_000_000_000_000 - 1,
+      Int128(UInt64.max) * 1_000_000_000_000_000_000,
+      Int128(UInt64.max) * 1_000_000_000_000_000_000 + 1,
+      (Int128(UInt64.max) + 1) * 1_000_000_000_000_000_000, .max, .min,
+    ]
+    let randoms = (0..<20_000).map { _ in
+      // Magnitudes from one unit up to the whole range, either sign.
+      let bits = Int.random(in: 1...127, using: &random)
+      let magnitude =
+        Int128(truncatingIfNeeded: random.next() as UInt64) << 64
+        | Int128(truncatingIfNeeded: random.next() as UInt64)
+      let value = magnitude & (Int128.max >> (127 - bits))
+      return Bool.random(using: &random) ? value : -value
+    }
+    for units in edges + randoms {
+      var digits = String(units.magnitude)
+      if digits.count < 19 { digits = String(repeating: "0", count: 19 - digits.count) + digits }
+      var fraction = String(digits.suffix(18))
+      while fraction.last == "0" { fraction.removeLast() }
+      let expected =
+        (units < 0 ? "-" : "") + digits.dropLast(18) + (fraction.isEmpty ? "" : "." + fraction)
+      let value = ExactDecimal(units: units)
+      #expect(value.description == expected)
+      // Int128.min has no text the parser reads: values stay within ±Int128.max.
+      if units != .min { #expect(try d(expected) == value) }
+    }
+  }
+
   /// Stored sums carry 18 fractional digits: texts of 20 to 38 digits take the two-word fast
   /// path, and the largest and one past it still parse (or fail) as the general parser does.
   @Test func longPlainTextsParseExactly() throws {

@@ -161,7 +161,7 @@ public struct TradeService {
     Trade(
       portfolioID: portfolio.id,
       executedAt: try draft.date.map {
-        try TradeInput.date($0, latest: latest, syntax: dates).description
+        try TradeInput.date($0, latest: latest, syntax: dates).description(parsedFrom: $0)
       } ?? stamp,
       side: draft.side, coinID: coinID, quantity: try TradeInput.quantity(draft.quantity),
       price: try TradeInput.amount(draft.price, field: "price"),
