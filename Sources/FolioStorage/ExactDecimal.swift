@@ -138,9 +138,15 @@ public struct ExactDecimal: Hashable, Comparable, Sendable, CustomStringConverti
           rest /= 10
         } while rest > 0
       }
-      // Whole parts almost always fit in 64 bits (below 1.8 × 10^19).
+      // Whole parts almost always fit in 64 bits (below 1.8 × 10^19): two digits at a time.
       if wholeHigh == 0 {
-        prependDigits(of: wholeLow)
+        var rest = wholeLow
+        while rest >= 10 {
+          start -= 2
+          Self.writePair(of: rest % 100, to: buffer, at: start)
+          rest /= 100
+        }
+        if rest > 0 || start == 24 { prepend(rest) }
       } else {
         prependDigits(of: UInt128(wholeHigh) << 64 | UInt128(wholeLow))
       }
@@ -164,13 +170,34 @@ public struct ExactDecimal: Hashable, Comparable, Sendable, CustomStringConverti
         strip(1, 10)
         buffer[end] = UInt8(ascii: ".")
         end += 1 + digits
-        for offset in stride(from: end - 1, to: 24, by: -1) {
-          buffer[offset] = UInt8(truncatingIfNeeded: 48 + fraction % 10)
-          fraction /= 10
+        // Two digits at a time from the last, then the first alone when they are odd.
+        var offset = end
+        while offset - 25 >= 2 {
+          offset -= 2
+          Self.writePair(of: fraction % 100, to: buffer, at: offset)
+          fraction /= 100
         }
+        if offset > 25 { buffer[25] = UInt8(truncatingIfNeeded: 48 + fraction) }
       }
       return try body(UnsafeBufferPointer(rebasing: buffer[start..<end]))
     }
+  }
+
+  /// "00" to "99", so `withCanonicalText` writes two digits with one division.
+  private static let digitPairs: StaticString = """
+    00010203040506070809101112131415161718192021222324\
+    25262728293031323334353637383940414243444546474849\
+    50515253545556575859606162636465666768697071727374\
+    75767778798081828384858687888990919293949596979899
+    """
+
+  /// Writes `value` (below 100) as two digits at `offset` of `buffer`.
+  private static func writePair(
+    of value: UInt64, to buffer: UnsafeMutableBufferPointer<UInt8>, at offset: Int
+  ) {
+    let source = digitPairs.utf8Start + Int(truncatingIfNeeded: value) * 2
+    buffer[offset] = source[0]
+    buffer[offset + 1] = source[1]
   }
 
   /// True when `bytes` are the canonical text of a decimal, exactly as `withCanonicalText` writes

@@ -49,6 +49,8 @@ public final class CSVReader {
   private var line = 1
   private var field: [UInt8] = []
   private var started = false
+  /// The fields of the record read before (at most 256), the room the next one starts with.
+  private var fieldsBefore = 0
   /// Bytes consumed so far, for progress reporting.
   public private(set) var bytesRead: Int = 0
 
@@ -199,7 +201,11 @@ public final class CSVReader {
     }
     guard try peekByte() != nil else { return nil }
     let startLine = line
+    // Room for as many fields as the record before had: growing the array field by field
+    // costs an allocation and a copy each time its capacity doubles.
     var fields: [String] = []
+    fields.reserveCapacity(fieldsBefore)
+    defer { fieldsBefore = min(fields.count, 256) }
     var quoted = false
     var afterQuote = false
     while true {

@@ -438,9 +438,10 @@ import Testing
         + "67108864 bytes (FOLIO_HTTP_MAX_BYTES); it was not read (nothing was stored; the cache "
         + "is still empty)\n")
     #expect(try sandbox.dump() == before)
-    // folio and folio-fetch together peak well under the 256 MiB the body inflates to (the
-    // cap itself is 64 MiB; a Swift process starts at about 30 MiB).
-    #expect(run.peakKiB < 160 * 1024, "peak RSS \(run.peakKiB) KiB")
+    // Neither folio nor folio-fetch holds the 256 MiB the body inflates to (with a Swift
+    // process's 30 MiB, 286 MiB). The cap itself is 64 MiB, but the helper's watcher polls the
+    // file's size: on a loaded machine (the whole suite on two cores) it was seen at 193 MiB.
+    #expect(run.peakKiB < 240 * 1024, "peak RSS \(run.peakKiB) KiB")
   }
 
   // MARK: The coin directory
