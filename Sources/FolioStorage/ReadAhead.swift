@@ -171,13 +171,15 @@ final class RowBatch: @unchecked Sendable {
   /// Bytes of text and blobs after which a batch is full whatever its rows: a few batches of
   /// huge hand-typed values cost a few megabytes, not a thousand times the value.
   static let fullBytes = 1 << 20
+  /// The buffer's first size, to which one grown past twice `fullBytes` goes back when emptied.
+  static let startBytes = 64 * 1024
 
   let width: Int
   private(set) var rows = 0
   /// `ReadAhead.batchRows` rows of `width` columns.
   private let columns: UnsafeMutablePointer<CopiedColumn>
   private var bytes: UnsafeMutableRawPointer
-  private var capacity = 64 * 1024
+  private(set) var capacity = RowBatch.startBytes
   private var used = 0
 
   init?(width: Int) {
@@ -199,9 +201,14 @@ final class RowBatch: @unchecked Sendable {
 
   var isFull: Bool { rows == ReadAhead.batchRows || used >= Self.fullBytes }
 
+  /// Empties the batch. A buffer grown for a value of megabytes goes back to its first size,
+  /// so it is not held for the rest of the scan.
   func removeAll() {
     rows = 0
     used = 0
+    if capacity > 2 * Self.fullBytes, let shrunk = realloc(bytes, Self.startBytes) {
+      (bytes, capacity) = (shrunk, Self.startBytes)
+    }
   }
 
   /// Copies the current row of `statement`; false, copying nothing, when there is no memory

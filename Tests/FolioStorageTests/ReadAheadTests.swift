@@ -128,6 +128,12 @@ import Testing
     }
     // 300,000 bytes a row: the fourth passes a mebibyte.
     #expect(copied == 4 && batch.rows == 4)
+    // A value of megabytes grows the buffer; emptied, it goes back to its first size.
+    let huge = try db.prepare("SELECT 1, zeroblob(3000000), NULL")
+    #expect(try huge.step() && batch.append(huge.handle))
+    #expect(batch.capacity >= 3_000_000)
+    batch.removeAll()
+    #expect(batch.capacity == RowBatch.startBytes && batch.rows == 0)
     let sql = "SELECT i, s, b FROM t ORDER BY i"
     let ahead = try rows(db, sql, readingAhead: true)
     let stepped = try rows(db, sql, readingAhead: false)
