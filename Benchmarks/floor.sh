@@ -12,7 +12,8 @@ set -euo pipefail
 done_db=$1
 suspended="SELECT %s FROM sqlite_schema
   WHERE tbl_name = 'trades' AND sql NOT LIKE 'CREATE UNIQUE%%'
-    AND (type = 'index' OR (type = 'trigger' AND sql LIKE '%% INSERT ON trades%%'))"
+    AND ((type = 'index' AND sql NOT LIKE '%%WHERE%%')
+      OR (type = 'trigger' AND sql LIKE '%% INSERT ON trades%%'))"
 echo 'PRAGMA journal_mode = WAL;'
 echo 'PRAGMA ignore_check_constraints = ON;'
 echo "ATTACH '$done_db' AS done;"

@@ -411,7 +411,10 @@ public struct Trade: Equatable, Sendable {
   ///   a statement journal per row.
   /// - Into an empty table, the trades' lookup indexes: building them once after the rows are
   ///   in is much cheaper than updating them row by row, and nothing reads them meanwhile.
-  ///   Unique indexes stay: duplicate ids are detected with them.
+  ///   Unique indexes stay: duplicate ids are detected with them. Partial indexes stay too:
+  ///   they hold the few trades with a location, a link or a transfer's kind, so keeping them
+  ///   costs a test per row, while building each would read the whole table again (from the
+  ///   WAL, where a large import's pages have spilled by then).
   public static func suspendInsertWork(_ db: Database) throws -> () throws -> Void {
     let empty = try db.isEmpty(table: "trades")
     let objects = try db.rows(
@@ -419,7 +422,7 @@ public struct Trade: Equatable, Sendable {
       SELECT type, name, sql FROM sqlite_schema
       WHERE tbl_name = 'trades' AND sql IS NOT NULL AND (
         (type = 'trigger' AND instr(upper(sql), ' INSERT ON TRADES') > 0)
-        OR (type = 'index' AND ? AND sql NOT LIKE 'CREATE UNIQUE%'))
+        OR (type = 'index' AND ? AND sql NOT LIKE 'CREATE UNIQUE%' AND sql NOT LIKE '%WHERE%'))
       """, [empty]
     ) {
       (type: try $0["type"] as String, name: try $0["name"] as String, sql: try $0["sql"] as String)

@@ -78,6 +78,15 @@ import Testing
       try copy.sqlite(
         "SELECT coin_id, quantity, cost_basis FROM positions ORDER BY portfolio_id, coin_id")
         == "bitcoin|0|0\nethereum|11|160\nsolana|3|30\nbitcoin|1.4|250\n")
+    // The partial indexes, kept while the first import wrote into the empty table, hold the
+    // linked rows and the transfers, as one built afterwards would.
+    #expect(
+      try copy.sqlite(
+        "SELECT count(*) FROM trades INDEXED BY trades_by_link WHERE link_id IS NOT NULL;"
+          + " SELECT count(*) FROM trades INDEXED BY trades_at_market_value WHERE portfolio_id = 1"
+          + " AND (kind = 'deposit' OR kind = 'withdrawal' OR kind = 'transfer')")
+        == "5\n3\n")
+    #expect(copy.run("db", "check").out.hasPrefix("ok"))
   }
 
   /// A file of a plain portfolio keeps the columns it always had.
