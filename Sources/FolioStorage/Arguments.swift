@@ -115,8 +115,11 @@ final class TextBuffer {
   private(set) var capacity: Int
   private(set) var count = 0
 
+  /// The first size, and the size a buffer kept too large goes back to.
+  private static let startCapacity = 256
+
   init() {
-    capacity = 256
+    capacity = Self.startCapacity
     base = .allocate(capacity: capacity)
   }
 
@@ -143,16 +146,16 @@ final class TextBuffer {
     count = 0
     guard !keepingCapacity else { return }
     base.deallocate()
-    capacity = 256
+    capacity = Self.startCapacity
     base = .allocate(capacity: capacity)
   }
 
   /// Makes room for `needed` bytes, keeping those appended.
   private func grow(to needed: Int) {
-    let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: max(capacity * 2, needed))
-    grown.update(from: base, count: count)
+    let grown = max(capacity * 2, needed)
+    let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
+    moved.update(from: base, count: count)
     base.deallocate()
-    base = grown
-    capacity = max(capacity * 2, needed)
+    (base, capacity) = (moved, grown)
   }
 }
