@@ -242,6 +242,10 @@ public enum FolioCLI {
   /// prints) go through it, so a note, a coin name or a location holding OSC 52, OSC 8 or
   /// `ESC[2J` is shown, not obeyed. JSON and CSV keep the data exact.
   static func visible<S: StringProtocol>(_ text: S) -> String {
+    let ascii = text.utf8.withContiguousStorageIfAvailable {
+      $0.allSatisfy(TextLayout.isPrintableASCII)
+    }
+    if ascii == true { return String(text) }
     var result = ""
     for scalar in text.unicodeScalars {
       switch scalar.value {

@@ -136,22 +136,24 @@ enum Formatting {
     return text
   }
 
-  /// Inserts thousands separators into the whole part of a plain decimal string.
+  /// Inserts thousands separators into the whole part of a plain decimal string, such as
+  /// "-1234567.5" (ASCII: it works on the bytes, as it runs for every number of a table).
   private static func grouped(_ text: String) -> String {
-    var sign = ""
-    var body = Substring(text)
-    if body.hasPrefix("-") {
-      sign = "-"
-      body = body.dropFirst()
+    let bytes = text.utf8
+    let first = bytes.first == UInt8(ascii: "-") ? 1 : 0
+    let point =
+      bytes.firstIndex(of: UInt8(ascii: ".")).map { bytes.distance(from: bytes.startIndex, to: $0) }
+      ?? bytes.count
+    guard point - first > 3 else { return text }
+    var result: [UInt8] = []
+    result.reserveCapacity(bytes.count + (point - first) / 3)
+    for (offset, byte) in bytes.enumerated() {
+      if offset > first && offset < point && (point - offset) % 3 == 0 {
+        result.append(UInt8(ascii: ","))
+      }
+      result.append(byte)
     }
-    let parts = body.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-    let whole = Array(parts[0])
-    var result = ""
-    for (index, digit) in whole.enumerated() {
-      if index > 0 && (whole.count - index) % 3 == 0 { result.append(",") }
-      result.append(digit)
-    }
-    return sign + result + (parts.count > 1 ? "." + parts[1] : "")
+    return String(decoding: result, as: UTF8.self)
   }
 
   // MARK: - Charts

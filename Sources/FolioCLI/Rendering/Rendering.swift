@@ -28,6 +28,22 @@ enum CSVWriter {
   }
 }
 
+/// A JSON array written an element at a time, byte for byte as `JSONValue.array(items)`
+/// rendered and a line feed would be written whole: a listing of any length is never held.
+struct JSONArrayWriter {
+  private let out: TextSink
+  private var empty = true
+
+  init(_ out: TextSink) { self.out = out }
+
+  mutating func append(_ value: JSONValue) {
+    out.write((empty ? "[\n  " : ",\n  ") + value.rendered(indent: "  "))
+    empty = false
+  }
+
+  func finish() { out.write(empty ? "[]\n" : "\n]\n") }
+}
+
 /// A text table with aligned columns whose cells may be coloured: widths are measured on the
 /// plain text and the colour is added after padding, so escape codes never break the alignment.
 ///
@@ -57,22 +73,68 @@ struct TextTable {
   /// `FolioCLI.visible` before it is measured, so data cannot carry terminal escapes or break
   /// the layout with a line break, and only then may colour (folio's own escape codes) be added.
   func rendered(useColor: Bool = false, width: Int = .max) -> String {
-    let headers = headers.map(FolioCLI.visible)
-    let rows = rows.map { $0.map(FolioCLI.visible) }
-    var natural = headers.map(TextLayout.columns)
-    for row in rows {
-      for (index, cell) in row.enumerated() where index < natural.count {
-        natural[index] = max(natural[index], TextLayout.columns(cell))
+    var measure = Measure(headers: headers)
+    for row in rows { measure.add(row) }
+    let layout = layout(measure, width: width)
+    return layout.header
+      + rows.enumerated().map { index, row in
+        layout.line(row, index < directions.count ? directions[index] : [], useColor: useColor)
+      }.joined() + layout.footer
+  }
+
+  /// What fitting the table needs to know of its rows, gathered a row at a time: a listing of
+  /// any length is measured in one pass over its source and written in a second
+  /// (`layout(_:width:)`), without holding its rows.
+  struct Measure {
+    /// Each column's widest cell, its header included.
+    fileprivate var natural: [Int]
+    /// Whether any row has text in the column.
+    fileprivate var filled: [Bool]
+
+    init(headers: [String]) {
+      natural = headers.map { TextLayout.columns(FolioCLI.visible($0)) }
+      filled = headers.map { _ in false }
+    }
+
+    mutating func add(_ cells: [String]) {
+      for (index, cell) in cells.enumerated() where index < natural.count && !cell.isEmpty {
+        natural[index] = max(natural[index], TextLayout.columns(FolioCLI.visible(cell)))
+        filled[index] = true
       }
     }
-    let empty = Set(
-      headers.indices.filter { column in
-        rows.allSatisfy { column >= $0.count || $0[column].isEmpty }
-      })
-    let (shown, widths) = fitted(natural, into: width, empty: empty)
-    func line(_ cells: [String], _ styles: [Bool?]) -> String {
+  }
+
+  /// The columns shown and their widths, for rows measured by `measure`.
+  func layout(_ measure: Measure, width: Int) -> Layout {
+    let empty = Set(headers.indices.filter { !measure.filled[$0] })
+    let (shown, widths) = fitted(measure.natural, into: width, empty: empty)
+    let left = headers.indices.filter { !shown.contains($0) }
+    let footer =
+      left.isEmpty
+      ? ""
+      : TextLayout.wrap(
+        "(not shown, to fit \(width) columns: "
+          + left.map { FolioCLI.visible(headers[$0]) }.joined(separator: ", ") + ")",
+        width: width) + "\n"
+    return Layout(
+      shown: shown, widths: widths, rightAligned: rightAligned, headers: headers, footer: footer)
+  }
+
+  /// A table's lines, once its rows are measured: the header, a line per row, the footer.
+  struct Layout {
+    fileprivate let shown: [Int]
+    fileprivate let widths: [Int]
+    fileprivate let rightAligned: Set<Int>
+    fileprivate let headers: [String]
+    /// The line naming the columns left out to fit the width, if any.
+    let footer: String
+
+    var header: String { line(headers, [], useColor: false) }
+
+    /// One row's line: each cell made visible, cut to its column and padded.
+    func line(_ cells: [String], _ styles: [Bool?] = [], useColor: Bool = false) -> String {
       shown.map { index in
-        let cell = index < cells.count ? cells[index] : ""
+        let cell = index < cells.count ? FolioCLI.visible(cells[index]) : ""
         let text = TextLayout.shortened(cell, to: widths[index])
         let pad = String(repeating: " ", count: max(0, widths[index] - TextLayout.columns(text)))
         let styled = MarketFormat.colored(
@@ -80,18 +142,6 @@ struct TextTable {
         return rightAligned.contains(index) ? pad + styled : styled + pad
       }.joined(separator: "  ").trimmingTrailingSpaces() + "\n"
     }
-    var text =
-      line(headers, [])
-      + rows.enumerated().map { line($1, $0 < directions.count ? directions[$0] : []) }.joined()
-    let left = headers.indices.filter { !shown.contains($0) }
-    if !left.isEmpty {
-      text +=
-        TextLayout.wrap(
-          "(not shown, to fit \(width) columns: "
-            + left.map { headers[$0] }.joined(separator: ", ") + ")",
-          width: width) + "\n"
-    }
-    return text
   }
 
   /// The columns to show and each column's width, so the lines fit `width` if they can. Of

@@ -127,6 +127,10 @@ public struct JSONValue: Equatable, Sendable {
 
   /// `text` as a JSON string literal (RFC 8259 escaping).
   public static func quote(_ text: String) -> String {
+    let plain = !text.utf8.contains {
+      $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 < 0x20
+    }
+    if plain { return "\"" + text + "\"" }
     var result = "\""
     for scalar in text.unicodeScalars {
       switch scalar {
@@ -213,9 +217,12 @@ public struct JSONObject: Equatable, Sendable {
   /// An object with these members in this order, a repeated key included (for output).
   public init(_ pairs: [(String, JSONValue)]) { append(pairs) }
 
-  /// Adds these members at the end, as given (for output).
+  /// Adds these members at the end, as given (for output): a repeated key is written twice,
+  /// and a lookup finds the first.
   mutating func append(_ pairs: [(String, JSONValue)]) {
-    for (key, value) in pairs where !add(key, value) {
+    members.reserveCapacity(members.count + pairs.count)
+    for (key, value) in pairs {
+      if !positions.isEmpty && positions[key] == nil { positions[key] = members.count }
       members.append(Member(key: key, value: value))
     }
   }

@@ -464,4 +464,8 @@ public struct TradeService {
   ) throws {
     try db.read { try Trade.each(portfolioID: portfolio.id, filter: filter, db, body) }
   }
+
+  /// Runs `body` in one read snapshot: a listing that reads the trades twice (measuring a
+  /// table, then writing it) sees the same rows both times.
+  public func inOneSnapshot<T>(_ body: () throws -> T) throws -> T { try db.read(body) }
 }

@@ -1,3 +1,4 @@
+import FolioService
 import Foundation
 import Testing
 
@@ -117,6 +118,33 @@ import Testing
     #expect(both.code == 64)
     #expect(both.err.contains("not both"))
     #expect(sandbox.run("tx", "list", "--last", "0").code == 64)
+  }
+
+  @Test func aListingIsMeasuredThenWrittenAsOneTable() throws {
+    _ = sandbox.run(
+      "sell", "bitcoin", "0.5", "--price", "12345.5", "--date", "2024-01-05", "--note",
+      "rent \u{1B}[2J paid")
+    let text = sandbox.run(["tx", "list"], environment: ["COLUMNS": "60"]).out
+    // Every row is measured before the first is written: the sell's price, the widest, is
+    // what leaves PRICE out at 60 columns.
+    #expect(
+      text == """
+        ID  DATE                  SIDE  COIN     QUANTITY
+         1  2024-01-01T00:00:00Z  buy   bitcoin         1
+         2  2024-01-02T00:00:00Z  buy   bitcoin         1
+         3  2024-01-03T00:00:00Z  buy   bitcoin         1
+         4  2024-01-04T00:00:00Z  buy   bitcoin         1
+         5  2024-01-05T00:00:00Z  sell  bitcoin       0.5
+        (not shown, to fit 60 columns: PRICE, FEE, LOCATION, NOTE)
+
+        """)
+    let wide = sandbox.run(["tx", "list", "--last", "1"], environment: ["COLUMNS": "200"]).out
+    #expect(wide.hasSuffix("  $12,345.50  $0.00            rent \\u{1B}[2J paid\n"))
+    // The JSON is written a trade at a time, byte for byte as the whole array would be.
+    let json = sandbox.run("tx", "list", "--format", "json").out
+    let items = try #require(JSONValue.parse(json).arrayValue)
+    #expect(items.count == 5)
+    #expect(json == JSONValue.array(items).rendered() + "\n")
   }
 
   @Test func anEmptyResultSaysNoTrades() {

@@ -49,6 +49,14 @@ import Testing
     #expect(Formatting.money(dec("12"), .price, in: "gbp") == "£12.00")
     #expect(Formatting.money(dec("12"), in: "jpy", sign: .nonZero) == "+¥12.00")
     #expect(Formatting.quantity(dec("1234567.123456789")) == "1,234,567.123456789")
+    let grouped = [
+      ("0", "0"), ("999", "999"), ("1000", "1,000"), ("-999.5", "-999.5"),
+      ("-1000.5", "-1,000.5"), ("123456", "123,456"), ("-1234567", "-1,234,567"),
+      ("0.0000001", "0.0000001"), ("100000000000000000", "100,000,000,000,000,000"),
+    ]
+    for (value, expected) in grouped {
+      #expect(Formatting.quantity(dec(value)) == expected, "\(value)")
+    }
   }
 
   @Test func signsDifferOnlyAtZero() {

@@ -150,6 +150,15 @@ import Testing
     #expect(TextLayout.columns("e\u{301}") == 1)
     #expect(TextLayout.columns("🚀x") == 3)
     #expect(TextLayout.columns("▁▂█┤€") == 5)
+    // Printable ASCII is measured a byte at a time; anything else a character at a time, so a
+    // string with one other character (a mark, a tab, a wide letter) is measured by Unicode.
+    let printable = (0x20..<0x7F).map { Character(UnicodeScalar(UInt8($0))) }
+    #expect(TextLayout.columns(String(printable)) == 95)
+    #expect(printable.allSatisfy { TextLayout.columns(String($0)) == 1 })
+    #expect(TextLayout.columns("cafe\u{301} 東京") == 9)
+    #expect(TextLayout.columns("a\u{200B}b"[...]) == 2)
+    #expect(FolioCLI.visible("plain ~ text") == "plain ~ text")
+    #expect(FolioCLI.visible("bell\u{7}\u{7F}") == "bell\\u{7}\\u{7F}")
     #expect(TextLayout.shortened("東京タワー", to: 6) == "東京…")
     #expect(TextLayout.shortened("short", to: 6) == "short")
   }

@@ -58,6 +58,11 @@ import Testing
       let built = JSONObject(keys.map { ($0, .bool(true)) } + [("key0", .bool(false))])
       #expect(built.count == size + 1)
       #expect(built["key0"] == .bool(true))
+      // Members added to a parsed object are found too, past the dictionary built for it.
+      let extended = try parse(text).appending([("extra", .null), ("key0", .bool(false))])
+      #expect(extended["extra"] == .null)
+      #expect(extended["key0"] == .number("0"))
+      #expect(extended.objectValue?.count == size + 2)
     }
   }
 
@@ -104,6 +109,10 @@ import Testing
     #expect(
       text.hasPrefix("{\n  \"text\": \"a \\\"q\\\" \\\\ \\n\\t\\u0001 é\",\n  \"decimal\": \"0\""))
     #expect(try parse(text) == value)
+    // Text with nothing to escape is written as it is, whatever its script.
+    #expect(JSONValue.quote("東京 \u{2028} ~\u{7F}") == "\"東京 \u{2028} ~\u{7F}\"")
+    #expect(JSONValue.quote("") == "\"\"")
+    #expect(JSONValue.quote("tab\there") == "\"tab\\there\"")
   }
 
   @Test func leadingByteOrderMarkIsSkipped() throws {

@@ -31,13 +31,11 @@ struct SQLCommand: FolioCommand {
     let query = try SQLQuery(try context.readOnlyStore().database).prepare(sql)
     switch format {
     case .json:
-      var first = true
+      var array = JSONArrayWriter(context.out)
       try query.forEachRow { values in
-        let object = JSONValue.object(zip(query.columns, values).map { ($0, Self.json($1)) })
-        context.out.write((first ? "[\n  " : ",\n  ") + object.rendered(indent: "  "))
-        first = false
+        array.append(.object(zip(query.columns, values).map { ($0, Self.json($1)) }))
       }
-      context.print(first ? "[]" : "\n]")
+      array.finish()
     case .csv:
       context.out.write(CSVWriter.line(query.columns))
       try query.forEachRow { context.out.write(CSVWriter.line($0.map(Self.csv))) }

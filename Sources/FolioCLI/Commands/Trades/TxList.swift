@@ -33,34 +33,51 @@ struct TxList: FolioCommand {
         last: last?.value, location: location))
     let portfolio = try context.portfolio()
     let places = try LocationBook(context.store()).references()
+    let each = { (body: (Trade) throws -> Void) in
+      try service.eachTrade(in: portfolio, filter: filter, body)
+    }
     switch format {
     case .json:
-      var items: [JSONValue] = []
-      try service.eachTrade(in: portfolio, filter: filter) {
-        items.append(TradeRendering.json($0, location: TradeRendering.location($0, places)))
+      var array = JSONArrayWriter(context.out)
+      try each {
+        array.append(TradeRendering.json($0, location: TradeRendering.location($0, places)))
       }
-      context.print(JSONValue.array(items).rendered())
+      array.finish()
     case .csv:
       context.out.write(CSVWriter.line(TradeRendering.csvHeader))
-      try service.eachTrade(in: portfolio, filter: filter) {
+      try each {
         context.out.write(
           CSVWriter.line(TradeRendering.row($0, location: TradeRendering.location($0, places))))
       }
     case .text:
-      var table = TextTable(
+      let table = TextTable(
         headers: ["ID", "DATE", "SIDE", "COIN", "QUANTITY", "PRICE", "FEE", "LOCATION", "NOTE"],
         rightAligned: [0, 4, 5, 6], shortenable: [3: 12, 7: 10, 8: 12], dropOrder: [7, 8, 6, 5, 2])
-      try service.eachTrade(in: portfolio, filter: filter) { trade in
-        table.rows.append([
+      func cells(_ trade: Trade) -> [String] {
+        [
           String(trade.id), trade.executedAt, TradeRendering.label(trade), trade.coinID,
           Formatting.quantity(trade.quantity),
           TradeRendering.price(trade, in: portfolio.currency),
           TradeRendering.fee(trade, in: portfolio.currency),
           TradeRendering.location(trade, places) ?? "",
           trade.note ?? "",
-        ])
+        ]
       }
-      context.out.write(table.rows.isEmpty ? "no trades\n" : table.rendered(width: context.width))
+      // Measured in one pass and written in a second, in one snapshot: a million trades are
+      // never held.
+      try service.inOneSnapshot {
+        var measure = TextTable.Measure(headers: table.headers)
+        var count = 0
+        try each {
+          measure.add(cells($0))
+          count += 1
+        }
+        guard count > 0 else { return context.out.write("no trades\n") }
+        let layout = table.layout(measure, width: context.width)
+        context.out.write(layout.header)
+        try each { context.out.write(layout.line(cells($0))) }
+        context.out.write(layout.footer)
+      }
     }
   }
 }
