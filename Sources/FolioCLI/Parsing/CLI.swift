@@ -111,6 +111,9 @@ public enum FolioCLI {
         try command.run(context)
       }
       return ExitCode.ok
+    } catch is OutputFailed {
+      // `finish` turns the failed write into the exit code.
+      return ExitCode.ok
     } catch let error as UsageError {
       err.write("folio: error: \(oneLine(error.message))\n")
       writeUsage(of: error.commandPath, to: err)

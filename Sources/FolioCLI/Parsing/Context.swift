@@ -7,11 +7,24 @@ protocol TextSink: AnyObject {
   func write(_ text: String)
   /// Writes out anything buffered (before the process is replaced, for example).
   func flush()
+  /// True once a write has failed (a closed pipe, a full disk): nothing more gets through.
+  var failed: Bool { get }
+}
+
+extension TextSink {
+  var failed: Bool { false }
 }
 
 /// stdout, stderr and `--out` files are written through storage's `DescriptorWriter`
 /// (`write(2)`, never a trap; a failure is kept and mapped to exit 74 by `FolioCLI.main`).
-extension DescriptorWriter: TextSink {}
+extension DescriptorWriter: TextSink {
+  var failed: Bool { failure != nil }
+}
+
+/// Thrown by a listing whose output can no longer be written (`folio tx list | head`): it stops
+/// reading instead of formatting rows nobody will see. Nothing is written to the database by
+/// a listing, and the exit code is the failed write's (74, quiet for a closed pipe).
+struct OutputFailed: Error {}
 
 /// Collects output in memory, for in-process tests.
 final class StringSink: TextSink {
@@ -192,6 +205,9 @@ final class Context {
   func say(_ text: String, indent: Int = 2) {
     out.write(TextLayout.wrap(text, width: width, indent: indent) + "\n")
   }
+
+  /// Throws `OutputFailed` once stdout can no longer be written: a listing calls it per row.
+  func stopIfOutputFailed() throws { if out.failed { throw OutputFailed() } }
 
   /// Writes a warning line to stderr.
   func warn(_ message: String) { err.write("folio: warning: \(FolioCLI.oneLine(message))\n") }

@@ -147,6 +147,24 @@ import Testing
     #expect(json == JSONValue.array(items).rendered() + "\n")
   }
 
+  @Test func aListingStopsReadingOnceItsOutputIsClosed() {
+    for format in ["text", "json", "csv"] {
+      let out = ClosingSink()
+      let code = FolioCLI.run(
+        ["tx", "list", "--format", format, "--db", sandbox.database], out: out, err: StringSink(),
+        environment: [:], now: sandbox.now)
+      // The header (text, CSV) or the first trade (JSON) is the last write tried; finishing
+      // would have written five or six times. `FolioCLI.main` turns the failed write into 74.
+      #expect(code == 0, "\(format)")
+      #expect(out.writes == 1, "\(format)")
+    }
+    let sql = ClosingSink()
+    _ = FolioCLI.run(
+      ["sql", "--format", "csv", "--db", sandbox.database, "SELECT * FROM trades"], out: sql,
+      err: StringSink(), environment: [:], now: sandbox.now)
+    #expect(sql.writes == 1)
+  }
+
   @Test func anEmptyResultSaysNoTrades() {
     #expect(sandbox.run("tx", "list", "--since", "2025-01-01").out == "no trades\n")
     #expect(sandbox.run("tx", "list", "--since", "2025-01-01", "--format", "json").out == "[]\n")
@@ -163,4 +181,12 @@ import Testing
     // The same day is a whole day: not refused.
     #expect(ids("--since", "2024-01-02", "--until", "2024-01-02") == ["2"])
   }
+}
+
+/// A stdout that takes no more text after its first write, as a pipe closed by `head`.
+final class ClosingSink: TextSink {
+  private(set) var writes = 0
+  func write(_ text: String) { writes += 1 }
+  func flush() {}
+  var failed: Bool { writes > 0 }
 }

@@ -33,12 +33,16 @@ struct SQLCommand: FolioCommand {
     case .json:
       var array = JSONArrayWriter(context.out)
       try query.forEachRow { values in
+        try context.stopIfOutputFailed()
         array.append(.object(zip(query.columns, values).map { ($0, Self.json($1)) }))
       }
       array.finish()
     case .csv:
       context.out.write(CSVWriter.line(query.columns))
-      try query.forEachRow { context.out.write(CSVWriter.line($0.map(Self.csv))) }
+      try query.forEachRow {
+        try context.stopIfOutputFailed()
+        context.out.write(CSVWriter.line($0.map(Self.csv)))
+      }
     case .text:
       // A column is right-aligned when it holds numbers and nothing but numbers and NULLs.
       var table = TextTable(headers: query.columns)

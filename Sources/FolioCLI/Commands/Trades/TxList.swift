@@ -34,7 +34,10 @@ struct TxList: FolioCommand {
     let portfolio = try context.portfolio()
     let places = try LocationBook(context.store()).references()
     let each = { (body: (Trade) throws -> Void) in
-      try service.eachTrade(in: portfolio, filter: filter, body)
+      try service.eachTrade(in: portfolio, filter: filter) {
+        try context.stopIfOutputFailed()
+        try body($0)
+      }
     }
     switch format {
     case .json:
