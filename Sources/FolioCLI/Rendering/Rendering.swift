@@ -29,19 +29,60 @@ enum CSVWriter {
 }
 
 /// A JSON array written an element at a time, byte for byte as `JSONValue.array(items)`
-/// rendered and a line feed would be written whole: a listing of any length is never held.
+/// rendered would be written whole (and a line feed, at the top level): a listing of any length
+/// is never held.
 struct JSONArrayWriter {
+  private let out: TextSink
+  /// The indentation of the line the array starts on: empty at the top level.
+  private let indent: String
+  private var empty = true
+
+  init(_ out: TextSink) { self.init(out, indent: "") }
+
+  fileprivate init(_ out: TextSink, indent: String) {
+    self.out = out
+    self.indent = indent
+  }
+
+  mutating func append(_ value: JSONValue) {
+    let inner = indent + "  "
+    out.write((empty ? "[\n" : ",\n") + inner + value.rendered(indent: inner))
+    empty = false
+  }
+
+  /// Closes the array, and the line at the top level.
+  func finish() {
+    out.write((empty ? "[]" : "\n" + indent + "]") + (indent.isEmpty ? "\n" : ""))
+  }
+}
+
+/// A top-level JSON object written a member at a time, byte for byte as `JSONValue.object`
+/// rendered and a line feed: a member that is a long array is written an element at a time.
+struct JSONObjectWriter {
   private let out: TextSink
   private var empty = true
 
   init(_ out: TextSink) { self.out = out }
 
-  mutating func append(_ value: JSONValue) {
-    out.write((empty ? "[\n  " : ",\n  ") + value.rendered(indent: "  "))
-    empty = false
+  mutating func member(_ key: String, _ value: JSONValue) {
+    start(key)
+    out.write(value.rendered(indent: "  "))
   }
 
-  func finish() { out.write(empty ? "[]\n" : "\n]\n") }
+  /// A member whose value is an array of what `elements` appends.
+  mutating func member(_ key: String, elements: (inout JSONArrayWriter) throws -> Void) rethrows {
+    start(key)
+    var array = JSONArrayWriter(out, indent: "  ")
+    try elements(&array)
+    array.finish()
+  }
+
+  func finish() { out.write(empty ? "{}\n" : "\n}\n") }
+
+  private mutating func start(_ key: String) {
+    out.write((empty ? "{\n  " : ",\n  ") + JSONValue.quote(key) + ": ")
+    empty = false
+  }
 }
 
 /// A text table with aligned columns whose cells may be coloured: widths are measured on the

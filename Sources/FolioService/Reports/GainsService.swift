@@ -90,27 +90,15 @@ public struct GainsService {
     let method = method ?? portfolios.first?.method ?? .fifo
     var rows: [GainRow] = []
     var income: [IncomeRow] = []
+    let range = Window(since: since, until: until, longTermDays: longTermDays)
     try store.database.read {
       for portfolio in portfolios {
-        try collect(portfolio, method: method, until: until, into: &rows, income: &income)
+        try collect(portfolio, method: method, range, into: &rows, income: &income)
       }
     }
-    let from = since.description
-    let through = until.description
-    rows = rows.filter { $0.disposed >= from && $0.disposed <= through }
-    income = income.filter { $0.received >= from && $0.received <= through }
     income.sort { ($0.received, $0.tradeID) < ($1.received, $1.tradeID) }
     var incomeTotal = ExactDecimal.zero
     for row in income { incomeTotal = try incomeTotal + row.value }
-    rows = rows.map { row in
-      guard let acquired = CalendarDay(row.acquired), let disposed = CalendarDay(row.disposed)
-      else { return row }
-      return GainRow(
-        portfolio: row.portfolio, coinID: row.coinID, quantity: row.quantity,
-        acquired: row.acquired,
-        disposed: row.disposed, proceeds: row.proceeds, costBasis: row.costBasis, gain: row.gain,
-        longTerm: disposed.ordinal - acquired.ordinal > Int64(longTermDays), tradeID: row.tradeID)
-    }
     rows.sort { ($0.disposed, $0.tradeID) < ($1.disposed, $1.tradeID) }
     var short = GainTotals()
     var long = GainTotals()
@@ -121,38 +109,64 @@ public struct GainsService {
     }
     return GainsReport(
       portfolios: portfolios, currency: portfolios.first?.currency ?? "usd", method: method,
-      since: from, until: through, longTermDays: longTermDays, rows: rows, shortTerm: short,
-      longTerm: long, total: total, income: income, incomeTotal: incomeTotal)
+      since: range.from, until: range.through, longTermDays: longTermDays, rows: rows,
+      shortTerm: short, longTerm: long, total: total, income: income, incomeTotal: incomeTotal)
   }
 
-  /// Books every trade of `portfolio` up to the end of `until` with `method` and adds a row
-  /// for each lot piece each disposal took (a sell for cash, or the coin a swap gave up; a
-  /// transfer out or a withdrawal realizes nothing and is no disposal), and one per income.
-  /// A lot is acquired when its units first were: a transferred piece or a deposit keeps the
-  /// date it carries.
+  /// The days of the disposals and income a report lists, and what is long term.
+  struct Window {
+    let from: String
+    let through: String
+    let end: CalendarDay
+    let longTermDays: Int
+
+    init(since: CalendarDay, until: CalendarDay, longTermDays: Int) {
+      from = since.description
+      through = until.description
+      end = until
+      self.longTermDays = longTermDays
+    }
+
+    func contains(_ day: String) -> Bool { day >= from && day <= through }
+
+    func longTerm(acquired: String, disposed: String) -> Bool {
+      guard let acquired = CalendarDay(acquired), let disposed = CalendarDay(disposed) else {
+        return false
+      }
+      return disposed.ordinal - acquired.ordinal > Int64(longTermDays)
+    }
+  }
+
+  /// Books every trade of `portfolio` up to the end of the range with `method` and adds a row
+  /// for each lot piece each disposal in the range took (a sell for cash, or the coin a swap
+  /// gave up; a transfer out or a withdrawal realizes nothing and is no disposal), and one per
+  /// income in the range. A lot is acquired when its units first were: a transferred piece or
+  /// a deposit keeps the date it carries.
   func collect(
-    _ portfolio: Portfolio, method: CostMethod, until: CalendarDay, into rows: inout [GainRow],
+    _ portfolio: Portfolio, method: CostMethod, _ range: Window, into rows: inout [GainRow],
     income: inout [IncomeRow]
   ) throws {
     var books: [String: PositionBook] = [:]
     var acquired: [Int64: String] = [:]
     try Trade.each(
-      portfolioID: portfolio.id, filter: Trade.Filter(before: until.next.start), store.database
+      portfolioID: portfolio.id, filter: Trade.Filter(before: range.end.next.start),
+      store.database
     ) { trade in
+      let day = String(trade.executedAt.prefix(10))
       switch trade.side {
       case .buy:
         let lot = try books[trade.coinID, default: PositionBook(method: method)].buy(trade)
         acquired[trade.id] = String(lot.acquiredAt.prefix(10))
-        if trade.kind == .income {
+        if trade.kind == .income && range.contains(day) {
           income.append(
             IncomeRow(
               portfolio: portfolio.name, coinID: trade.coinID, quantity: trade.quantity,
-              received: String(trade.executedAt.prefix(10)), type: trade.incomeType ?? .other,
-              price: trade.price, value: try trade.quantity * trade.price, tradeID: trade.id))
+              received: day, type: trade.incomeType ?? .other, price: trade.price,
+              value: try trade.quantity * trade.price, tradeID: trade.id))
         }
       case .sell:
         let result = try books[trade.coinID, default: PositionBook(method: method)].sell(trade)
-        guard trade.kind == .trade || trade.kind == .swap else { return }
+        guard trade.kind == .trade || trade.kind == .swap, range.contains(day) else { return }
         let proceeds = result.disposal.proceeds
         var shared = ExactDecimal.zero
         for (index, piece) in result.consumptions.enumerated() {
@@ -163,13 +177,13 @@ public struct GainsService {
             ? try proceeds - shared
             : try ExactDecimal.scaled(proceeds, by: piece.quantity, dividedBy: trade.quantity)
           shared = try shared + part
+          let bought = acquired[piece.lotTradeID] ?? ""
           rows.append(
             GainRow(
               portfolio: portfolio.name, coinID: trade.coinID, quantity: piece.quantity,
-              acquired: acquired[piece.lotTradeID] ?? "",
-              disposed: String(
-                trade.executedAt.prefix(10)), proceeds: part, costBasis: piece.cost,
-              gain: try part - piece.cost, longTerm: false, tradeID: trade.id))
+              acquired: bought, disposed: day, proceeds: part, costBasis: piece.cost,
+              gain: try part - piece.cost,
+              longTerm: range.longTerm(acquired: bought, disposed: day), tradeID: trade.id))
         }
       }
     }

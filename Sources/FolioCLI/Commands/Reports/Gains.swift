@@ -81,9 +81,9 @@ struct Gains: FolioCommand {
       portfolios, since: first, until: last, method: method, longTermDays: longTermDays.value)
     switch format {
     case .text:
-      context.out.write(Self.text(report, useColor: context.useColor, width: context.width))
-    case .csv: context.out.write(Self.csv(report))
-    case .json: context.print(Self.json(report).rendered())
+      Self.writeText(report, to: context.out, useColor: context.useColor, width: context.width)
+    case .csv: Self.writeCSV(report, to: context.out)
+    case .json: Self.writeJSON(report, to: context.out)
     }
   }
 
@@ -93,34 +93,48 @@ struct Gains: FolioCommand {
       : "portfolios " + report.portfolios.map { "'\($0.name)'" }.joined(separator: ", ")
   }
 
-  static func text(_ report: GainsReport, useColor: Bool, width: Int) -> String {
+  /// The text: a line saying what is listed, the disposals' table (measured, then written a
+  /// row at a time: each row's cells are made twice rather than a million held), the totals
+  /// by term and the income.
+  static func writeText(_ report: GainsReport, to out: TextSink, useColor: Bool, width: Int) {
     let currency = report.currency
-    var output = ReportText.paragraphs(
-      [
-        "Capital gains of \(label(report)) (\(currency.uppercased()), \(report.method.rawValue)), "
-          + "disposed \(report.since) through \(report.until); long term: held more than "
-          + "\(report.longTermDays) days"
-      ], width: width)
+    out.write(
+      ReportText.paragraphs(
+        [
+          "Capital gains of \(label(report)) (\(currency.uppercased()), "
+            + "\(report.method.rawValue)), disposed \(report.since) through \(report.until); "
+            + "long term: held more than \(report.longTermDays) days"
+        ], width: width))
     guard !report.rows.isEmpty else {
-      return output + "no disposals in that range\n"
-        + incomeText(report, useColor: useColor, width: width)
+      out.write(
+        "no disposals in that range\n" + incomeText(report, useColor: useColor, width: width))
+      return
     }
     var table = TextTable(
       headers: [
         "COIN", "QUANTITY", "ACQUIRED", "DISPOSED", "PROCEEDS", "COST BASIS", "GAIN", "TERM",
       ], shortenable: [0: 8], dropOrder: [1, 7, 5, 2])
     table.rightAligned = [1, 4, 5, 6]
-    for row in report.rows {
-      table.append(
-        [
-          row.coinID, Formatting.quantity(row.quantity), row.acquired, row.disposed,
-          Formatting.money(row.proceeds, in: currency),
-          Formatting.money(row.costBasis, in: currency),
-          Formatting.money(row.gain, in: currency, sign: .nonZero),
-          row.longTerm ? "long" : "short",
-        ], directions: [nil, nil, nil, nil, nil, nil, MarketFormat.direction(row.gain)])
+    func cells(_ row: GainRow) -> [String] {
+      [
+        row.coinID, Formatting.quantity(row.quantity), row.acquired, row.disposed,
+        Formatting.money(row.proceeds, in: currency),
+        Formatting.money(row.costBasis, in: currency),
+        Formatting.money(row.gain, in: currency, sign: .nonZero),
+        row.longTerm ? "long" : "short",
+      ]
     }
-    output += "\n" + table.rendered(useColor: useColor, width: width) + "\n"
+    var measure = TextTable.Measure(headers: table.headers)
+    for row in report.rows { measure.add(cells(row)) }
+    let layout = table.layout(measure, width: width)
+    out.write("\n" + layout.header)
+    for row in report.rows {
+      out.write(
+        layout.line(
+          cells(row), [nil, nil, nil, nil, nil, nil, MarketFormat.direction(row.gain)],
+          useColor: useColor))
+    }
+    out.write(layout.footer + "\n")
     var totals = TextTable(headers: ["TERM", "PROCEEDS", "COST BASIS", "GAIN"])
     totals.rightAligned = [1, 2, 3]
     for (name, sum) in [
@@ -133,8 +147,9 @@ struct Gains: FolioCommand {
           Formatting.money(sum.gain, in: currency, sign: .nonZero),
         ], directions: [nil, nil, nil, MarketFormat.direction(sum.gain)])
     }
-    return output + totals.rendered(useColor: useColor, width: width)
-      + incomeText(report, useColor: useColor, width: width)
+    out.write(
+      totals.rendered(useColor: useColor, width: width)
+        + incomeText(report, useColor: useColor, width: width))
   }
 
   /// The income section of the text: one row per income at its value when received, and the
@@ -167,69 +182,70 @@ struct Gains: FolioCommand {
 
   /// The disposals, then the income: term `income`, the day received as date_acquired, its
   /// value when received in `income`, and the disposal figures empty.
-  static func csv(_ report: GainsReport) -> String {
-    var output = CSVWriter.line(csvHeader)
+  static func writeCSV(_ report: GainsReport, to out: TextSink) {
+    out.write(CSVWriter.line(csvHeader))
     for row in report.rows {
-      output += CSVWriter.line([
-        "\(row.quantity) \(row.coinID)", row.acquired, row.disposed, row.proceeds.description,
-        row.costBasis.description, row.gain.description, row.longTerm ? "long" : "short",
-        row.coinID, row.quantity.description, row.portfolio, "",
-      ])
+      out.write(
+        CSVWriter.line([
+          "\(row.quantity) \(row.coinID)", row.acquired, row.disposed, row.proceeds.description,
+          row.costBasis.description, row.gain.description, row.longTerm ? "long" : "short",
+          row.coinID, row.quantity.description, row.portfolio, "",
+        ]))
     }
     for row in report.income {
-      output += CSVWriter.line([
-        "\(row.quantity) \(row.coinID) (\(row.type.rawValue))", row.received, "", "", "", "",
-        "income", row.coinID, row.quantity.description, row.portfolio, row.value.description,
-      ])
+      out.write(
+        CSVWriter.line([
+          "\(row.quantity) \(row.coinID) (\(row.type.rawValue))", row.received, "", "", "", "",
+          "income", row.coinID, row.quantity.description, row.portfolio, row.value.description,
+        ]))
     }
-    return output
   }
 
-  static func json(_ report: GainsReport) -> JSONValue {
+  /// The JSON, written a disposal at a time.
+  static func writeJSON(_ report: GainsReport, to out: TextSink) {
     func totals(_ sum: GainTotals) -> JSONValue {
       .object([
         ("proceeds", .decimal(sum.proceeds)), ("cost_basis", .decimal(sum.costBasis)),
         ("gain", .decimal(sum.gain)),
       ])
     }
-    return .object([
-      ("portfolios", .array(report.portfolios.map { .string($0.name) })),
-      ("currency", .string(report.currency)), ("method", .string(report.method.rawValue)),
-      ("since", .string(report.since)), ("until", .string(report.until)),
-      ("long_term_days", .int(Int64(report.longTermDays))),
-      (
-        "disposals",
-        .array(
-          report.rows.map { row in
-            .object([
-              ("portfolio", .string(row.portfolio)), ("coin", .string(row.coinID)),
-              ("quantity", .decimal(row.quantity)), ("date_acquired", .string(row.acquired)),
-              ("date_sold", .string(row.disposed)), ("proceeds", .decimal(row.proceeds)),
-              ("cost_basis", .decimal(row.costBasis)), ("gain", .decimal(row.gain)),
-              ("term", .string(row.longTerm ? "long" : "short")),
-            ])
-          })
-      ),
-      (
-        "totals",
-        .object([
-          ("short", totals(report.shortTerm)), ("long", totals(report.longTerm)),
-          ("total", totals(report.total)),
-        ])
-      ),
-      (
-        "income",
-        .array(
-          report.income.map { row in
-            .object([
-              ("portfolio", .string(row.portfolio)), ("coin", .string(row.coinID)),
-              ("quantity", .decimal(row.quantity)), ("date_received", .string(row.received)),
-              ("kind", .string(row.type.rawValue)), ("price", .decimal(row.price)),
-              ("value", .decimal(row.value)),
-            ])
-          })
-      ),
-      ("income_total", .decimal(report.incomeTotal)),
-    ])
+    var object = JSONObjectWriter(out)
+    object.member("portfolios", .array(report.portfolios.map { .string($0.name) }))
+    object.member("currency", .string(report.currency))
+    object.member("method", .string(report.method.rawValue))
+    object.member("since", .string(report.since))
+    object.member("until", .string(report.until))
+    object.member("long_term_days", .int(Int64(report.longTermDays)))
+    object.member("disposals") { array in
+      for row in report.rows {
+        array.append(
+          .object([
+            ("portfolio", .string(row.portfolio)), ("coin", .string(row.coinID)),
+            ("quantity", .decimal(row.quantity)), ("date_acquired", .string(row.acquired)),
+            ("date_sold", .string(row.disposed)), ("proceeds", .decimal(row.proceeds)),
+            ("cost_basis", .decimal(row.costBasis)), ("gain", .decimal(row.gain)),
+            ("term", .string(row.longTerm ? "long" : "short")),
+          ]))
+      }
+    }
+    object.member(
+      "totals",
+      .object([
+        ("short", totals(report.shortTerm)), ("long", totals(report.longTerm)),
+        ("total", totals(report.total)),
+      ]))
+    object.member("income") { array in
+      for row in report.income {
+        array.append(
+          .object([
+            ("portfolio", .string(row.portfolio)), ("coin", .string(row.coinID)),
+            ("quantity", .decimal(row.quantity)), ("date_received", .string(row.received)),
+            ("kind", .string(row.type.rawValue)), ("price", .decimal(row.price)),
+            ("value", .decimal(row.value)),
+          ]))
+      }
+    }
+    object.member("income_total", .decimal(report.incomeTotal))
+    object.finish()
   }
 }

@@ -1,3 +1,4 @@
+import FolioService
 import Foundation
 import Testing
 
@@ -40,6 +41,22 @@ import Testing
   func total(_ object: [String: Any], _ term: String) -> [String] {
     let totals = (object["totals"] as? [String: Any])?[term] as? [String: Any] ?? [:]
     return ["proceeds", "cost_basis", "gain"].map { totals[$0] as? String ?? "?" }
+  }
+
+  /// The JSON is written a member and a disposal at a time, byte for byte as the whole value
+  /// would be; a disposal outside the range is booked but not listed.
+  @Test func theJSONIsWrittenAsTheWholeValueWouldBe() throws {
+    let income = sandbox.run(
+      "income", "bitcoin", "0.01", "--price", "25000", "--kind", "staking", "--date",
+      "2023-07-01")
+    try #require(income.code == 0, "\(income.err)")
+    for year in ["2022", "2023", "2024"] {
+      let text = sandbox.run("gains", "--format", "json", "--year", year).out
+      let value = try JSONValue.parse(text)
+      #expect(text == value.rendered() + "\n", "\(year)")
+      #expect(value["disposals"]?.arrayValue?.count == (year == "2023" ? 2 : 0), "\(year)")
+      #expect(value["income"]?.arrayValue?.count == (year == "2023" ? 1 : 0), "\(year)")
+    }
   }
 
   /// FIFO: the 2022 lot (held 690 days: long) then half the 2023 lot (183 days: short).
