@@ -116,11 +116,11 @@ struct TextTable {
   func rendered(useColor: Bool = false, width: Int = .max) -> String {
     var measure = Measure(headers: headers)
     for row in rows { measure.add(row) }
-    let layout = layout(measure, width: width)
-    return layout.header
+    let fit = layout(measure, width: width)
+    return fit.header
       + rows.enumerated().map { index, row in
-        layout.line(row, index < directions.count ? directions[index] : [], useColor: useColor)
-      }.joined() + layout.footer
+        fit.line(row, index < directions.count ? directions[index] : [], useColor: useColor)
+      }.joined() + fit.footer
   }
 
   /// What fitting the table needs to know of its rows, gathered a row at a time: a listing of

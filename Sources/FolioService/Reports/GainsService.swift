@@ -90,10 +90,10 @@ public struct GainsService {
     let method = method ?? portfolios.first?.method ?? .fifo
     var rows: [GainRow] = []
     var income: [IncomeRow] = []
-    let range = Window(since: since, until: until, longTermDays: longTermDays)
+    let window = Window(since: since, until: until, longTermDays: longTermDays)
     try store.database.read {
       for portfolio in portfolios {
-        try collect(portfolio, method: method, range, into: &rows, income: &income)
+        try collect(portfolio, method: method, window, into: &rows, income: &income)
       }
     }
     income.sort { ($0.received, $0.tradeID) < ($1.received, $1.tradeID) }
@@ -109,7 +109,7 @@ public struct GainsService {
     }
     return GainsReport(
       portfolios: portfolios, currency: portfolios.first?.currency ?? "usd", method: method,
-      since: range.from, until: range.through, longTermDays: longTermDays, rows: rows,
+      since: window.from, until: window.through, longTermDays: longTermDays, rows: rows,
       shortTerm: short, longTerm: long, total: total, income: income, incomeTotal: incomeTotal)
   }
 
@@ -143,13 +143,13 @@ public struct GainsService {
   /// income in the range. A lot is acquired when its units first were: a transferred piece or
   /// a deposit keeps the date it carries.
   func collect(
-    _ portfolio: Portfolio, method: CostMethod, _ range: Window, into rows: inout [GainRow],
+    _ portfolio: Portfolio, method: CostMethod, _ window: Window, into rows: inout [GainRow],
     income: inout [IncomeRow]
   ) throws {
     var books: [String: PositionBook] = [:]
     var acquired: [Int64: String] = [:]
     try Trade.each(
-      portfolioID: portfolio.id, filter: Trade.Filter(before: range.end.next.start),
+      portfolioID: portfolio.id, filter: Trade.Filter(before: window.end.next.start),
       store.database
     ) { trade in
       let day = String(trade.executedAt.prefix(10))
@@ -157,7 +157,7 @@ public struct GainsService {
       case .buy:
         let lot = try books[trade.coinID, default: PositionBook(method: method)].buy(trade)
         acquired[trade.id] = String(lot.acquiredAt.prefix(10))
-        if trade.kind == .income && range.contains(day) {
+        if trade.kind == .income && window.contains(day) {
           income.append(
             IncomeRow(
               portfolio: portfolio.name, coinID: trade.coinID, quantity: trade.quantity,
@@ -166,7 +166,7 @@ public struct GainsService {
         }
       case .sell:
         let result = try books[trade.coinID, default: PositionBook(method: method)].sell(trade)
-        guard trade.kind == .trade || trade.kind == .swap, range.contains(day) else { return }
+        guard trade.kind == .trade || trade.kind == .swap, window.contains(day) else { return }
         let proceeds = result.disposal.proceeds
         var shared = ExactDecimal.zero
         for (index, piece) in result.consumptions.enumerated() {
@@ -183,7 +183,7 @@ public struct GainsService {
               portfolio: portfolio.name, coinID: trade.coinID, quantity: piece.quantity,
               acquired: bought, disposed: day, proceeds: part, costBasis: piece.cost,
               gain: try part - piece.cost,
-              longTerm: range.longTerm(acquired: bought, disposed: day), tradeID: trade.id))
+              longTerm: window.longTerm(acquired: bought, disposed: day), tradeID: trade.id))
         }
       }
     }
