@@ -439,6 +439,9 @@ extension ExactDecimal: SQLBindable {
   public func append(to arguments: inout Arguments) {
     withCanonicalText { arguments.append(text: $0, mayHoldNUL: false) }
   }
+  public func isStored(as column: Column) -> Bool {
+    withCanonicalText { column.holdsText(UnsafeRawBufferPointer($0)) }
+  }
 }
 
 extension ExactDecimal: RowDecodable {

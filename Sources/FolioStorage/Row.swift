@@ -91,6 +91,25 @@ public struct Row {
       ? "NULL" : sqlite3_column_text(handle, index).map { String(cString: $0) } ?? "NULL"
   }
 
+  /// The first of the columns from `start` on that does not hold the matching one of `values`
+  /// exactly as folio stores it (`SQLBindable.isStored(as:)`), with both as text; nil when
+  /// every one does. For audits: `folio db check` compares millions of derived values this way
+  /// without making a `String` of any that match.
+  public func difference<each Value: SQLBindable>(
+    from start: Int32, _ values: repeat each Value
+  ) -> StoredDifference? {
+    var index = start
+    for value in repeat each values {
+      guard value.isStored(as: column(index)) else {
+        return StoredDifference(
+          column: statement.columnName(index), stored: self[index].text,
+          expected: value.sqlValue.text)
+      }
+      index += 1
+    }
+    return nil
+  }
+
   /// The number of columns in the row.
   public var count: Int32 { copied.map { Int32($0.columns.count) } ?? statement.columnCount }
 }
@@ -143,6 +162,21 @@ public struct Column {
     type == SQLITE_FLOAT ? Double(bitPattern: UInt64(bitPattern: number)) : Double(number)
   }
   var utf8: UnsafeBufferPointer<UInt8> { bytes.assumingMemoryBound(to: UInt8.self) }
+
+  /// Whether the column is TEXT of exactly these UTF-8 bytes.
+  func holdsText(_ text: UnsafeRawBufferPointer) -> Bool {
+    guard type == SQLITE_TEXT, bytes.count == text.count else { return false }
+    guard let stored = bytes.baseAddress, let expected = text.baseAddress else { return true }
+    return memcmp(stored, expected, text.count) == 0
+  }
+}
+
+/// Where a stored row differs from the one folio would write: the first column that does,
+/// its text as stored and the text folio would store.
+public struct StoredDifference: Equatable, Sendable {
+  public let column: String
+  public let stored: String
+  public let expected: String
 }
 
 /// A type a result column decodes to (see `Row.subscript(_:)`).

@@ -22,11 +22,40 @@ public protocol SQLBindable {
   /// straight into the arguments' buffer, with no `SQLValue` or `String` made for them (an
   /// import binds millions).
   func append(to arguments: inout Arguments)
+  /// Whether `column`, read back from SQLite, holds this value exactly as a statement bound
+  /// with it stores it (`folio db check` compares every derived row). The default compares
+  /// `sqlValue`; decimals compare their text with no `String` made.
+  func isStored(as column: Column) -> Bool
 }
 
 extension SQLBindable {
   public func append(to arguments: inout Arguments) {
     arguments.append(sqlValue)
+  }
+
+  public func isStored(as column: Column) -> Bool {
+    switch sqlValue {
+    case .null: return column.type == SQLITE_NULL
+    case .integer(let value): return column.type == SQLITE_INTEGER && column.number == value
+    case .real(let value):
+      return column.type == SQLITE_FLOAT && column.number == Int64(bitPattern: value.bitPattern)
+    case .text(var value): return value.withUTF8 { column.holdsText(UnsafeRawBufferPointer($0)) }
+    case .blob(let value):
+      return column.type == SQLITE_BLOB && value.elementsEqual(column.bytes)
+    }
+  }
+}
+
+extension SQLValue {
+  /// The value as SQLite converts it to text, "NULL" for a NULL: how an audit names it.
+  var text: String {
+    switch self {
+    case .null: "NULL"
+    case .integer(let value): String(value)
+    case .real(let value): String(value)
+    case .text(let value): value
+    case .blob(let value): "x'" + value.map { String(format: "%02X", $0) }.joined() + "'"
+    }
   }
 }
 

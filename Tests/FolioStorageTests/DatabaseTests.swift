@@ -39,6 +39,33 @@ import Testing
     #expect(try db.scalarInt("SELECT count(*) FROM t") == 2)
     let failed = "CHECK constraint failed in t"
     #expect(try db.integrityProblems() == [failed, failed])
+    // Beside other work, on a second connection: the same problems, and the work's result.
+    let (problems, count) = db.integrityProblems { try db.scalarInt("SELECT count(*) FROM t") }
+    #expect(try problems.get() == [failed, failed])
+    #expect(try count.get() == 2)
+  }
+
+  /// `concurrently` runs both sides at once: each waits for the other to have started, which
+  /// one after the other would not finish (each gives up after ten seconds). Each side's
+  /// outcome comes back on its own, an error included.
+  @Test func concurrentlyRunsBothSidesAtOnce() throws {
+    let (toBody, toBackground) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+    let (background, body) = concurrently(
+      {
+        toBody.signal()
+        return toBackground.wait(timeout: .now() + 10) == .success
+      },
+      while: {
+        toBackground.signal()
+        return toBody.wait(timeout: .now() + 10) == .success
+      })
+    #expect(try background.get())
+    #expect(try body.get())
+
+    let failure = SQLiteError(extendedCode: SQLITE_ERROR, message: "failed", sql: nil)
+    let (failed, value) = concurrently({ () throws -> Int in throw failure }, while: { 2 })
+    #expect(throws: SQLiteError.self) { try failed.get() }
+    #expect(try value.get() == 2)
   }
 
   @Test func prepareFirstSplitsOffTheRestByBytesNotCharacters() throws {

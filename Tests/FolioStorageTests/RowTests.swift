@@ -26,6 +26,35 @@ import Testing
     }
   }
 
+  /// `difference` compares values exactly as folio stores them: a decimal by its canonical
+  /// text (1.50 is not 1.5), an integer by value, a Bool as 0 or 1, NULL as NULL; the first
+  /// column that differs is named with both texts.
+  @Test func differenceNamesTheFirstColumnNotStoredAsFolioWouldStoreIt() throws {
+    let db = try Database(path: folder.file("difference.sqlite3"))
+    try db.execute(
+      "CREATE TABLE t (k INTEGER, d TEXT, i INTEGER, b INTEGER, n TEXT, s TEXT) STRICT")
+    try db.execute("INSERT INTO t VALUES (7, '1.50', 42, 1, NULL, 'héllo')")
+    func difference(_ body: (Row) -> StoredDifference?) throws -> StoredDifference? {
+      try db.row("SELECT * FROM t", [], body) ?? nil
+    }
+    let (none, oneAndAHalf): (String?, ExactDecimal) = (nil, try ExactDecimal(parsing: "1.5"))
+    #expect(try difference { $0.difference(from: 1, "1.50", 42, true, none, "héllo") } == nil)
+    #expect(
+      try difference { $0.difference(from: 1, oneAndAHalf, 42, true, none, "héllo") }
+        == StoredDifference(column: "d", stored: "1.50", expected: "1.5"))
+    #expect(
+      try difference { $0.difference(from: 2, Int64(42), false) }
+        == StoredDifference(column: "b", stored: "1", expected: "0"))
+    #expect(
+      try difference { $0.difference(from: 4, "NULL") }
+        == StoredDifference(column: "n", stored: "NULL", expected: "NULL"))
+    #expect(
+      try difference { $0.difference(from: 5, "hello") }
+        == StoredDifference(column: "s", stored: "héllo", expected: "hello"))
+    try db.execute("UPDATE t SET d = '1.5'")
+    #expect(try difference { $0.difference(from: 1, oneAndAHalf) } == nil)
+  }
+
   @Test func readsEveryTypeByNameAndOptionalNULLAsNil() throws {
     let db = try open()
     let row = try #require(

@@ -39,8 +39,10 @@ public struct DatabaseAdmin {
   /// schema objects folio's migrations did not create (or that were changed or dropped),
   /// trades folio would have refused, positions that go negative, and derived tables that
   /// differ from a recomputation from the trades (see `LedgerAudit`). The ledger part needs the
-  /// current schema; on an older file it is skipped and the report says so. Damage so severe
-  /// that SQLite stops the check itself is one finding.
+  /// current schema; on an older file it is skipped and the report says so. The integrity check
+  /// runs beside the rest, on a second connection; when it finds damage, that is reported
+  /// alone, since nothing read from a damaged file can be trusted. Damage so severe that SQLite
+  /// stops a check itself is one finding.
   public func check() throws -> CheckReport {
     let database = store.database
     func report(_ findings: [CheckFinding], version: Int = 0) -> CheckReport {
@@ -48,40 +50,51 @@ public struct DatabaseAdmin {
         findings: findings, ledgerChecked: false, schemaVersion: version, tradesChecked: 0,
         positionsChecked: 0)
     }
-    do {
-      let integrity = try database.integrityProblems().map {
-        CheckFinding(kind: .integrity, message: $0)
-      }
-      // On a damaged file the ledger cannot be read reliably: report the damage alone.
-      guard integrity.isEmpty else { return report(integrity) }
-      let foreignKeys = try database.foreignKeyViolations().map {
-        let which = $0.rowID.map { "row \($0)" } ?? "a row"
-        return CheckFinding(
-          kind: .foreignKey,
-          message: "\(which) of \($0.table) refers to a missing row of \($0.parent)")
-      }
-      let migrator = try Migrator()
-      let status = try migrator.status(of: database)
-      let schema = try migrator.schemaDifferences(of: database, version: status.version).map {
-        CheckFinding(
-          kind: .schema,
-          message: "schema: \($0.description); undo the change in 'folio db shell' or "
-            + "restore a clean backup")
-      }
-      guard status.pending.isEmpty else {
-        return report(foreignKeys + schema, version: status.version)
-      }
-      let ledger = try LedgerAudit(store).findings()
-      return CheckReport(
-        findings: foreignKeys + schema + ledger.findings, ledgerChecked: true,
-        schemaVersion: status.version, tradesChecked: ledger.trades,
-        positionsChecked: ledger.positions)
-    } catch let error as SQLiteError where error.category == .damaged {
+    let stopped = { (error: SQLiteError) in
       // SQLITE_CORRUPT, SQLITE_NOTADB: SQLite stopped the check itself.
-      return report([
+      report([
         CheckFinding(kind: .integrity, message: "SQLite stopped the check: \(error.message)")
       ])
     }
+    let (integrity, ledger) = database.integrityProblems(while: checkLedger)
+    do {
+      let problems = try integrity.get()
+      guard problems.isEmpty else {
+        return report(problems.map { CheckFinding(kind: .integrity, message: $0) })
+      }
+      return try ledger.get()
+    } catch let error as SQLiteError where error.category == .damaged {
+      return stopped(error)
+    }
+  }
+
+  /// Everything `check()` checks but the file's integrity.
+  private func checkLedger() throws -> CheckReport {
+    let database = store.database
+    let foreignKeys = try database.foreignKeyViolations().map {
+      let which = $0.rowID.map { "row \($0)" } ?? "a row"
+      return CheckFinding(
+        kind: .foreignKey,
+        message: "\(which) of \($0.table) refers to a missing row of \($0.parent)")
+    }
+    let migrator = try Migrator()
+    let status = try migrator.status(of: database)
+    let schema = try migrator.schemaDifferences(of: database, version: status.version).map {
+      CheckFinding(
+        kind: .schema,
+        message: "schema: \($0.description); undo the change in 'folio db shell' or "
+          + "restore a clean backup")
+    }
+    guard status.pending.isEmpty else {
+      return CheckReport(
+        findings: foreignKeys + schema, ledgerChecked: false, schemaVersion: status.version,
+        tradesChecked: 0, positionsChecked: 0)
+    }
+    let ledger = try LedgerAudit(store).findings()
+    return CheckReport(
+      findings: foreignKeys + schema + ledger.findings, ledgerChecked: true,
+      schemaVersion: status.version, tradesChecked: ledger.trades,
+      positionsChecked: ledger.positions)
   }
 
   /// Writes a consistent copy of the database to `destination` with the online backup API,

@@ -138,6 +138,15 @@ public struct LedgerAudit {
       for key in try derived.derivedPositionKeys() {
         keys.insert(PositionID(portfolioID: key.portfolioID, coinID: key.coinID))
       }
+      // Rows whose trade is gone belong to the position they name.
+      let (strayLots, strayDisposals) = try derived.rowsWithoutTrade()
+      func byPosition(_ rows: [StoredRowKey]) -> [PositionID: [Int64]] {
+        Dictionary(grouping: rows) { PositionID(portfolioID: $0.portfolioID, coinID: $0.coinID) }
+          .mapValues { $0.map(\.tradeID) }
+      }
+      let strays = Strays(lots: byPosition(strayLots), disposals: byPosition(strayDisposals))
+      keys.formUnion(strays.lots.keys)
+      keys.formUnion(strays.disposals.keys)
       var trades = 0
       for key in keys.sorted() {
         guard let portfolio = byID[key.portfolioID] else {
@@ -149,7 +158,7 @@ public struct LedgerAudit {
                 + "which does not exist; run 'folio db rebuild'"))
           continue
         }
-        let (count, finding) = try audit(portfolio, coinID: key.coinID, derived)
+        let (count, finding) = try audit(portfolio, coinID: key.coinID, derived, strays)
         trades += count
         if let finding { findings.append(finding) }
       }
@@ -159,8 +168,8 @@ public struct LedgerAudit {
           CheckFinding(
             kind: .outOfDate,
             message:
-              "\(orphans) lot consumption(s) belong to no disposal (their sell was removed by "
-              + "hand); run 'folio db rebuild'"))
+              "\(orphans) lot consumption(s) belong to no disposal of a recorded sell (removed "
+              + "by hand); run 'folio db rebuild'"))
       }
       return (findings, trades, keys.count)
     }
@@ -241,41 +250,49 @@ public struct LedgerAudit {
     return findings
   }
 
-  /// Recomputes one position and compares it with the stored rows; returns the number of
+  /// Recomputes one position and compares it with the stored rows, both in the trades' order
+  /// (a merge: nothing is looked up or held but the recomputed rows); returns the number of
   /// trades read and the finding, if the position is not as it should be.
-  private func audit(_ portfolio: Portfolio, coinID: String, _ derived: DerivedTables) throws
-    -> (Int, CheckFinding?)
-  {
+  private func audit(
+    _ portfolio: Portfolio, coinID: String, _ derived: DerivedTables, _ strays: Strays
+  ) throws -> (Int, CheckFinding?) {
     var book = PositionBook(method: portfolio.method)
-    var lots: [Int64: Lot] = [:]
-    var disposals: [Int64: Disposal] = [:]
-    var consumptions: [ConsumptionKey: LotConsumption] = [:]
+    // Each buy's lot, in the trades' order, in its last state; and where each lot is.
+    var lots: [(key: AuditKey, lot: Lot)] = []
+    var lotPlace: [Int64: Int] = [:]
+    var disposals: [(key: AuditKey, disposal: Disposal)] = []
+    var consumptions: [(key: AuditKey, consumption: LotConsumption)] = []
+    var days: [PositionDay] = []
     var last: PositionEnd?
     var sums = DaySums()
-    var days: [String: [String]] = [:]
     var count = 0
+    func update(_ lot: Lot) {
+      if let place = lotPlace[lot.tradeID] { lots[place].lot = lot }
+    }
     do {
       try Trade.each(portfolioID: portfolio.id, coinID: coinID, from: nil, db) { trade in
         count += 1
+        let key = AuditKey(trade: trade.key)
         let booked: DaySums.Booked
         switch trade.side {
         case .buy:
           let lot = try book.buy(trade)
-          lots[lot.tradeID] = lot
+          lotPlace[lot.tradeID] = lots.count
+          lots.append((key, lot))
           booked = .bought(lot)
         case .sell:
           let result = try book.sell(trade)
-          for closed in result.closedLots { lots[closed.lot.tradeID] = closed.lot }
-          for piece in result.consumptions { consumptions[piece.key] = piece }
-          disposals[trade.id] = result.disposal
+          for closed in result.closedLots { update(closed.lot) }
+          for piece in result.consumptions.sorted(by: { $0.lotTradeID < $1.lotTradeID }) {
+            consumptions.append((AuditKey(trade: trade.key, lot: piece.lotTradeID), piece))
+          }
+          disposals.append((key, result.disposal))
           booked = .sold(result.disposal)
         }
         if last == nil { last = PositionEnd(trade) } else { last?.advance(trade) }
-        if let closed = try sums.add(trade, booked) {
-          days[closed.day] = closed.auditFields
-        }
+        if let closed = try sums.add(trade, booked) { days.append(closed) }
       }
-      if let closed = sums.close() { days[closed.day] = closed.auditFields }
+      if let closed = sums.close() { days.append(closed) }
     } catch let error as OversellError {
       return (
         count,
@@ -306,40 +323,58 @@ public struct LedgerAudit {
             + "(\(error.localizedDescription)); fix the trade that causes it")
       )
     }
-    for open in book.openLots { lots[open.lot.tradeID] = open.lot }
+    for open in book.openLots { update(open.lot) }
 
+    let position = PositionID(portfolioID: portfolio.id, coinID: coinID)
+    let (id, method) = (portfolio.id, portfolio.method.rawValue)
     var differences = Differences()
-    differences.compare(
-      "lot", expected: lots.mapValues(Self.fields),
-      stored: try derived.storedLots(
-        portfolioID: portfolio.id, coinID: coinID),
-      columns: DerivedTables.lotAuditColumns, name: { "lot of trade #\($0)" })
-    differences.compare(
-      "disposal", expected: disposals.mapValues(Self.fields),
-      stored: try derived.storedDisposals(portfolioID: portfolio.id, coinID: coinID),
-      columns: DerivedTables.disposalAuditColumns, name: { "disposal of sell #\($0)" })
-    differences.compare(
-      "lot consumption", expected: consumptions.mapValues(Self.fields),
-      stored: try derived.storedConsumptions(portfolioID: portfolio.id, coinID: coinID),
-      columns: DerivedTables.consumptionAuditColumns,
-      name: { "consumption of lot #\($0.lotTradeID) by sell #\($0.sellTradeID)" })
-    differences.compare(
-      "position day", expected: days,
-      stored: try derived.storedDays(portfolioID: portfolio.id, coinID: coinID),
-      columns: PositionDay.auditColumns, name: { "the row of \($0) in position_days" })
-    let expectedPosition = last.map {
-      [
-        book.quantity.description, book.costBasis.description, book.realized.description,
-        $0.key.executedAt, String($0.key.id), ($0.price ?? .zero).description,
-        portfolio.method.rawValue,
-      ]
+    try differences.compare(
+      "lot", lots, key: \.key, name: { "lot of trade #\($0.trade.id)" },
+      stored: { try derived.eachStoredLot(portfolioID: id, coinID: coinID, $0) },
+      difference: { expected, row in
+        let lot = expected.lot
+        return row.difference(
+          from: 2, id, coinID, lot.acquiredAt, lot.quantity, lot.cost, lot.remaining,
+          lot.remainingCost)
+      })
+    differences.unexpected("lot", strays.lots[position] ?? []) { "lot of trade #\($0)" }
+    try differences.compare(
+      "disposal", disposals, key: \.key, name: { "disposal of sell #\($0.trade.id)" },
+      stored: { try derived.eachStoredDisposal(portfolioID: id, coinID: coinID, $0) },
+      difference: { expected, row in
+        let disposal = expected.disposal
+        return row.difference(
+          from: 2, id, coinID, disposal.disposedAt, disposal.quantity, disposal.proceeds,
+          disposal.costBasis, disposal.realized, disposal.method.rawValue)
+      })
+    differences.unexpected("disposal", strays.disposals[position] ?? []) {
+      "disposal of sell #\($0)"
     }
-    differences.compare(
-      "position", expected: expectedPosition.map { [0: $0] } ?? [:],
-      stored: try derived.storedPosition(portfolioID: portfolio.id, coinID: coinID).map {
-        [0: $0]
-      } ?? [:],
-      columns: DerivedTables.positionAuditColumns, name: { _ in "the position" })
+    try differences.compare(
+      "lot consumption", consumptions, key: \.key,
+      name: { "consumption of lot #\($0.lot) by sell #\($0.trade.id)" },
+      stored: { try derived.eachStoredConsumption(portfolioID: id, coinID: coinID, $0) },
+      difference: { expected, row in
+        row.difference(from: 3, expected.consumption.quantity, expected.consumption.cost)
+      })
+    try differences.compare(
+      "position day", days, key: \.day, name: { "the row of \($0) in position_days" },
+      stored: { try derived.eachStoredDay(portfolioID: id, coinID: coinID, $0) },
+      difference: { day, row in
+        row.difference(
+          from: 1, day.quantityChange, day.cashIn, day.cashInWeight, day.cashOut,
+          day.cashOutWeight, day.costChange, day.realized, day.cashTooLarge)
+      })
+    try differences.compare(
+      "position", last.map { [$0] } ?? [], key: { _ in 0 }, name: { _ in "the position" },
+      stored: { body in
+        try derived.storedPosition(portfolioID: id, coinID: coinID) { try body(0, $0) }
+      },
+      difference: { end, row in
+        row.difference(
+          from: 0, book.quantity, book.costBasis, book.realized, end.key.executedAt, end.key.id,
+          end.price ?? .zero, method)
+      })
     guard let summary = differences.summary else { return (count, nil) }
     return (
       count,
@@ -349,24 +384,6 @@ public struct LedgerAudit {
           "portfolio '\(portfolio.name)', \(coinID): the derived tables differ from the trades "
           + "(\(summary)); run 'folio db rebuild'")
     )
-  }
-
-  private static func fields(_ lot: Lot) -> [String] {
-    [
-      lot.acquiredAt, lot.quantity.description, lot.cost.description, lot.remaining.description,
-      lot.remainingCost.description,
-    ]
-  }
-
-  private static func fields(_ disposal: Disposal) -> [String] {
-    [
-      disposal.disposedAt, disposal.quantity.description, disposal.proceeds.description,
-      disposal.costBasis.description, disposal.realized.description, disposal.method.rawValue,
-    ]
-  }
-
-  private static func fields(_ consumption: LotConsumption) -> [String] {
-    [consumption.quantity.description, consumption.cost.description]
   }
 
   // MARK: - Rebuild
@@ -399,37 +416,60 @@ public struct LedgerAudit {
   }
 }
 
+/// Lots and disposals whose trade is gone, by the position their row names, by trade id.
+private struct Strays {
+  let lots: [PositionID: [Int64]]
+  let disposals: [PositionID: [Int64]]
+}
+
 /// Differences between recomputed and stored rows of one position, counted per table, with the
 /// first one described.
 private struct Differences {
   private var counts: [(String, Int)] = []
   private var first: String?
 
-  /// Compares rows by key; `columns` names the fields for the description of the first difference.
-  mutating func compare<Key: Hashable & Comparable>(
-    _ table: String, expected: [Key: [String]], stored: [Key: [String]], columns: [String],
-    name: (Key) -> String
-  ) {
+  /// Compares the recomputed rows of `table`, in key order, with the stored ones `stored` gives
+  /// in the same order, as a merge: rows with the same key value by value (`difference`), and a
+  /// row on one side alone as missing or not to be there.
+  mutating func compare<Expected, Key: Comparable>(
+    _ table: String, _ expected: [Expected], key: @escaping (Expected) -> Key,
+    name: @escaping (Key) -> String, stored: (_ body: (Key, Row) throws -> Void) throws -> Void,
+    difference: @escaping (Expected, Row) -> StoredDifference?
+  ) throws {
     var count = 0
-    for key in Set(expected.keys).union(stored.keys).sorted() {
-      let want = expected[key]
-      let have = stored[key]
-      guard want != have else { continue }
+    func note(_ description: @autoclosure () -> String) {
       count += 1
-      guard first == nil else { continue }
-      if let want, let have {
-        let index = want.indices.first { $0 >= have.count || want[$0] != have[$0] } ?? 0
-        let column = index < columns.count ? columns[index] : "?"
-        let stored = index < have.count ? have[index] : "?"
-        let recomputed = index < want.count ? want[index] : "?"
-        first = "\(name(key)): \(column) is '\(stored)', the trades give '\(recomputed)'"
-      } else if want != nil {
-        first = "\(name(key)) is missing"
-      } else {
-        first = "\(name(key)) should not exist"
-      }
+      if first == nil { first = description() }
     }
+    var next = expected.startIndex
+    try stored { storedKey, row in
+      while next < expected.endIndex, key(expected[next]) < storedKey {
+        note("\(name(key(expected[next]))) is missing")
+        next += 1
+      }
+      guard next < expected.endIndex, key(expected[next]) == storedKey else {
+        return note("\(name(storedKey)) should not exist")
+      }
+      if let found = difference(expected[next], row) {
+        note(
+          "\(name(storedKey)): \(found.column) is '\(found.stored)', the trades give "
+            + "'\(found.expected)'")
+      }
+      next += 1
+    }
+    for row in expected[next...] { note("\(name(key(row))) is missing") }
     if count > 0 { counts.append((table, count)) }
+  }
+
+  /// Stored rows of `table` that no trade accounts for, by trade id.
+  mutating func unexpected(_ table: String, _ tradeIDs: [Int64], name: (Int64) -> String) {
+    guard let id = tradeIDs.first else { return }
+    if first == nil { first = "\(name(id)) should not exist" }
+    if let index = counts.firstIndex(where: { $0.0 == table }) {
+      counts[index].1 += tradeIDs.count
+    } else {
+      counts.append((table, tradeIDs.count))
+    }
   }
 
   /// "1 lot, 2 disposals; first difference: …", or nil when everything matched.

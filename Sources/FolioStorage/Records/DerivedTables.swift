@@ -207,95 +207,120 @@ public final class DerivedTables {
 
   // MARK: - As stored, for `folio db check`
 
-  /// The columns `storedLots` returns, in order.
-  public static let lotAuditColumns = [
-    "acquired_at", "quantity", "cost", "remaining", "remaining_cost",
-  ]
-  /// The columns `storedDisposals` returns, in order.
-  public static let disposalAuditColumns = [
-    "disposed_at", "quantity", "proceeds", "cost_basis", "realized_pnl", "method",
-  ]
-  /// The columns `storedConsumptions` returns, in order.
-  public static let consumptionAuditColumns = ["quantity", "cost"]
-  /// The columns `storedPosition` returns, in order.
-  public static let positionAuditColumns = [
-    "quantity", "cost_basis", "realized_pnl", "last_trade_at", "last_trade_id", "last_price",
-    "method",
-  ]
-
-  /// Every (portfolio, coin) that has a row in any derived table, whether or not the portfolio
-  /// or the trades still exist.
+  /// Every (portfolio, coin) with a row in positions or position_days, whether or not the
+  /// portfolio or the trades still exist. (A lot or disposal belongs to its trade's position;
+  /// one whose trade is gone is in `rowsWithoutTrade`.)
   public func derivedPositionKeys() throws -> [(portfolioID: Int64, coinID: String)] {
     try db.rows(
       """
-      SELECT portfolio_id, coin_id FROM lots UNION SELECT portfolio_id, coin_id FROM disposals
-      UNION SELECT portfolio_id, coin_id FROM positions
-      UNION SELECT portfolio_id, coin_id FROM position_days
+      SELECT portfolio_id, coin_id FROM positions
+      UNION SELECT DISTINCT portfolio_id, coin_id FROM position_days
       """
     ) { (portfolioID: try $0["portfolio_id"], coinID: try $0["coin_id"]) }
   }
 
-  /// The position's lots exactly as stored, by buy trade id (columns: `lotAuditColumns`).
-  public func storedLots(portfolioID: Int64, coinID: String) throws -> [Int64: [String]] {
-    try keyed("lots", Self.lotAuditColumns, portfolioID, coinID)
+  /// Calls `body` with each stored lot of one of the position's trades, in the trades' order,
+  /// and its columns from 2 on: portfolio_id, coin_id, acquired_at, quantity, cost, remaining,
+  /// remaining_cost. Each lot is found by its trade (trades_by_position, then its key), so a
+  /// check of every position reads each row once, however many positions there are.
+  public func eachStoredLot(
+    portfolioID: Int64, coinID: String, _ body: (AuditKey, Row) throws -> Void
+  ) throws {
+    try eachStored(
+      "lots AS s ON s.trade_id = t.id",
+      "s.portfolio_id, s.coin_id, s.acquired_at, s.quantity, s.cost, s.remaining, s.remaining_cost",
+      portfolioID, coinID, body)
   }
 
-  /// The position's disposals exactly as stored, by sell trade id
-  /// (columns: `disposalAuditColumns`).
-  public func storedDisposals(portfolioID: Int64, coinID: String) throws -> [Int64: [String]] {
-    try keyed("disposals", Self.disposalAuditColumns, portfolioID, coinID)
+  /// Calls `body` with each stored disposal of one of the position's trades, in the trades'
+  /// order, and its columns from 2 on: portfolio_id, coin_id, disposed_at, quantity, proceeds,
+  /// cost_basis, realized_pnl, method.
+  public func eachStoredDisposal(
+    portfolioID: Int64, coinID: String, _ body: (AuditKey, Row) throws -> Void
+  ) throws {
+    try eachStored(
+      "disposals AS s ON s.trade_id = t.id",
+      "s.portfolio_id, s.coin_id, s.disposed_at, s.quantity, s.proceeds, s.cost_basis, "
+        + "s.realized_pnl, s.method", portfolioID, coinID, body)
   }
 
-  /// The lot consumptions of the position's stored disposals exactly as stored, by
-  /// (sell trade id, lot trade id) (columns: `consumptionAuditColumns`).
-  public func storedConsumptions(portfolioID: Int64, coinID: String) throws
-    -> [ConsumptionKey: [String]]
-  {
-    var result: [ConsumptionKey: [String]] = [:]
+  /// Calls `body` with each stored lot consumption of one of the position's sells that has a
+  /// disposal (the others are `orphanConsumptionCount`), in the trades' order, then by lot, and
+  /// its columns from 3 on: quantity, cost.
+  public func eachStoredConsumption(
+    portfolioID: Int64, coinID: String, _ body: (AuditKey, Row) throws -> Void
+  ) throws {
+    try eachStored(
+      "disposals AS d ON d.trade_id = t.id JOIN lot_consumptions AS s ON s.sell_trade_id = t.id",
+      "s.lot_trade_id, s.quantity, s.cost", lot: true, portfolioID, coinID, body)
+  }
+
+  /// `SELECT t.executed_at, t.id, columns FROM trades AS t JOIN join` for the position's trades,
+  /// in their order (then by lot, when column 2 is a lot's trade id).
+  private func eachStored(
+    _ join: String, _ columns: String, lot: Bool = false, _ portfolioID: Int64,
+    _ coinID: String, _ body: (AuditKey, Row) throws -> Void
+  ) throws {
+    let order = "t.executed_at, t.id" + (lot ? ", s.lot_trade_id" : "")
     try db.prepare(
       """
-      SELECT c.sell_trade_id, c.lot_trade_id, c.quantity, c.cost FROM lot_consumptions AS c
-      JOIN disposals AS d ON d.trade_id = c.sell_trade_id
-      WHERE d.portfolio_id = ? AND d.coin_id = ?
+      SELECT t.executed_at, t.id, \(columns) FROM trades AS t JOIN \(join)
+      WHERE t.portfolio_id = ? AND t.coin_id = ? ORDER BY \(order)
       """
     ).forEachRow([portfolioID, coinID]) { row in
-      let key = ConsumptionKey(
-        sellTradeID: try row["sell_trade_id"], lotTradeID: try row["lot_trade_id"])
-      result[key] = try Self.consumptionAuditColumns.map(row.storedText)
+      let trade = TradeKey(
+        executedAt: try row.value(at: 0, named: "executed_at"),
+        id: try row.value(at: 1, named: "id"))
+      let lotID: Int64 = lot ? try row.value(at: 2, named: "lot_trade_id") : 0
+      try body(AuditKey(trade: trade, lot: lotID), row)
     }
-    return result
   }
 
-  /// The position row exactly as stored (columns: `positionAuditColumns`), if any.
-  public func storedPosition(portfolioID: Int64, coinID: String) throws -> [String]? {
-    try db.row(
-      "SELECT \(Self.positionAuditColumns.joined(separator: ", ")) FROM positions "
-        + "WHERE portfolio_id = ? AND coin_id = ?", [portfolioID, coinID]
-    ) { try Self.positionAuditColumns.map($0.storedText) }
+  /// Calls `body` with the position's stored row, if there is one, and its columns from 0 on:
+  /// quantity, cost_basis, realized_pnl, last_trade_at, last_trade_id, last_price, method.
+  public func storedPosition(portfolioID: Int64, coinID: String, _ body: (Row) throws -> Void)
+    throws
+  {
+    try db.prepare(
+      """
+      SELECT quantity, cost_basis, realized_pnl, last_trade_at, last_trade_id, last_price, method
+      FROM positions WHERE portfolio_id = ? AND coin_id = ?
+      """
+    ).forEachRow([portfolioID, coinID], body)
   }
 
-  /// Lot consumptions whose sell has no disposal row: nothing else accounts for them.
+  /// Lots and disposals whose trade is gone, or belongs to no portfolio (rows left behind by
+  /// hand, which no position's trades lead to): the position their row names, by trade id.
+  public func rowsWithoutTrade() throws -> (lots: [StoredRowKey], disposals: [StoredRowKey]) {
+    func rows(_ table: String) throws -> [StoredRowKey] {
+      try db.rows(
+        """
+        SELECT portfolio_id, coin_id, trade_id FROM \(table) AS s WHERE NOT EXISTS (
+          SELECT 1 FROM trades AS t JOIN portfolios AS p ON p.id = t.portfolio_id
+          WHERE t.id = s.trade_id)
+        ORDER BY trade_id
+        """
+      ) {
+        StoredRowKey(
+          portfolioID: try $0["portfolio_id"], coinID: try $0["coin_id"],
+          tradeID: try $0["trade_id"])
+      }
+    }
+    return (try rows("lots"), try rows("disposals"))
+  }
+
+  /// Lot consumptions whose sell has no disposal row, or is no trade of a portfolio: nothing
+  /// else accounts for them.
   public func orphanConsumptionCount() throws -> Int {
     Int(
       try db.scalarInt(
         """
         SELECT count(*) FROM lot_consumptions AS c
         WHERE NOT EXISTS (SELECT 1 FROM disposals AS d WHERE d.trade_id = c.sell_trade_id)
+          OR NOT EXISTS (
+            SELECT 1 FROM trades AS t JOIN portfolios AS p ON p.id = t.portfolio_id
+            WHERE t.id = c.sell_trade_id)
         """) ?? 0)
-  }
-
-  /// The position's rows of `table` by trade id, with `columns` exactly as stored.
-  private func keyed(_ table: String, _ columns: [String], _ portfolioID: Int64, _ coinID: String)
-    throws -> [Int64: [String]]
-  {
-    var result: [Int64: [String]] = [:]
-    try db.prepare(
-      "SELECT trade_id, \(columns.joined(separator: ", ")) FROM \(table) "
-        + "WHERE portfolio_id = ? AND coin_id = ?"
-    ).forEachRow([portfolioID, coinID]) { row in
-      result[try row["trade_id"]] = try columns.map(row.storedText)
-    }
-    return result
   }
 
   /// How many rows each derived table holds: lots, lot_consumptions, disposals, positions.
@@ -340,6 +365,28 @@ public struct ConsumptionKey: Hashable, Comparable, Sendable {
   public static func < (lhs: ConsumptionKey, rhs: ConsumptionKey) -> Bool {
     (lhs.sellTradeID, lhs.lotTradeID) < (rhs.sellTradeID, rhs.lotTradeID)
   }
+}
+
+/// Where a derived row read by `folio db check` sits among its position's rows: after the rows
+/// of earlier trades (in the trades' order), and for a lot consumption, after those of lots with
+/// a smaller trade id.
+public struct AuditKey: Comparable, Sendable {
+  public let trade: TradeKey
+  /// The consumed lot's trade id, for a lot consumption; 0 otherwise.
+  public let lot: Int64
+
+  public init(trade: TradeKey, lot: Int64 = 0) { (self.trade, self.lot) = (trade, lot) }
+
+  public static func < (lhs: AuditKey, rhs: AuditKey) -> Bool {
+    (lhs.trade, lhs.lot) < (rhs.trade, rhs.lot)
+  }
+}
+
+/// A derived row named by the position it holds and its trade id.
+public struct StoredRowKey: Equatable, Sendable {
+  public let portfolioID: Int64
+  public let coinID: String
+  public let tradeID: Int64
 }
 
 /// Row counts of the derived tables.

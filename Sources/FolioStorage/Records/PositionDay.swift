@@ -31,11 +31,8 @@ public struct PositionDay: Equatable, Sendable {
     "quantity_change", "cash_in", "cash_in_weight", "cash_out", "cash_out_weight", "cost_change",
     "realized",
   ]
-  /// Every column after the key, as `folio db check` compares them (`auditFields`).
+  /// Every column after the key, in the order `folio db check` compares them.
   public static let auditColumns = columns + ["cash_too_large"]
-
-  /// The values of `auditColumns` as text, as SQLite gives them back.
-  public var auditFields: [String] { fields.map(\.description) + [cashTooLarge ? "1" : "0"] }
 
   /// The values of `columns`.
   public var fields: [ExactDecimal] {
@@ -136,15 +133,16 @@ extension DerivedTables {
     try db.scalarInt("SELECT EXISTS (SELECT 1 FROM position_days)") == 1
   }
 
-  /// The position's rows exactly as stored, by day (columns: `PositionDay.auditColumns`).
-  public func storedDays(portfolioID: Int64, coinID: String) throws -> [String: [String]] {
-    var result: [String: [String]] = [:]
+  /// Calls `body` with each of the position's stored rows, by day, with the day and the row,
+  /// whose columns from 1 on are `PositionDay.auditColumns`.
+  public func eachStoredDay(
+    portfolioID: Int64, coinID: String, _ body: (String, Row) throws -> Void
+  ) throws {
     try db.prepare(
       "SELECT day, \(PositionDay.auditColumns.joined(separator: ", ")) FROM position_days "
-        + "WHERE portfolio_id = ? AND coin_id = ?"
+        + "WHERE portfolio_id = ? AND coin_id = ? ORDER BY day"
     ).forEachRow([portfolioID, coinID]) { row in
-      result[try row["day"]] = try PositionDay.auditColumns.map(row.storedText)
+      try body(try row.value(at: 0, named: "day"), row)
     }
-    return result
   }
 }

@@ -105,12 +105,35 @@ import Testing
           + "'folio db rebuild'"))
     #expect(
       more.contains(
-        "1 lot consumption(s) belong to no disposal (their sell was removed by hand); run "
+        "1 lot consumption(s) belong to no disposal of a recorded sell (removed by hand); run "
           + "'folio db rebuild'"))
     #expect(
       more.contains(
         "portfolio 'main', solana: the derived tables differ from the trades (1 lot; first "
           + "difference: lot of trade #97 should not exist); run 'folio db rebuild'"))
+    _ = try LedgerAudit(test.store).rebuild()
+    #expect(try findings(test).isEmpty)
+  }
+
+  /// A derived row belongs to the position of its trade: moved by hand to another position,
+  /// it differs there; given a trade that does not exist, it is found by the position it
+  /// names, and the lot consumptions left without their disposal are counted.
+  @Test func aDerivedRowIsCheckedAgainstItsTradeWherePutByHand() throws {
+    let test = try history()
+    try test.db.execute("UPDATE lots SET coin_id = 'bitcoin' WHERE trade_id = 4")
+    try test.db.execute("UPDATE disposals SET trade_id = 60 WHERE trade_id = 6")
+    let found = try findings(test).map(\.message)
+    #expect(
+      found == [
+        "portfolio 'main', ethereum: the derived tables differ from the trades (1 lot; first "
+          + "difference: lot of trade #4: coin_id is 'bitcoin', the trades give 'ethereum'); "
+          + "run 'folio db rebuild'",
+        "portfolio 'other', bitcoin: the derived tables differ from the trades (2 disposals, "
+          + "1 lot consumption; first difference: disposal of sell #6 is missing); run "
+          + "'folio db rebuild'",
+        "1 lot consumption(s) belong to no disposal of a recorded sell (removed by hand); run "
+          + "'folio db rebuild'",
+      ])
     _ = try LedgerAudit(test.store).rebuild()
     #expect(try findings(test).isEmpty)
   }
