@@ -11,6 +11,7 @@
 #   Benchmarks/import-order.sh     sorted, newest-first and shuffled files
 #   Benchmarks/daily.sh            folio daily against sqlite3 reading the trades
 #   Benchmarks/listing.sh 100000   every trade listed (text, JSON, CSV) and every gain, at N and 10N
+#   Benchmarks/check.sh 100000     db check at N and 10N, and over 100 positions, beside integrity_check
 #
 # usage: Benchmarks/all.sh [OUTPUT]   (also written to OUTPUT when given; FOLIO_BENCH_RUNS is
 #        passed on). Takes about an hour on a quiet 2-core machine. Wall time on a shared
@@ -25,7 +26,7 @@ output=${1:-/dev/null}
   echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(free -g | awk '/^Mem:/ {print $2}') GB"
   echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
   for bench in "trades.sh 1000000" "peers.sh 100000" "scale.sh 100000" "dca.sh" "json.sh" \
-    "import-order.sh 100000" "daily.sh" "listing.sh 100000"; do
+    "import-order.sh 100000" "daily.sh" "listing.sh 100000" "check.sh 100000"; do
     echo
     echo "## Benchmarks/$bench (load average $(cut -d' ' -f1-3 /proc/loadavg))"
     # shellcheck disable=SC2086 # the arguments are split on purpose

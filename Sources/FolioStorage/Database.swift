@@ -482,22 +482,22 @@ public final class Database {
     try rows("PRAGMA integrity_check") { try $0["integrity_check"] as String }.filter { $0 != "ok" }
   }
 
-  /// `integrityProblems()` read on a second connection to the same file, on a second thread,
-  /// while `body` runs on this connection (`concurrently`): the check, a scan of every page,
-  /// costs no time beside work that reads as long. An in-memory database is checked here, after
-  /// `body`: a second connection would open another one.
-  public func integrityProblems<Value>(while body: () throws -> Value)
-    -> (problems: Result<[String], any Error>, body: Result<Value, any Error>)
-  {
+  /// Runs `work` on a second connection to the same file, opened as this one was, on a second
+  /// thread, while `body` runs on this connection (`concurrently`): a scan of the whole file
+  /// (`PRAGMA integrity_check`) costs no time beside work that reads as long. Each side reads
+  /// its own snapshot. An in-memory database has no second connection: `work` gets this one,
+  /// after `body`.
+  public func onSecondConnection<Work: Sendable, Value>(
+    _ work: @Sendable (Database) throws -> Work, while body: () throws -> Value
+  ) -> (Result<Work, any Error>, Result<Value, any Error>) {
     guard path != ":memory:" else {
       let value = Result { try body() }
-      return (Result { try integrityProblems() }, value)
+      return (Result { try work(self) }, value)
     }
     // Opened as this one was: a read-only connection to a file with a WAL opens it read-only
     // underneath, and SQLite then does not check CHECK constraints (it does not parse them).
     let (path, configuration) = (self.path, self.configuration)
-    return concurrently(
-      { try Database(path: path, configuration).integrityProblems() }, while: body)
+    return concurrently({ try work(Database(path: path, configuration)) }, while: body)
   }
 
   /// The rows that refer to a missing row: their table, rowid (nil in a WITHOUT ROWID table)

@@ -40,7 +40,8 @@ import Testing
     let failed = "CHECK constraint failed in t"
     #expect(try db.integrityProblems() == [failed, failed])
     // Beside other work, on a second connection: the same problems, and the work's result.
-    let (problems, count) = db.integrityProblems { try db.scalarInt("SELECT count(*) FROM t") }
+    let (problems, count) = db.onSecondConnection(
+      { try $0.integrityProblems() }, while: { try db.scalarInt("SELECT count(*) FROM t") })
     #expect(try problems.get() == [failed, failed])
     #expect(try count.get() == 2)
   }

@@ -39,37 +39,55 @@ public struct DatabaseAdmin {
   /// schema objects folio's migrations did not create (or that were changed or dropped),
   /// trades folio would have refused, positions that go negative, and derived tables that
   /// differ from a recomputation from the trades (see `LedgerAudit`). The ledger part needs the
-  /// current schema; on an older file it is skipped and the report says so. The integrity check
-  /// runs beside the rest, on a second connection; when it finds damage, that is reported
-  /// alone, since nothing read from a damaged file can be trusted. Damage so severe that SQLite
-  /// stops a check itself is one finding.
+  /// current schema; on an older file it is skipped and the report says so.
+  ///
+  /// The integrity check, then the checks of single rows, run on a second connection beside
+  /// the rest (two cores take about the longer of the two). When the integrity check finds
+  /// damage, that is reported alone: nothing read from a damaged file can be trusted. Damage so
+  /// severe that SQLite stops a check itself is one finding.
   public func check() throws -> CheckReport {
-    let database = store.database
     func report(_ findings: [CheckFinding], version: Int = 0) -> CheckReport {
       CheckReport(
         findings: findings, ledgerChecked: false, schemaVersion: version, tradesChecked: 0,
         positionsChecked: 0)
     }
-    let stopped = { (error: SQLiteError) in
+    let (file, ledger) = store.database.onSecondConnection(
+      { database in
+        let integrity = try database.integrityProblems()
+        guard integrity.isEmpty, try Migrator().status(of: database).pending.isEmpty else {
+          return (integrity: integrity, rows: [CheckFinding]())
+        }
+        return (integrity: integrity, rows: try LedgerAudit(database).rowFindings())
+      }, while: checkLedger)
+    do {
+      let (integrity, rows) = try file.get()
+      guard integrity.isEmpty else {
+        return report(integrity.map { CheckFinding(kind: .integrity, message: $0) })
+      }
+      let checked = try ledger.get()
+      guard let positions = checked.positions else {
+        return CheckReport(
+          findings: checked.schema, ledgerChecked: false, schemaVersion: checked.version,
+          tradesChecked: 0, positionsChecked: 0)
+      }
+      return CheckReport(
+        findings: checked.schema + rows + positions.findings, ledgerChecked: true,
+        schemaVersion: checked.version, tradesChecked: positions.trades,
+        positionsChecked: positions.positions)
+    } catch let error as SQLiteError where error.category == .damaged {
       // SQLITE_CORRUPT, SQLITE_NOTADB: SQLite stopped the check itself.
-      report([
+      return report([
         CheckFinding(kind: .integrity, message: "SQLite stopped the check: \(error.message)")
       ])
     }
-    let (integrity, ledger) = database.integrityProblems(while: checkLedger)
-    do {
-      let problems = try integrity.get()
-      guard problems.isEmpty else {
-        return report(problems.map { CheckFinding(kind: .integrity, message: $0) })
-      }
-      return try ledger.get()
-    } catch let error as SQLiteError where error.category == .damaged {
-      return stopped(error)
-    }
   }
 
-  /// Everything `check()` checks but the file's integrity.
-  private func checkLedger() throws -> CheckReport {
+  /// What `check()` finds on the first connection: foreign keys and schema objects, the
+  /// schema version, and on the current schema every position (nil on an older one).
+  private func checkLedger() throws -> (
+    schema: [CheckFinding], version: Int,
+    positions: (findings: [CheckFinding], trades: Int, positions: Int)?
+  ) {
     let database = store.database
     let foreignKeys = try database.foreignKeyViolations().map {
       let which = $0.rowID.map { "row \($0)" } ?? "a row"
@@ -85,16 +103,8 @@ public struct DatabaseAdmin {
         message: "schema: \($0.description); undo the change in 'folio db shell' or "
           + "restore a clean backup")
     }
-    guard status.pending.isEmpty else {
-      return CheckReport(
-        findings: foreignKeys + schema, ledgerChecked: false, schemaVersion: status.version,
-        tradesChecked: 0, positionsChecked: 0)
-    }
-    let ledger = try LedgerAudit(store).findings()
-    return CheckReport(
-      findings: foreignKeys + schema + ledger.findings, ledgerChecked: true,
-      schemaVersion: status.version, tradesChecked: ledger.trades,
-      positionsChecked: ledger.positions)
+    let positions = status.pending.isEmpty ? try LedgerAudit(database).positionFindings() : nil
+    return (foreignKeys + schema, status.version, positions)
   }
 
   /// Writes a consistent copy of the database to `destination` with the online backup API,

@@ -115,17 +115,48 @@ extension OversellError {
 /// (in memory, writing nothing) and compares the result with the stored lots, lot consumptions,
 /// disposals, positions and position days; and rebuilds those tables from the trades.
 public struct LedgerAudit {
-  let store: Store
-  var db: Database { store.database }
+  let db: Database
   /// How many findings about single trades are listed before they are summed up.
   static let listedTradeFindings = 20
 
-  public init(_ store: Store) { self.store = store }
+  public init(_ store: Store) { db = store.database }
 
-  /// Every problem with the trades and the derived tables, in one read snapshot.
+  /// An audit on `database`, a connection of its own (`folio db check` reads the rows on a
+  /// second one while the positions are recomputed on the first).
+  init(_ database: Database) { db = database }
+
+  /// Every problem with the trades and the derived tables, in one read snapshot:
+  /// `rowFindings()`, then `positionFindings()`.
   func findings() throws -> (findings: [CheckFinding], trades: Int, positions: Int) {
     try db.read {
+      let positions = try positionFindings()
+      return (try rowFindings() + positions.findings, positions.trades, positions.positions)
+    }
+  }
+
+  /// The problems each row shows alone, in one read snapshot: trades folio would have
+  /// refused, trades of coins not in the coin directory, lot consumptions of no recorded sell.
+  func rowFindings() throws -> [CheckFinding] {
+    try db.read {
       var findings = try tradeFindings() + unknownCoinFindings()
+      let orphans = try DerivedTables(db).orphanConsumptionCount()
+      if orphans > 0 {
+        findings.append(
+          CheckFinding(
+            kind: .outOfDate,
+            message:
+              "\(orphans) lot consumption(s) belong to no disposal of a recorded sell (removed "
+              + "by hand); run 'folio db rebuild'"))
+      }
+      return findings
+    }
+  }
+
+  /// Every position recomputed from its trades and compared with its derived rows, in one read
+  /// snapshot: the positions whose rows differ or that go below zero.
+  func positionFindings() throws -> (findings: [CheckFinding], trades: Int, positions: Int) {
+    try db.read {
+      var findings: [CheckFinding] = []
       let portfolios = try Portfolio.all(db)
       let byID = Dictionary(uniqueKeysWithValues: portfolios.map { ($0.id, $0) })
       let derived = try DerivedTables(db)
@@ -161,15 +192,6 @@ public struct LedgerAudit {
         let (count, finding) = try audit(portfolio, coinID: key.coinID, derived, strays)
         trades += count
         if let finding { findings.append(finding) }
-      }
-      let orphans = try derived.orphanConsumptionCount()
-      if orphans > 0 {
-        findings.append(
-          CheckFinding(
-            kind: .outOfDate,
-            message:
-              "\(orphans) lot consumption(s) belong to no disposal of a recorded sell (removed "
-              + "by hand); run 'folio db rebuild'"))
       }
       return (findings, trades, keys.count)
     }
