@@ -65,6 +65,10 @@ public final class Database {
   public let path: String
   /// The settings the connection was opened with.
   public let configuration: Configuration
+  /// Whether SQLite opened the file read-only underneath (a `.readOnly` connection to a file
+  /// that had a -wal). SQLite then skips CHECK constraints in `PRAGMA integrity_check`: it does
+  /// not parse them for a read-only file.
+  let isFileReadOnly: Bool
   /// How long, in milliseconds, this connection waits for a lock held by another one.
   public var busyTimeout: Int32 { configuration.busyTimeout }
   private var statementCache: [String: Statement] = [:]
@@ -83,7 +87,13 @@ public final class Database {
 
   /// Opens (and, in `.readWriteCreate` mode, creates) the database at `path` with
   /// `configuration`.
-  public init(path: String, _ configuration: Configuration) throws {
+  public convenience init(path: String, _ configuration: Configuration) throws {
+    try self.init(path: path, configuration, fileReadOnly: nil)
+  }
+
+  /// `fileReadOnly` says how SQLite opens the file underneath (`isFileReadOnly`); nil decides
+  /// as the comment below says.
+  private init(path: String, _ configuration: Configuration, fileReadOnly: Bool?) throws {
     let mode = configuration.mode
     try Database.checkLibraryVersion()
     Database.configureLibrary
@@ -97,7 +107,8 @@ public final class Database {
     // (https://sqlite.org/wal.html#readonly). Without one, it opens read-write underneath, so
     // closing it removes the empty -wal and -shm its reading created; `query_only` below
     // refuses every write either way.
-    let keepsWAL = mode == .readOnly && FileManager.default.fileExists(atPath: path + "-wal")
+    let keepsWAL =
+      fileReadOnly ?? (mode == .readOnly && FileManager.default.fileExists(atPath: path + "-wal"))
     let access = keepsWAL ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
     let flags = access | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
     var connection: OpaquePointer?
@@ -109,6 +120,7 @@ public final class Database {
     }
     self.handle = connection
     self.path = path
+    isFileReadOnly = keepsWAL
     self.configuration = configuration
     sqlite3_extended_result_codes(connection, 1)
     sqlite3_busy_timeout(connection, busyTimeout)
@@ -494,10 +506,12 @@ public final class Database {
       let value = Result { try body() }
       return (Result { try work(self) }, value)
     }
-    // Opened as this one was: a read-only connection to a file with a WAL opens it read-only
-    // underneath, and SQLite then does not check CHECK constraints (it does not parse them).
-    let (path, configuration) = (self.path, self.configuration)
-    return concurrently({ try work(Database(path: path, configuration)) }, while: body)
+    // Opened exactly as this one was, the file read-only underneath only if this one has it so:
+    // the -wal this connection created must not make the second skip the CHECK constraints.
+    // While this one is open, closing the second neither checkpoints nor removes the WAL.
+    let (path, configuration, fileReadOnly) = (self.path, self.configuration, isFileReadOnly)
+    return concurrently(
+      { try work(Database(path: path, configuration, fileReadOnly: fileReadOnly)) }, while: body)
   }
 
   /// The rows that refer to a missing row: their table, rowid (nil in a WITHOUT ROWID table)

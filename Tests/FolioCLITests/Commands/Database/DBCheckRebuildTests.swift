@@ -38,6 +38,23 @@ import Testing
     #expect((report["findings"] as? [Any])?.isEmpty == true)
   }
 
+  /// A value that breaks a CHECK constraint, typed in with the constraints off, is damage the
+  /// integrity check names, alone: the second connection that runs it reads the constraints
+  /// although the first has created the file's -wal by then.
+  @Test func aRowBreakingACheckConstraintIsTheOnlyFinding() throws {
+    try sandbox.buildDemo()
+    _ = try sandbox.sqlite(
+      "PRAGMA ignore_check_constraints = ON; UPDATE trades SET quantity = 'abc' WHERE id = 1")
+    let check = sandbox.run("db", "check")
+    #expect(check.code == 65)
+    #expect(check.out == "CHECK constraint failed in trades\n")
+    let result = sandbox.run("db", "check", "--format", "json")
+    let report = try json(result.out)
+    #expect(report["ledger_checked"] as? Bool == false)
+    let findings = try #require(report["findings"] as? [[String: Any]])
+    #expect(findings.map { $0["kind"] as? String } == ["integrity"])
+  }
+
   @Test func aHandEditedTradeMakesTheDerivedTablesOutOfDateUntilRebuilt() throws {
     try sandbox.buildDemo()
     _ = try sandbox.sqlite("UPDATE trades SET price = '35000' WHERE id = 1")
