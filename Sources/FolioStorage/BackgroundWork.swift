@@ -26,8 +26,8 @@ private final class Outcome<Value: Sendable>: @unchecked Sendable {
   var value: Result<Value, any Error>?
 }
 
-/// A thread running one job, joined by `join()`.
-private final class BackgroundThread: @unchecked Sendable {
+/// A thread running one job, joined by `join()` (`concurrently`, `ReadAhead`).
+final class BackgroundThread: @unchecked Sendable {
   private let job: @Sendable () -> Void
   private var thread = pthread_t()
 

@@ -19,7 +19,7 @@ final class ReadAhead: @unchecked Sendable {
   private let width: Int
   private let condition = NSCondition()
   /// The stepping thread, until `finish()` joins it.
-  private var thread: pthread_t?
+  private var thread: BackgroundThread?
   // Guarded by `condition`.
   private var filled: [RowBatch] = []
   private var spare: [RowBatch] = []
@@ -37,20 +37,8 @@ final class ReadAhead: @unchecked Sendable {
   /// itself.
   static func start(_ statement: Statement) -> ReadAhead? {
     let ahead = ReadAhead(statement)
-    // The thread's own reference, dropped before it exits.
-    let context = Unmanaged.passRetained(ahead).toOpaque()
-    var thread = pthread_t()
-    let code = pthread_create(
-      &thread, nil,
-      { context in
-        guard let context else { return nil }
-        Unmanaged<ReadAhead>.fromOpaque(context).takeRetainedValue().step()
-        return nil
-      }, context)
-    guard code == 0 else {
-      Unmanaged<ReadAhead>.fromOpaque(context).release()
-      return nil
-    }
+    // The job holds the reader until `finish()` has joined the thread and let it go.
+    guard let thread = BackgroundThread.start({ ahead.step() }) else { return nil }
     ahead.thread = thread
     return ahead
   }
@@ -145,10 +133,8 @@ final class ReadAhead: @unchecked Sendable {
     stopping = true
     condition.broadcast()
     condition.unlock()
-    if let thread {
-      pthread_join(thread, nil)
-      self.thread = nil
-    }
+    thread?.join()
+    thread = nil
   }
 
   /// Calls `body` with each row, in order, as `Row`s over the copies.
