@@ -41,7 +41,7 @@ public struct DatabaseAdmin {
   /// differ from a recomputation from the trades (see `LedgerAudit`). The ledger part needs the
   /// current schema; on an older file it is skipped and the report says so.
   ///
-  /// The integrity check, then the checks of single rows, run on a second connection beside
+  /// The integrity check, then the checks of single trades, run on a second connection beside
   /// the rest (two cores take about the longer of the two). When the integrity check finds
   /// damage, that is reported alone: nothing read from a damaged file can be trusted. Damage so
   /// severe that SQLite stops a check itself is one finding.

@@ -134,26 +134,15 @@ public struct LedgerAudit {
     }
   }
 
-  /// The problems each row shows alone, in one read snapshot: trades folio would have
-  /// refused, trades of coins not in the coin directory, lot consumptions of no recorded sell.
+  /// The problems a trade shows alone, in one read snapshot: trades folio would have refused,
+  /// trades of coins not in the coin directory.
   func rowFindings() throws -> [CheckFinding] {
-    try db.read {
-      var findings = try tradeFindings() + unknownCoinFindings()
-      let orphans = try DerivedTables(db).orphanConsumptionCount()
-      if orphans > 0 {
-        findings.append(
-          CheckFinding(
-            kind: .outOfDate,
-            message:
-              "\(orphans) lot consumption(s) belong to no disposal of a recorded sell (removed "
-              + "by hand); run 'folio db rebuild'"))
-      }
-      return findings
-    }
+    try db.read { try tradeFindings() + unknownCoinFindings() }
   }
 
   /// Every position recomputed from its trades and compared with its derived rows, in one read
-  /// snapshot: the positions whose rows differ or that go below zero.
+  /// snapshot: the positions whose rows differ or that go below zero, then the lot
+  /// consumptions of no recorded sell.
   func positionFindings() throws -> (findings: [CheckFinding], trades: Int, positions: Int) {
     try db.read {
       var findings: [CheckFinding] = []
@@ -192,6 +181,15 @@ public struct LedgerAudit {
         let (count, finding) = try audit(portfolio, coinID: key.coinID, derived, strays)
         trades += count
         if let finding { findings.append(finding) }
+      }
+      let orphans = try derived.orphanConsumptionCount()
+      if orphans > 0 {
+        findings.append(
+          CheckFinding(
+            kind: .outOfDate,
+            message:
+              "\(orphans) lot consumption(s) belong to no disposal of a recorded sell (removed "
+              + "by hand); run 'folio db rebuild'"))
       }
       return (findings, trades, keys.count)
     }

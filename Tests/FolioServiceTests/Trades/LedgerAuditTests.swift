@@ -125,13 +125,13 @@ import Testing
     let found = try findings(test).map(\.message)
     #expect(
       found == [
-        "1 lot consumption(s) belong to no disposal of a recorded sell (removed by hand); run "
-          + "'folio db rebuild'",
         "portfolio 'main', ethereum: the derived tables differ from the trades (1 lot; first "
           + "difference: lot of trade #4: coin_id is 'bitcoin', the trades give 'ethereum'); "
           + "run 'folio db rebuild'",
         "portfolio 'other', bitcoin: the derived tables differ from the trades (2 disposals, "
           + "1 lot consumption; first difference: disposal of sell #6 is missing); run "
+          + "'folio db rebuild'",
+        "1 lot consumption(s) belong to no disposal of a recorded sell (removed by hand); run "
           + "'folio db rebuild'",
       ])
     _ = try LedgerAudit(test.store).rebuild()
