@@ -497,8 +497,9 @@ public final class Database {
   /// Runs `work` on a second connection to the same file, opened as this one was, on a second
   /// thread, while `body` runs on this connection (`concurrently`): a scan of the whole file
   /// (`PRAGMA integrity_check`) costs no time beside work that reads as long. Each side reads
-  /// its own snapshot. An in-memory database has no second connection: `work` gets this one,
-  /// after `body`.
+  /// its own snapshot. When there is no second connection (an in-memory database; a second
+  /// connection that cannot be opened, or runs out of memory, under a process's limits),
+  /// `work` runs on this one, after `body`: what the two would do one after the other.
   public func onSecondConnection<Work: Sendable, Value>(
     _ work: @Sendable (Database) throws -> Work, while body: () throws -> Value
   ) -> (Result<Work, any Error>, Result<Value, any Error>) {
@@ -510,8 +511,18 @@ public final class Database {
     // the -wal this connection created must not make the second skip the CHECK constraints.
     // While this one is open, closing the second neither checkpoints nor removes the WAL.
     let (path, configuration, fileReadOnly) = (self.path, self.configuration, isFileReadOnly)
-    return concurrently(
-      { try work(Database(path: path, configuration, fileReadOnly: fileReadOnly)) }, while: body)
+    let (second, value) = concurrently(
+      { () -> Result<Work, any Error>? in
+        guard
+          let connection = try? Database(path: path, configuration, fileReadOnly: fileReadOnly)
+        else { return nil }
+        let outcome = Result { try work(connection) }
+        if case .failure(let error as SQLiteError) = outcome, error.code == SQLITE_NOMEM {
+          return nil
+        }
+        return outcome
+      }, while: body)
+    return ((try? second.get()).flatMap { $0 } ?? Result { try work(self) }, value)
   }
 
   /// The rows that refer to a missing row: their table, rowid (nil in a WITHOUT ROWID table)

@@ -147,7 +147,8 @@ public struct LedgerAudit {
     try db.read {
       var findings: [CheckFinding] = []
       let portfolios = try Portfolio.all(db)
-      let byID = Dictionary(uniqueKeysWithValues: portfolios.map { ($0.id, $0) })
+      // Ids are unique but in a damaged file, which this may read beside the integrity check.
+      let byID = Dictionary(portfolios.map { ($0.id, $0) }) { first, _ in first }
       let derived = try DerivedTables(db)
       var keys = Set<PositionID>()
       for portfolio in portfolios {

@@ -360,7 +360,7 @@ public struct TradeImporter {
     // Each position that was not booked as it was read is booked now, in time order; rows
     // with the same time keep their file order, as their ids do. Every oversell found is
     // reported, one per position.
-    let byID = Dictionary(uniqueKeysWithValues: portfolios.values.map { ($0.id, $0) })
+    let byID = Dictionary(portfolios.values.map { ($0.id, $0) }) { first, _ in first }
     let rowLines = ImportedLines(firstID: firstID, lines: lines)
     var oversells: [(line: Int, text: String)] = []
     var oversellCount = 0

@@ -309,17 +309,16 @@ public final class DerivedTables {
     return (try rows("lots"), try rows("disposals"))
   }
 
-  /// Lot consumptions whose sell has no disposal row, or is no trade of a portfolio: nothing
-  /// else accounts for them.
+  /// Lot consumptions whose sell has no disposal row, or is no trade: nothing else accounts for
+  /// them. (Those of a trade in a portfolio that is gone go with its disposal, which
+  /// `rowsWithoutTrade` names.)
   public func orphanConsumptionCount() throws -> Int {
     Int(
       try db.scalarInt(
         """
         SELECT count(*) FROM lot_consumptions AS c
         WHERE NOT EXISTS (SELECT 1 FROM disposals AS d WHERE d.trade_id = c.sell_trade_id)
-          OR NOT EXISTS (
-            SELECT 1 FROM trades AS t JOIN portfolios AS p ON p.id = t.portfolio_id
-            WHERE t.id = c.sell_trade_id)
+          OR NOT EXISTS (SELECT 1 FROM trades AS t WHERE t.id = c.sell_trade_id)
         """) ?? 0)
   }
 

@@ -55,6 +55,63 @@ import Testing
     #expect(findings.map { $0["kind"] as? String } == ["integrity"])
   }
 
+  /// Damage that makes two portfolios read back with the same id (the second's rowid set to
+  /// 1 in the table and in its name index) is reported as damage: the positions, recomputed
+  /// beside the integrity check, meet it without stopping the process.
+  @Test func damageThatRepeatsAnIdIsReportedNotACrash() throws {
+    #expect(sandbox.run("portfolio", "add", "second").code == 0)
+    _ = try sandbox.sqlite("PRAGMA journal_mode = DELETE")
+    let pages = try sandbox.sqlite(
+      """
+      SELECT rootpage FROM sqlite_schema WHERE name = 'portfolios';
+      SELECT rootpage FROM sqlite_schema WHERE name = 'sqlite_autoindex_portfolios_1';
+      PRAGMA page_size;
+      """
+    ).split(separator: "\n").compactMap { Int($0) }
+    try #require(pages.count == 3)
+    var file = [UInt8](try Data(contentsOf: URL(fileURLWithPath: sandbox.database)))
+    /// The byte offsets of the cells of page `number` (a b-tree leaf of `kind`).
+    func cells(_ number: Int, kind: UInt8) throws -> [Int] {
+      let start = (number - 1) * pages[2]
+      try #require(file[start] == kind)
+      let count = Int(file[start + 3]) << 8 | Int(file[start + 4])
+      return (0..<count).map { cell in
+        start + (Int(file[start + 8 + 2 * cell]) << 8 | Int(file[start + 9 + 2 * cell]))
+      }
+    }
+    // A table leaf cell: payload size, rowid. An index leaf cell: payload size, then the
+    // record, whose last byte is the rowid (a one-byte integer for 2).
+    for cell in try cells(pages[0], kind: 0x0D) where file[cell + 1] == 2 { file[cell + 1] = 1 }
+    for cell in try cells(pages[1], kind: 0x0A) where file[cell + Int(file[cell])] == 2 {
+      file[cell + Int(file[cell])] = 1
+    }
+    try Data(file).write(to: URL(fileURLWithPath: sandbox.database))
+    #expect(try sandbox.sqlite("SELECT group_concat(id) FROM portfolios") == "1,1\n")
+
+    let check = sandbox.run("db", "check", "--format", "json")
+    #expect(check.code == 65, "\(check.err)")
+    let findings = try #require(try json(check.out)["findings"] as? [[String: Any]])
+    #expect(!findings.isEmpty)
+    #expect(findings.allSatisfy { $0["kind"] as? String == "integrity" })
+  }
+
+  /// Under a limit of 7 open files the first connection opens but the second cannot: the
+  /// check then runs on the first alone and gives the same answer.
+  @Test func withoutASecondConnectionTheCheckRunsOnTheFirst() throws {
+    try sandbox.buildDemo()
+    let limited = try Binary.runTool(
+      "/bin/sh",
+      ["-c", "ulimit -n 7 && exec \"$0\" --db \"$1\" db check", Binary.folioPath, sandbox.database])
+    #expect(limited.code == 0, "\(limited.err)")
+    #expect(limited.out == "ok\n")
+    _ = try sandbox.sqlite("UPDATE trades SET price = '35000' WHERE id = 1")
+    let found = try Binary.runTool(
+      "/bin/sh",
+      ["-c", "ulimit -n 7 && exec \"$0\" --db \"$1\" db check", Binary.folioPath, sandbox.database])
+    #expect(found.code == 65)
+    #expect(found.out == sandbox.run("db", "check").out)
+  }
+
   @Test func aHandEditedTradeMakesTheDerivedTablesOutOfDateUntilRebuilt() throws {
     try sandbox.buildDemo()
     _ = try sandbox.sqlite("UPDATE trades SET price = '35000' WHERE id = 1")
