@@ -66,9 +66,7 @@ public struct DatabaseAdmin {
       }
       let checked = try ledger.get()
       guard let positions = checked.positions else {
-        return CheckReport(
-          findings: checked.schema, ledgerChecked: false, schemaVersion: checked.version,
-          tradesChecked: 0, positionsChecked: 0)
+        return report(checked.schema, version: checked.version)
       }
       return CheckReport(
         findings: checked.schema + rows + positions.findings, ledgerChecked: true,
