@@ -65,10 +65,6 @@ public final class Database {
   public let path: String
   /// The settings the connection was opened with.
   public let configuration: Configuration
-  /// Whether SQLite opened the file read-only underneath (a `.readOnly` connection to a file
-  /// that had a -wal). SQLite then skips CHECK constraints in `PRAGMA integrity_check`: it does
-  /// not parse them for a read-only file.
-  let isFileReadOnly: Bool
   /// How long, in milliseconds, this connection waits for a lock held by another one.
   public var busyTimeout: Int32 { configuration.busyTimeout }
   private var statementCache: [String: Statement] = [:]
@@ -91,8 +87,8 @@ public final class Database {
     try self.init(path: path, configuration, fileReadOnly: nil)
   }
 
-  /// `fileReadOnly` says how SQLite opens the file underneath (`isFileReadOnly`); nil decides
-  /// as the comment below says.
+  /// `fileReadOnly` says whether SQLite opens the file read-only underneath; nil decides as the
+  /// comment below says.
   private init(path: String, _ configuration: Configuration, fileReadOnly: Bool?) throws {
     let mode = configuration.mode
     try Database.checkLibraryVersion()
@@ -120,7 +116,6 @@ public final class Database {
     }
     self.handle = connection
     self.path = path
-    isFileReadOnly = keepsWAL
     self.configuration = configuration
     sqlite3_extended_result_codes(connection, 1)
     sqlite3_busy_timeout(connection, busyTimeout)
@@ -507,14 +502,15 @@ public final class Database {
       let value = Result { try body() }
       return (Result { try work(self) }, value)
     }
-    // Opened exactly as this one was, the file read-only underneath only if this one has it so:
-    // the -wal this connection created must not make the second skip the CHECK constraints.
-    // While this one is open, closing the second neither checkpoints nor removes the WAL.
-    let (path, configuration, fileReadOnly) = (self.path, self.configuration, isFileReadOnly)
+    // With this one's settings, but the file opened read-write underneath even where this one
+    // has it read-only (a -wal was there): on a read-only file SQLite does not parse the CHECK
+    // constraints, so `PRAGMA integrity_check` would skip them. `query_only` still refuses
+    // every write, and this connection, open until the second has closed, holds the file:
+    // closing the second neither checkpoints the WAL nor removes it.
+    let (path, configuration) = (self.path, self.configuration)
     let (second, value) = concurrently(
       { () -> Result<Work, any Error>? in
-        guard
-          let connection = try? Database(path: path, configuration, fileReadOnly: fileReadOnly)
+        guard let connection = try? Database(path: path, configuration, fileReadOnly: false)
         else { return nil }
         let outcome = Result { try work(connection) }
         if case .failure(let error as SQLiteError) = outcome, error.code == SQLITE_NOMEM {

@@ -61,6 +61,27 @@ import Testing
     #expect(try sandbox.sqlite("SELECT count(*) FROM portfolios WHERE name = 'in-wal'") == "1\n")
   }
 
+  /// With a -wal beside the file (it was in use, or its writer was killed) the integrity
+  /// check still evaluates the CHECK constraints: a row typed in with them off, committed only
+  /// in the WAL, is the one finding, and the file and its WAL stay as they were.
+  @Test func checkEvaluatesCheckConstraintsBesideAWAL() throws {
+    let copy = try copyWithWAL()
+    let shell = try Binary.runTool(
+      "/usr/bin/sqlite3",
+      [
+        copy, ".dbconfig no_ckpt_on_close on", "PRAGMA ignore_check_constraints = ON",
+        "UPDATE trades SET quantity = 'abc' WHERE id = 1",
+      ])
+    try #require(shell.code == 0, "\(shell.err)")
+    let before = (snapshot(copy), snapshot(copy + "-wal"))
+    usleep(20_000)  // so a write would show in the modification time
+    let check = sandbox.run("--db", copy, "db", "check")
+    #expect(check.code == 65, "\(check.err)")
+    #expect(check.out == "CHECK constraint failed in trades\n")
+    #expect(same(snapshot(copy), before.0))
+    #expect(same(snapshot(copy + "-wal"), before.1))
+  }
+
   @Test func theNextCommandRemovesLeftoversOfKilledCopies() throws {
     #expect(sandbox.run("buy", "bitcoin", "1", "--price", "100").code == 0)
     // A process id that is not running (above the default pid_max of 4194304).
