@@ -152,7 +152,11 @@ import Testing
 
   @Test func copyLeftByAnInterruptedMigrationIsRemovedByTheNextOne() throws {
     let path = folder.file("interrupted.sqlite3")
-    let partial = "\(path).bak-v1-20241130T115900Z.partial-4242"
+    // A process id that is not running: above the default pid_max of 4194304 (a small one such
+    // as 4242 can belong to a live process on a busy machine, and its copy is then kept).
+    let dead = 4_194_999
+    #expect(kill(Int32(dead), 0) != 0)
+    let partial = "\(path).bak-v1-20241130T115900Z.partial-\(dead)"
     FileManager.default.createFile(atPath: partial, contents: Data("half a copy".utf8))
     FileManager.default.createFile(atPath: partial + "-journal", contents: Data("journal".utf8))
     let db = try Database(path: path)
