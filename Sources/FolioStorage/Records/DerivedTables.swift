@@ -356,16 +356,6 @@ public final class DerivedTables {
   }
 }
 
-/// Identifies one lot consumption: a sell and the lot it took units from.
-public struct ConsumptionKey: Hashable, Comparable, Sendable {
-  public let sellTradeID: Int64
-  public let lotTradeID: Int64
-
-  public static func < (lhs: ConsumptionKey, rhs: ConsumptionKey) -> Bool {
-    (lhs.sellTradeID, lhs.lotTradeID) < (rhs.sellTradeID, rhs.lotTradeID)
-  }
-}
-
 /// Where a derived row read by `folio db check` sits among its position's rows: after the rows
 /// of earlier trades (in the trades' order), and for a lot consumption, after those of lots with
 /// a smaller trade id.

@@ -34,8 +34,4 @@ public struct LotConsumption: Equatable, Sendable {
       sellTradeID, lotTradeID, quantity, cost
     )
   }
-
-  public var key: ConsumptionKey {
-    ConsumptionKey(sellTradeID: sellTradeID, lotTradeID: lotTradeID)
-  }
 }
