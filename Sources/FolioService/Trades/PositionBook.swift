@@ -106,7 +106,7 @@ struct PositionBook {
     let entry = BookLot(lot: lot, stored: false, changed: true)
     if method == .hifo {
       lots.append(entry)
-      highest.push(lot, lots.count - 1)
+      highest.push(lots.count - 1, in: lots)
     } else {
       var index = lots.count
       while index > head, Self.precedes(lot, lots[index - 1].lot) { index -= 1 }
@@ -227,16 +227,18 @@ struct PositionBook {
       return
     }
     if method == .hifo {
-      highest.pop()
+      highest.pop(in: lots)
       emptied += 1
     }
     while head < lots.count && lots[head].lot.remaining.isZero {
       head += 1
       if method == .hifo { emptied -= 1 }
     }
-    // Compact now and then so consumed lots do not pile up in memory.
+    // Compact now and then so consumed lots do not pile up in memory: in place, so the open
+    // lots are moved, not copied, and the array keeps its room for the lots still to come.
     if head + emptied > 1024 && (head + emptied) * 2 > lots.count {
-      lots = lots[head...].filter { !$0.lot.remaining.isZero }
+      // Every lot before `head` is empty.
+      lots.removeAll { $0.lot.remaining.isZero }
       head = 0
       emptied = 0
       if method == .hifo { highest = LotHeap(lots) }
@@ -249,23 +251,25 @@ struct PositionBook {
 /// rule). Unit costs are compared
 /// exactly without dividing, cost × other quantity against other cost × quantity in 256 bits,
 /// so a lot whose unit cost is beyond the decimal range is simply the most expensive.
+///
+/// An item holds no reference: a tie is broken by reading the two lots in the book's array,
+/// which every call is given, so moving items costs no retain or release.
 struct LotHeap {
-  private var items:
-    [(cost: ExactDecimal, quantity: ExactDecimal, order: (String, Int64), number: Int)] = []
+  private var items: [(cost: ExactDecimal, quantity: ExactDecimal, number: Int)] = []
 
   init() {}
 
   /// The heap of `lots` by index, leaving out empty ones.
   init(_ lots: [BookLot]) {
-    for (index, entry) in lots.enumerated() where !entry.lot.remaining.isZero {
-      push(entry.lot, index)
+    for index in lots.indices where !lots[index].lot.remaining.isZero {
+      push(index, in: lots)
     }
   }
 
   /// The index of the lot HIFO sells from next.
   var top: Int? { items.first?.number }
 
-  private func above(_ a: Int, _ b: Int) -> Bool {
+  private func above(_ a: Int, _ b: Int, in lots: [BookLot]) -> Bool {
     // Costs and quantities are never negative: lot costs are quantity × price + fee.
     func cross(_ x: ExactDecimal, _ y: ExactDecimal) -> (UInt128, UInt128) {
       let product = x.units.magnitude.multipliedFullWidth(by: y.units.magnitude)
@@ -274,29 +278,31 @@ struct LotHeap {
     let (left, right) = (
       cross(items[a].cost, items[b].quantity), cross(items[b].cost, items[a].quantity)
     )
-    return left != right ? left > right : items[a].order < items[b].order
+    if left != right { return left > right }
+    return PositionBook.precedes(lots[items[a].number].lot, lots[items[b].number].lot)
   }
 
-  mutating func push(_ lot: Lot, _ number: Int) {
-    items.append((lot.cost, lot.quantity, (lot.acquiredAt, lot.tradeID), number))
+  /// Adds the lot at `number` in `lots`.
+  mutating func push(_ number: Int, in lots: [BookLot]) {
+    items.append((lots[number].lot.cost, lots[number].lot.quantity, number))
     var child = items.count - 1
-    while child > 0, above(child, (child - 1) / 2) {
+    while child > 0, above(child, (child - 1) / 2, in: lots) {
       items.swapAt(child, (child - 1) / 2)
       child = (child - 1) / 2
     }
   }
 
-  mutating func pop() {
+  /// Takes the top lot out; `lots` is the array the heap was built over.
+  mutating func pop(in lots: [BookLot]) {
     guard !items.isEmpty else { return }
     items.swapAt(0, items.count - 1)
     items.removeLast()
     var parent = 0
     while true {
+      let (left, right) = (2 * parent + 1, 2 * parent + 2)
       var best = parent
-      for child in [2 * parent + 1, 2 * parent + 2] where child < items.count && above(child, best)
-      {
-        best = child
-      }
+      if left < items.count && above(left, best, in: lots) { best = left }
+      if right < items.count && above(right, best, in: lots) { best = right }
       if best == parent { return }
       items.swapAt(parent, best)
       parent = best
