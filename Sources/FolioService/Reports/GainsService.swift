@@ -148,15 +148,16 @@ public struct GainsService {
   ) throws {
     var books: [String: PositionBook] = [:]
     var acquired: [Int64: String] = [:]
+    // Reading the trades costs about as much as booking them: they run on two threads.
     try Trade.each(
       portfolioID: portfolio.id, filter: Trade.Filter(before: window.end.next.start),
-      store.database
+      readingAhead: true, store.database
     ) { trade in
-      let day = String(trade.executedAt.prefix(10))
+      let day = DaySums.day(of: trade.executedAt)
       switch trade.side {
       case .buy:
         let lot = try books[trade.coinID, default: PositionBook(method: method)].buy(trade)
-        acquired[trade.id] = String(lot.acquiredAt.prefix(10))
+        acquired[trade.id] = DaySums.day(of: lot.acquiredAt)
         if trade.kind == .income && window.contains(day) {
           income.append(
             IncomeRow(
@@ -166,6 +167,9 @@ public struct GainsService {
         }
       case .sell:
         let result = try books[trade.coinID, default: PositionBook(method: method)].sell(trade)
+        // A lot the sell emptied is never taken from again: only the open lots' days are kept,
+        // so the memory follows the lots held, not the length of the history.
+        defer { for closed in result.closedLots { acquired[closed.lot.tradeID] = nil } }
         guard trade.kind == .trade || trade.kind == .swap, window.contains(day) else { return }
         let proceeds = result.disposal.proceeds
         var shared = ExactDecimal.zero

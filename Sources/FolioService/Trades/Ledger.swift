@@ -351,7 +351,10 @@ struct DaySums {
   private(set) var open: PositionDay?
 
   /// `YYYY-MM-DD` of a stored time.
-  static func day(of executedAt: String) -> String { String(executedAt.prefix(10)) }
+  /// (Its first ten bytes: `prefix(10)` walks Characters, a tenth of `gains`' replay.)
+  static func day(of executedAt: String) -> String {
+    String(decoding: executedAt.utf8.prefix(10), as: UTF8.self)
+  }
 
   /// The seconds since midnight of a stored time, `YYYY-MM-DDTHH:MM:SSZ` (the schema's CHECK);
   /// 0 for text of another shape. Read from the bytes: this runs for every trade booked.
