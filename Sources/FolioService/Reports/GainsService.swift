@@ -148,10 +148,15 @@ public struct GainsService {
   ) throws {
     var books: [String: PositionBook] = [:]
     var acquired: [Int64: String] = [:]
-    // Reading the trades costs about as much as booking them: they run on two threads.
+    // Through the last second of the range's last day (the start of the next day, in year
+    // 10000, would sort before every stored time as text).
+    var filter = Trade.Filter()
+    filter.through = window.end.next.start.adding(seconds: -1)
+    // Reading the trades costs about as much as booking them: they run on two threads. Every
+    // column is read, for the income type (adding it to the booking columns cost every other
+    // replay 4 %).
     try Trade.each(
-      portfolioID: portfolio.id, filter: Trade.Filter(before: window.end.next.start),
-      readingAhead: true, store.database
+      portfolioID: portfolio.id, filter: filter, readingAhead: true, store.database
     ) { trade in
       let day = DaySums.day(of: trade.executedAt)
       switch trade.side {

@@ -36,6 +36,21 @@ public struct OversellError: LocalizedError, ClassifiedError, Equatable {
   }
 }
 
+/// A sell its stored position covers but its stored open lots do not: the position or its
+/// lots were changed by hand (the two always agree as folio writes them).
+public struct StoredLotsShortError: LocalizedError, ClassifiedError, Equatable {
+  public let coinID: String
+  public let quantity: ExactDecimal
+
+  public var kind: FailureKind { .badData }
+
+  public var errorDescription: String? {
+    "the stored open lots of \(coinID) hold less than its stored position, so the \(quantity) "
+      + "sold cannot be taken from them (a row changed by hand?); nothing was written: "
+      + "'folio db check' names the rows, 'folio db rebuild' recomputes them"
+  }
+}
+
 /// The effects of booking one sell.
 struct SellResult {
   let consumptions: [LotConsumption]
@@ -154,7 +169,9 @@ struct PositionBook {
     while left.isPositive {
       // The lot is changed in place: a copy of it (and of its Strings) per piece was a tenth
       // of booking a sell.
-      let index = nextLotIndex()
+      guard let index = nextLotIndex() else {
+        throw StoredLotsShortError(coinID: trade.coinID, quantity: trade.quantity)
+      }
       let (remaining, remainingCost) = (lots[index].lot.remaining, lots[index].lot.remainingCost)
       let take = min(left, remaining)
       let pieceCost: ExactDecimal
@@ -208,15 +225,16 @@ struct PositionBook {
     }
   }
 
-  /// The index of the lot the method sells from next.
-  private func nextLotIndex() -> Int {
+  /// The index of the lot the method sells from next; nil when no lot is open, which only a
+  /// book loaded from lots edited by hand meets before its quantity says so.
+  private func nextLotIndex() -> Int? {
     switch method {
     case .fifo, .average:
-      return head
+      return head < lots.count ? head : nil
     case .lifo:
-      return lots.count - 1
+      return lots.count > head ? lots.count - 1 : nil
     case .hifo:
-      return highest.top ?? head
+      return highest.top
     }
   }
 
@@ -234,11 +252,17 @@ struct PositionBook {
       head += 1
       if method == .hifo { emptied -= 1 }
     }
-    // Compact now and then so consumed lots do not pile up in memory: in place, so the open
-    // lots are moved, not copied, and the array keeps its room for the lots still to come.
+    // Compact now and then so consumed lots do not pile up in memory. In place (the open lots
+    // are moved, not copied, and the array keeps its room for the lots still to come) unless
+    // the open lots would fill less than a quarter of that room: then into an array of their
+    // size, so a position sold down does not keep the room of its largest day.
     if head + emptied > 1024 && (head + emptied) * 2 > lots.count {
-      // Every lot before `head` is empty.
-      lots.removeAll { $0.lot.remaining.isZero }
+      if (lots.count - head - emptied) * 4 < lots.capacity {
+        lots = lots[head...].filter { !$0.lot.remaining.isZero }
+      } else {
+        // Every lot before `head` is empty.
+        lots.removeAll { $0.lot.remaining.isZero }
+      }
       head = 0
       emptied = 0
       if method == .hifo { highest = LotHeap(lots) }

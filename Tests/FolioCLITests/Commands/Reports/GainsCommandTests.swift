@@ -172,6 +172,16 @@ import Testing
         """), "\(text.out)")
   }
 
+  /// A range through 9999-12-31, the last day folio reads, lists every disposal: the trades
+  /// were read before the start of the next day, whose year 10000 sorts before every stored time
+  /// as text, so none was listed.
+  @Test func aRangeThroughTheLastDayListsEveryDisposal() throws {
+    let all = try json("--since", "2000-01-01", "--until", "9999-12-31")
+    #expect(pieces(all).count == 2)
+    #expect(pieces(all) == pieces(try json("--year", "2023")))
+    #expect(total(all, "total") == ["44970", "20010", "24960"])
+  }
+
   @Test func badRangesAreRefused() {
     let both = sandbox.run("gains", "--year", "2023", "--since", "2023-01-01")
     #expect(both.code == 64)
