@@ -445,6 +445,7 @@ extension ExactDecimal: SQLBindable {
 }
 
 extension ExactDecimal: RowDecodable {
+  public static var expected: String { "a decimal as TEXT" }
   /// Canonical decimal TEXT, parsed straight from SQLite's buffer; malformed text throws.
   public static func decode(_ column: Column) throws -> ExactDecimal? {
     column.type == SQLITE_TEXT ? try ExactDecimal(utf8: column.utf8) : nil

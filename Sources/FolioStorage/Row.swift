@@ -52,7 +52,9 @@ public struct Row {
       default: "a BLOB"
       }
     throw SQLiteError(
-      extendedCode: SQLITE_MISMATCH, message: "column \(name) holds \(found), not \(T.self)",
+      extendedCode: SQLITE_MISMATCH,
+      message:
+        "column \(name) holds \(found), not \(T.expected) ('folio db check' names the rows to fix)",
       sql: statement.sql)
   }
 
@@ -184,24 +186,31 @@ public protocol RowDecodable {
   /// `column` as this type, or nil when its storage class does not fit (NULL included, for a
   /// non-optional type).
   static func decode(_ column: Column) throws -> Self?
+  /// What a column must hold to decode, in SQL's words, for the error when it does not
+  /// ("an INTEGER", "TEXT", "one of buy, sell").
+  static var expected: String { get }
 }
 
 extension Int64: RowDecodable {
+  public static var expected: String { "an INTEGER" }
   public static func decode(_ column: Column) -> Int64? {
     column.type == SQLITE_INTEGER ? column.int64 : nil
   }
 }
 extension Int: RowDecodable {
+  public static var expected: String { "an INTEGER" }
   public static func decode(_ column: Column) -> Int? {
     Int64.decode(column).map { Int($0) }
   }
 }
 extension Bool: RowDecodable {
+  public static var expected: String { "an INTEGER" }
   public static func decode(_ column: Column) -> Bool? {
     Int64.decode(column).map { $0 != 0 }
   }
 }
 extension Double: RowDecodable {
+  public static var expected: String { "a REAL" }
   /// REAL, or an INTEGER (SQLite stores whole REALs as integers in some columns).
   public static func decode(_ column: Column) -> Double? {
     let type = column.type
@@ -209,17 +218,23 @@ extension Double: RowDecodable {
   }
 }
 extension String: RowDecodable {
+  public static var expected: String { "TEXT" }
   public static func decode(_ column: Column) -> String? {
     column.type == SQLITE_TEXT ? String(decoding: column.utf8, as: UTF8.self) : nil
   }
 }
 extension Optional: RowDecodable where Wrapped: RowDecodable {
+  public static var expected: String { "\(Wrapped.expected) or NULL" }
   /// NULL reads as nil; any other value must decode as `Wrapped`.
   public static func decode(_ column: Column) throws -> Wrapped?? {
     column.type == SQLITE_NULL ? .some(.none) : try Wrapped.decode(column).map { .some($0) }
   }
 }
 extension RowDecodable where Self: RawRepresentable & CaseIterable, RawValue == String {
+  public static var expected: String {
+    "one of " + allCases.map(\.rawValue).joined(separator: ", ")
+  }
+
   /// Text that names no case does not decode. The column's bytes are compared with each
   /// case's raw value without making a String of them: a replay decodes two such columns a
   /// trade, and the String and its lookup were a tenth of decoding one.

@@ -8,6 +8,9 @@ import Testing
 /// Columns are read by name and a NULL or a value of another type in a non-optional column
 /// throws, naming the column and the SQL.
 @Suite struct RowTests {
+  /// What every error about a column folio cannot read ends with.
+  static let fix = " ('folio db check' names the rows to fix)"
+
   let folder = TemporaryFolder()
 
   func open() throws -> Database {
@@ -117,7 +120,7 @@ import Testing
     let error = try #require(
       failure { try db.row("SELECT NULL AS quantity") { try $0["quantity"] as ExactDecimal } })
     #expect(error.extendedCode == SQLITE_MISMATCH)
-    #expect(error.message == "column quantity holds NULL, not ExactDecimal")
+    #expect(error.message == "column quantity holds NULL, not a decimal as TEXT" + Self.fix)
     #expect(error.description.contains("while executing `SELECT NULL AS quantity`"))
   }
 
@@ -125,17 +128,17 @@ import Testing
     let db = try open()
     #expect(
       failure { try db.row("SELECT 5 AS name") { try $0["name"] as String } }?.message
-        == "column name holds an INTEGER, not String")
+        == "column name holds an INTEGER, not TEXT" + Self.fix)
     #expect(
       failure { try db.row("SELECT 'x' AS id") { try $0["id"] as Int64? } }?.message
-        == "column id holds TEXT, not Optional<Int64>")
+        == "column id holds TEXT, not an INTEGER or NULL" + Self.fix)
     #expect(
       failure { try db.row("SELECT 'abc' AS price") { try $0["price"] as ExactDecimal } }?
         .message.hasPrefix("column price holds a value folio cannot read: 'abc' is not a valid")
         == true)
     #expect(
       failure { try db.row("SELECT 'short' AS side") { try $0["side"] as TradeSide } }?.message
-        == "column side holds TEXT, not TradeSide")
+        == "column side holds TEXT, not one of buy, sell" + Self.fix)
     #expect(
       failure { try db.row("SELECT 1 AS a") { try $0["b"] as Int } }?.message
         == "no result column named b")
@@ -151,10 +154,11 @@ import Testing
       INSERT INTO temp.portfolios VALUES (1, 'main', NULL, 'fifo', '2024-01-01T00:00:00Z');
       """)
     let error = try #require(failure { try Portfolio.all(db) })
-    #expect(error.message == "column currency holds NULL, not String")
+    #expect(error.message == "column currency holds NULL, not TEXT" + Self.fix)
     try db.execute("UPDATE temp.portfolios SET currency = 'usd', method = 'fifth'")
     #expect(
-      failure { try Portfolio.all(db) }?.message == "column method holds TEXT, not CostMethod")
+      failure { try Portfolio.all(db) }?.message
+        == "column method holds TEXT, not one of fifo, lifo, hifo, average" + Self.fix)
   }
 
   @Test func scalarsRefuseAnotherType() throws {

@@ -62,7 +62,10 @@ public struct DatabaseAdmin {
     do {
       let (integrity, rows) = try file.get()
       guard integrity.isEmpty else {
-        return report(integrity.map { CheckFinding(kind: .integrity, message: $0) })
+        // The version the first connection read, when it could read one.
+        return report(
+          integrity.map { CheckFinding(kind: .integrity, message: $0) },
+          version: (try? ledger.get())?.version ?? 0)
       }
       let checked = try ledger.get()
       guard let positions = checked.positions else {

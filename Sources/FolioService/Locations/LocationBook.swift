@@ -157,8 +157,13 @@ public struct LocationBook {
   private static func radius(_ text: String) throws(LocationError) -> Double {
     let trimmed = text.trimmingCharacters(in: .whitespaces)
     let message = "radius '\(trimmed)' must be a positive number of kilometres"
-    guard let value = try? ExactDecimal(parsing: trimmed) else {
-      throw .malformedField(field: "radius", message: message)
+    let value: ExactDecimal
+    do {
+      value = try ExactDecimal(parsing: trimmed)
+    } catch {
+      // Why it is not read (too large, too many digits) rather than a rule it may meet.
+      let reason = error.errorDescription.map { ": \($0)" } ?? ""
+      throw .malformedField(field: "radius", message: message + reason)
     }
     guard value.isPositive else { throw .invalidField(field: "radius", message: message) }
     return value.doubleValue

@@ -105,6 +105,11 @@ struct ValidLocation: Equatable {
       field: "link",
       message: "link '\(value)' is not an http(s) URL: it must start with http:// or https:// "
         + "followed by a host name")
+    guard !value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+    else {
+      throw .invalidField(
+        field: "link", message: "link '\(value)' contains a control character such as a newline")
+    }
     guard !value.unicodeScalars.contains(where: { $0.properties.isWhitespace }),
       let components = URLComponents(string: value),
       let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",

@@ -187,8 +187,12 @@ public struct TradeImporter {
           var trade = trade
           let link = links[record]
           if let link, link != trade.externalID {
-            trade.linkID = try Trade.id(externalID: link, preferring: portfolio.id, db)
-            guard trade.linkID != nil else { throw ImportRowError.unknownLink(link) }
+            guard let target = try Trade.linkTarget(externalID: link, preferring: portfolio.id, db)
+            else { throw ImportRowError.unknownLink(link) }
+            // The row giving the units up: a sell of the same kind, linked to itself.
+            guard target.side == .sell, target.kind == trade.kind, target.linkID == target.id
+            else { throw ImportRowError.notGivingUp(link, kind: trade.kind) }
+            trade.linkID = target.id
           }
           guard let id = try trade.insert(using: insert, db) else {
             skipped += 1
@@ -292,6 +296,12 @@ public struct TradeImporter {
               guard trade.kind == .transfer || trade.kind == .swap else {
                 throw TradeInputError(
                   field: "link", reason: "only the rows of a transfer or a swap have a link")
+              }
+              guard link != trade.externalID || trade.side == .sell else {
+                throw TradeInputError(
+                  field: "link",
+                  reason: "a buy does not give units up: its link must name the sell of the "
+                    + "\(trade.kind.rawValue) that does, not the buy itself")
               }
               links[rows] = link
             } else if trade.kind == .transfer || trade.kind == .swap {
@@ -503,6 +513,7 @@ public struct TradeImporter {
 enum ImportRowError: LocalizedError {
   case repeatedID(String, firstLine: Int)
   case unknownLink(String)
+  case notGivingUp(String, kind: TradeKind)
 
   var errorDescription: String? {
     switch self {
@@ -512,6 +523,9 @@ enum ImportRowError: LocalizedError {
     case .unknownLink(let link):
       return "link '\(link)' names no row of the file before it or of the database (import the "
         + "file of the portfolio the units left first)"
+    case .notGivingUp(let link, let kind):
+      return "link '\(link)' names a row that does not give units up in a \(kind.rawValue): "
+        + "that is a sell of kind \(kind.rawValue) whose link is its own id"
     }
   }
 }

@@ -153,6 +153,7 @@ public struct Sparkline: Equatable, Sendable {
 }
 
 extension Sparkline: RowDecodable {
+  public static var expected: String { "TEXT" }
   /// TEXT, read with `init(storedText:)`.
   public static func decode(_ column: Column) -> Sparkline? {
     String.decode(column).map(Sparkline.init(storedText:))

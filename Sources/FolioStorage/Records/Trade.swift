@@ -517,16 +517,18 @@ extension Trade {
 }
 
 extension Trade {
-  /// The id of the trade whose external id is `externalID`: in portfolio `preferring` if it
-  /// has one, else the first in any portfolio.
-  public static func id(externalID: String, preferring portfolioID: Int64, _ db: Database) throws
-    -> Int64?
-  {
+  /// The trade whose external id is `externalID` (in portfolio `preferring` if it has one,
+  /// else the first in any portfolio): its id, and what says whether it gives units up in a
+  /// transfer or a swap.
+  public static func linkTarget(
+    externalID: String, preferring portfolioID: Int64, _ db: Database
+  ) throws -> (id: Int64, side: TradeSide, kind: TradeKind, linkID: Int64?)? {
     try db.row(
       """
-      SELECT id FROM trades WHERE external_id = ? ORDER BY portfolio_id <> ?, id LIMIT 1
+      SELECT id, side, kind, link_id FROM trades WHERE external_id = ?
+      ORDER BY portfolio_id <> ?, id LIMIT 1
       """, [externalID, portfolioID]
-    ) { try $0["id"] }
+    ) { (try $0["id"], try $0["side"], try $0["kind"], try $0["link_id"]) }
   }
 
   /// How many trades of the portfolio carry the external id `id` or one made from it (`id`, a

@@ -84,6 +84,7 @@ import Testing
     let result = sandbox.run("db", "check", "--format", "json")
     let report = try json(result.out)
     #expect(report["ledger_checked"] as? Bool == false)
+    #expect(report["schema_version"] as? Int == (try Migrator().latestVersion))
     let findings = try #require(report["findings"] as? [[String: Any]])
     #expect(findings.map { $0["kind"] as? String } == ["integrity"])
   }

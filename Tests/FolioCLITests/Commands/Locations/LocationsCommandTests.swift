@@ -190,6 +190,11 @@ import Testing
         base + ["--lat", "0", "--lon", "0", "--link", "www.x.org"],
         "link 'www.x.org' is not an http(s) URL"
       ),
+      // A terminal escape in a link is refused as in a name, not stored to be shown later.
+      (
+        base + ["--lat", "0", "--lon", "0", "--link", "https://a.org/\u{1B}[2J"],
+        "link 'https://a.org/\\u{1B}[2J' contains a control character"
+      ),
       (
         ["locations", "add", "colosseum", "--city", "ROME", "--lat", "0", "--lon", "0"],
         "a location named 'colosseum' in city 'ROME' already exists: id 1 (Colosseum, Rome)"
@@ -317,6 +322,10 @@ import Testing
     try expectRefusal(
       ["locations", "near", "0", "0", "--radius", "-1"],
       message: "radius '-1' must be a positive number of kilometres")
+    // A positive radius folio cannot read says why, not only the rule it meets.
+    try expectRefusal(
+      ["locations", "near", "0", "0", "--radius", "1e30"], code: 64,
+      message: "radius '1e30' must be a positive number of kilometres: '1e30' is too large")
   }
 
   @Test func nextWalksTheListAndWrapsAround() throws {

@@ -116,6 +116,31 @@ import Testing
     #expect(imported.code == 65)
     #expect(imported.err.contains("link 'nowhere' names no row"))
     #expect(try sandbox.dump() == before)
+    // A link names the row that gives the units up: not a plain buy, not the arriving row
+    // itself, not the giving-up row of a swap for a transfer.
+    let header = "date,side,coin,quantity,price,id,kind,amount,acquired,link\n"
+    for (rows, message) in [
+      (
+        "2024-01-02,buy,bitcoin,1,10,a,trade,,,\n"
+          + "2024-01-03,buy,bitcoin,1,0,u,transfer,5,2024-01-01,a\n",
+        "x.csv:3: link 'a' names a row that does not give units up in a transfer"
+      ),
+      (
+        "2024-01-03,buy,bitcoin,1,0,u,transfer,5,2024-01-01,u\n",
+        "x.csv:2: link: a buy does not give units up"
+      ),
+      (
+        "2024-01-02,sell,btc,0.5,0,s,swap,40,,s\n"
+          + "2024-01-02,buy,ethereum,2,0,t,transfer,40,2024-01-01,s\n",
+        "x.csv:3: link 's' names a row that does not give units up in a transfer"
+      ),
+    ] {
+      let file = sandbox.write("x.csv", header + rows)
+      let refused = sandbox.run("import", "trades", file)
+      #expect(refused.code == 65, "\(rows)")
+      #expect(refused.err.contains(message), "\(refused.err)")
+      #expect(try sandbox.dump() == before)
+    }
   }
 
   /// Deleting one row of a transfer deletes all of it.
