@@ -178,21 +178,28 @@ public struct TradeImporter {
         // The line of each id read so far, by portfolio: an id may appear once in a file.
         var idLines: [Int64: [String: Int]] = [:]
         // The `link` of each row of a transfer or a swap, by record (its place among the data
-        // records: a record made from an exchange's row shares that row's line with others).
-        var links: [Int: String] = [:]
+        // records: a record made from an exchange's row shares that row's line with others),
+        // and whether it is the row's own id in the file (the row giving the units up; a
+        // made-up id the portfolio holds on another trade is dropped before the row is written).
+        var links: [Int: (text: String, isOwn: Bool)] = [:]
         // Writes one row's trade (unless its id is stored already) and books it: at once when
         // it follows everything booked for its coin, else its coin is booked again in time
         // order at the end, from its earliest row.
         func book(_ trade: Trade, in portfolio: Portfolio, line: Int, record: Int) throws {
           var trade = trade
           let link = links[record]
-          if let link, link != trade.externalID {
-            guard let target = try Trade.linkTarget(externalID: link, preferring: portfolio.id, db)
-            else { throw ImportRowError.unknownLink(link) }
-            // The row giving the units up: a sell of the same kind, linked to itself.
-            guard target.side == .sell, target.kind == trade.kind, target.linkID == target.id
-            else { throw ImportRowError.notGivingUp(link, kind: trade.kind) }
-            trade.linkID = target.id
+          if let link, !link.isOwn {
+            // The row giving the units up: a sell of the same kind, linked to itself (ids are
+            // unique per portfolio only, so another row may carry the same id).
+            guard
+              let target = try Trade.givingUpRow(
+                externalID: link.text, kind: trade.kind, preferring: portfolio.id, db)
+            else {
+              throw try Trade.holdsExternalID(link.text, db)
+                ? ImportRowError.notGivingUp(link.text, kind: trade.kind)
+                : ImportRowError.unknownLink(link.text)
+            }
+            trade.linkID = target
           }
           guard let id = try trade.insert(using: insert, db) else {
             skipped += 1
@@ -303,7 +310,7 @@ public struct TradeImporter {
                   reason: "a buy does not give units up: its link must name the sell of the "
                     + "\(trade.kind.rawValue) that does, not the buy itself")
               }
-              links[rows] = link
+              links[rows] = (link, link == trade.externalID)
             } else if trade.kind == .transfer || trade.kind == .swap {
               throw TradeInputError(
                 field: "link",
@@ -524,8 +531,8 @@ enum ImportRowError: LocalizedError {
       return "link '\(link)' names no row of the file before it or of the database (import the "
         + "file of the portfolio the units left first)"
     case .notGivingUp(let link, let kind):
-      return "link '\(link)' names a row that does not give units up in a \(kind.rawValue): "
-        + "that is a sell of kind \(kind.rawValue) whose link is its own id"
+      return "link '\(link)' names no row that gives units up in a \(kind.rawValue) (a sell of "
+        + "kind \(kind.rawValue) whose link is its own id); the rows with that id are not one"
     }
   }
 }

@@ -517,18 +517,25 @@ extension Trade {
 }
 
 extension Trade {
-  /// The trade whose external id is `externalID` (in portfolio `preferring` if it has one,
-  /// else the first in any portfolio): its id, and what says whether it gives units up in a
-  /// transfer or a swap.
-  public static func linkTarget(
-    externalID: String, preferring portfolioID: Int64, _ db: Database
-  ) throws -> (id: Int64, side: TradeSide, kind: TradeKind, linkID: Int64?)? {
+  /// The id of the row giving the units up in a transfer or a swap of `kind` (a sell linked
+  /// to itself) whose external id is `externalID`: in portfolio `preferring` if it has one,
+  /// else the first in any portfolio.
+  public static func givingUpRow(
+    externalID: String, kind: TradeKind, preferring portfolioID: Int64, _ db: Database
+  ) throws -> Int64? {
     try db.row(
       """
-      SELECT id, side, kind, link_id FROM trades WHERE external_id = ?
+      SELECT id FROM trades
+      WHERE external_id = ? AND side = 'sell' AND kind = ? AND link_id = id
       ORDER BY portfolio_id <> ?, id LIMIT 1
-      """, [externalID, portfolioID]
-    ) { (try $0["id"], try $0["side"], try $0["kind"], try $0["link_id"]) }
+      """, [externalID, kind.rawValue, portfolioID]
+    ) { try $0["id"] }
+  }
+
+  /// True when a trade of any portfolio carries the external id `externalID`.
+  public static func holdsExternalID(_ externalID: String, _ db: Database) throws -> Bool {
+    try db.scalarInt(
+      "SELECT EXISTS (SELECT 1 FROM trades WHERE external_id = ?)", [externalID]) == 1
   }
 
   /// How many trades of the portfolio carry the external id `id` or one made from it (`id`, a

@@ -89,6 +89,35 @@ import Testing
     #expect(copy.run("db", "check").out.hasPrefix("ok"))
   }
 
+  /// Ids are unique per portfolio only: where the portfolio a transfer arrives in holds a trade
+  /// with the id of the row giving the units up, the arriving row is linked to that row, not
+  /// refused and not linked to the other trade.
+  @Test func aLinkNamesTheRowGivingTheUnitsUpWhereIdsRepeat() throws {
+    _ = ok("portfolio", "add", "cold")
+    _ = ok("buy", "btc", "1", "--price", "100", "--date", "2024-01-01", "--id", "b1")
+    _ = ok(
+      "--portfolio", "cold", "buy", "btc", "2", "--price", "500", "--date", "2024-01-02", "--id",
+      "x")
+    _ = ok(
+      "transfer", "btc", "0.5", "--from", "main", "--to", "cold", "--date", "2024-02-01", "--id",
+      "x")
+    let main = ok("export", "trades")
+    let cold = ok("--portfolio", "cold", "export", "trades")
+    let copy = Sandbox()
+    #expect(copy.run("portfolio", "add", "cold").code == 0)
+    let first = copy.run("import", "trades", copy.write("main.csv", main))
+    #expect(first.code == 0, "\(first.err)")
+    let second = copy.run("--portfolio", "cold", "import", "trades", copy.write("cold.csv", cold))
+    #expect(second.code == 0, "\(second.err)")
+    #expect(copy.run("export", "trades").out == main)
+    #expect(copy.run("--portfolio", "cold", "export", "trades").out == cold)
+    let links =
+      "SELECT a.portfolio_id, b.portfolio_id, b.side FROM trades a JOIN trades b ON b.id = a.link_id"
+      + " WHERE a.side = 'buy' ORDER BY a.id"
+    #expect(try copy.sqlite(links) == (try sandbox.sqlite(links)))
+    #expect(try copy.sqlite(links) == "2|1|sell\n")
+  }
+
   /// A file of a plain portfolio keeps the columns it always had.
   @Test func aPortfolioOfBuysAndSellsExportsTheOldColumns() throws {
     _ = ok("buy", "btc", "1", "--price", "100", "--date", "2024-01-01")
@@ -123,7 +152,7 @@ import Testing
       (
         "2024-01-02,buy,bitcoin,1,10,a,trade,,,\n"
           + "2024-01-03,buy,bitcoin,1,0,u,transfer,5,2024-01-01,a\n",
-        "x.csv:3: link 'a' names a row that does not give units up in a transfer"
+        "x.csv:3: link 'a' names no row that gives units up in a transfer"
       ),
       (
         "2024-01-03,buy,bitcoin,1,0,u,transfer,5,2024-01-01,u\n",
@@ -132,7 +161,7 @@ import Testing
       (
         "2024-01-02,sell,btc,0.5,0,s,swap,40,,s\n"
           + "2024-01-02,buy,ethereum,2,0,t,transfer,40,2024-01-01,s\n",
-        "x.csv:3: link 's' names a row that does not give units up in a transfer"
+        "x.csv:3: link 's' names no row that gives units up in a transfer"
       ),
     ] {
       let file = sandbox.write("x.csv", header + rows)
