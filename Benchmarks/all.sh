@@ -2,8 +2,10 @@
 # Every figure of docs/performance.md (issue 17) in one run: the machine and its load, then
 # each benchmark in turn, each printing folio's figures beside its baseline from the same run.
 #
-#   Benchmarks/trades.sh 1000000   import against the sqlite3 CLI's .import (+ index by coin)
-#   Benchmarks/peers.sh 100000     import + prices + holdings against hledger and beancount
+#   Benchmarks/trades.sh 1000000   import against the sqlite3 CLI's .import (+ index by coin),
+#                                  and against SQLite alone storing the rows folio stores
+#   Benchmarks/peers.sh 100000     import + prices + holdings against hledger and beancount,
+#                                  and what SQLite alone storing folio's rows allows
 #   Benchmarks/scale.sh 100000     report, --save, --date, holdings --method, tx list, backfill
 #                                  and DCA at 100k and 1M, with the growth factor
 #   Benchmarks/dca.sh              hourly buys of one coin at N and 2N

@@ -4,7 +4,10 @@
 # positions, position days), copied with INSERT … SELECT from DONE, a database folio imported
 # into, suspending what folio's import suspends and rebuilding the same indexes. No CSV, no
 # decimals, no booking: SQLite's share of the job alone, the least any program storing the same
-# rows can take.
+# rows can take. Each INSERT … SELECT * into an empty table is SQLite's transfer optimization
+# (EXPLAIN shows RowData, then Insert): each record is copied as stored, not decoded and made
+# again, which no import from a file can do. Benchmarks/import-rows.sh times the same rows
+# stored by the sqlite3 CLI's own importer.
 #
 # usage: Benchmarks/floor.sh DONE >floor.sql
 #        folio --db NEW db migrate && sqlite3 NEW ".read floor.sql"

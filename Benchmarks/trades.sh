@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Trades benchmark (issue 3): importing a generated history with folio against the sqlite3 CLI
 # doing the same job in the same run, peak memory, `folio holdings` and one `folio buy` on the
-# resulting database. Prints both figures and the ratio, and two floors against the same
-# baseline: the sqlite3 CLI alone writing the rows folio stores with the same indexes
-# (Benchmarks/floor.sh), and the least any such import must store (Benchmarks/minimal-floor.sql).
+# resulting database. Prints both figures and the ratio; the sqlite3 CLI's `.import` of every
+# row folio stores, with the same indexes (Benchmarks/import-rows.sh), the same storing done by
+# the issue's baseline; SQLite writing those rows from memory, by row and in bulk
+# (Benchmarks/write-floor.c); and two floors, each against the baseline with its index: the
+# sqlite3 CLI copying the rows folio stores in one statement per table (Benchmarks/floor.sh),
+# and the least any such import must store (Benchmarks/minimal-floor.sql).
 #
 # usage: Benchmarks/trades.sh [TRADES]   (default 1000000; FOLIO_BENCH_RUNS, default 3, runs
 #        of each timing, the fastest kept)
@@ -75,6 +78,28 @@ done
 best "$work/minimal.sqlite3" minimal sqlite3 "$work/minimal.sqlite3" 'PRAGMA journal_mode = WAL' \
   "ATTACH '$work/folio.sqlite3' AS done" ".read Benchmarks/minimal-floor.sql"
 minimal=$elapsed
+# The issue's baseline storing what folio stores: the sqlite3 CLI's `.import` of each table's
+# rows, with the same indexes (Benchmarks/import-rows.sh).
+Benchmarks/import-rows.sh "$work/folio.sqlite3" "$work/rows" >"$work/rows.sql"
+best "$work/rows.sqlite3" rows sqlite3 "$work/rows.sqlite3" ".read $work/rows.sql"
+rows=$elapsed
+# SQLite writing the same rows from memory (Benchmarks/write-floor.c, which times its writing
+# alone): a statement run per row, as folio's import runs them, and in bulk through a virtual
+# table, the cheapest way open to a program that makes the rows itself. Built when `cc` is there.
+declare -A written=()
+if command -v cc >/dev/null; then
+  cc -O2 -o "$work/write-floor" Benchmarks/write-floor.c -lsqlite3
+  for mode in row bulk; do
+    for _ in $(seq "$runs"); do
+      rm -f "$work/$mode.sqlite3"*
+      "$folio" --db "$work/$mode.sqlite3" db migrate >/dev/null
+      read -r elapsed _ <<<"$("$work/write-floor" "$mode" "$work/folio.sqlite3" "$work/$mode.sqlite3")"
+      if [ -z "${written[$mode]:-}" ] || python3 -c "import sys; sys.exit($elapsed >= ${written[$mode]})"; then
+        written[$mode]=$elapsed
+      fi
+    done
+  done
+fi
 
 holdings_ms=$(python3 - "$folio" "$work/folio.sqlite3" <<'PY'
 import subprocess, sys, time
@@ -110,10 +135,20 @@ printf '%-46s %9ss %9ss %7sx\n' "import CSV into a fresh WAL database" "$(second
   "$(seconds "$base")" "$(ratio "$mine" "$base")"
 printf '%-46s %9ss %9ss %7sx\n' "  the same, baseline also indexing by coin" "$(seconds "$mine")" \
   "$(seconds "$indexed")" "$(ratio "$mine" "$indexed")"
-printf '%-46s %9s %9ss %7sx\n' "floor: sqlite3 copying the rows folio stores" "-" \
-  "$(seconds "$floor")" "$(ratio "$floor" "$base")"
+printf '%-46s %9ss %9ss %7sx\n' "  the same, baseline .import-ing folio's rows" "$(seconds "$mine")" \
+  "$(seconds "$rows")" "$(ratio "$mine" "$rows")"
+printf '%-46s %9s %9ss %7sx\n' "sqlite3 .import of folio's rows, to the index" "-" \
+  "$(seconds "$rows")" "$(ratio "$rows" "$indexed")"
+for mode in row bulk; do
+  [ -n "${written[$mode]:-}" ] || continue
+  printf '%-46s %9s %9ss %7sx\n' "SQLite writing them from memory, $(
+    [ "$mode" = row ] && echo 'by row' || echo 'in bulk')" "-" \
+    "$(seconds "${written[$mode]}")" "$(ratio "${written[$mode]}" "$indexed")"
+done
+printf '%-46s %9s %9ss %7sx\n' "floor: sqlite3 copying folio's rows, the same" "-" \
+  "$(seconds "$floor")" "$(ratio "$floor" "$indexed")"
 printf '%-46s %9s %9ss %7sx\n' "floor: the same into a minimal schema" "-" \
-  "$(seconds "$minimal")" "$(ratio "$minimal" "$base")"
+  "$(seconds "$minimal")" "$(ratio "$minimal" "$indexed")"
 printf '%-46s %8sMiB\n' "peak memory of the import" "$((mine_peak / 1024))"
 printf '%-46s %8sms %8sms\n' "holdings (folio) / GROUP BY (sqlite3)" "$holdings_ms" "$group_ms"
 printf '%-46s %8sms\n' "one buy on that database" "$buy_ms"
