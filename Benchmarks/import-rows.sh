@@ -48,7 +48,7 @@ for table in "${tables[@]}"; do
 done
 echo 'BEGIN;'
 for table in "${tables[@]}"; do
-  echo ".import --csv $dir/$table.csv $table"
+  echo ".import --csv \"$dir/$table.csv\" $table"
 done
 sqlite3 "$done_db" "SELECT sql || ';' FROM sqlite_schema WHERE type = 'index' AND $suspended"
 echo 'COMMIT;'

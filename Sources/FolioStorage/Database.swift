@@ -393,6 +393,13 @@ public final class Database {
   /// is then linked to `destination`, so a copy interrupted by a crash or a full disk never
   /// leaves a file at `destination` that looks like a backup. A failed copy is removed.
   public func backup(to destination: String) throws {
+    guard !destination.isEmpty else {
+      throw FileError.cannotWriteCopy(path: "''", reason: "the path is empty")
+    }
+    let target = (try? OutputFile.resolve(destination)) ?? destination
+    guard !Database.files(of: path).contains(where: { PathName.namesSameEntry(target, $0) }) else {
+      throw FileError.isTheDatabase(path: destination)
+    }
     guard !FileManager.default.fileExists(atPath: destination) else {
       throw FileError.alreadyExists(destination)
     }
@@ -639,8 +646,18 @@ public final class Database {
 
   /// Removes a database file and the journal, WAL and shared-memory files beside it.
   public static func removeFiles(of path: String) {
-    for suffix in ["", "-wal", "-shm", "-journal"] {
-      unlink(path + suffix)
-    }
+    for suffix in sideSuffixes { unlink(path + suffix) }
+  }
+
+  /// The database file itself, then the journal, WAL and shared-memory files SQLite keeps
+  /// beside it.
+  private static let sideSuffixes = ["", "-wal", "-shm", "-journal"]
+
+  /// The files no output may be written to while the database at `path` is in use: the file
+  /// and the ones SQLite keeps beside it, whether they exist or not, beside `path` and beside
+  /// the file a symbolic link at `path` names (where SQLite puts them).
+  public static func files(of path: String) -> [String] {
+    let real = (try? OutputFile.resolve(path)) ?? path
+    return Set([path, real]).sorted().flatMap { base in sideSuffixes.map { base + $0 } }
   }
 }

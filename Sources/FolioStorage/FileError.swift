@@ -18,7 +18,8 @@ public enum FileError: LocalizedError, Equatable {
   case notARegularFile(path: String, kind: String)
   /// Creating, writing, syncing or renaming an `--out` file failed.
   case cannotWrite(path: String, reason: String)
-  /// An `--out` path is the database in use (or one of its journal files).
+  /// An `--out` or backup path is the database in use (or one of its journal files, created or
+  /// not).
   case isTheDatabase(path: String)
 
   public var errorDescription: String? {
@@ -43,8 +44,8 @@ public enum FileError: LocalizedError, Equatable {
       return "\(path): cannot be written (\(reason)); the file, if any, was left as it was"
     case .isTheDatabase(let path):
       return
-        "\(path) is the database folio is using; --out never replaces it (choose another "
-        + "file name; nothing was changed)"
+        "\(path) is the database folio is using, or one of its journal files; folio never "
+        + "writes over it (choose another file name; nothing was changed)"
     }
   }
 

@@ -51,6 +51,11 @@ public enum OutputFile {
       throw FileError.cannotWrite(path: "''", reason: "the path is empty")
     }
     let target = try resolve(path)
+    // By name first: a journal file SQLite has not created yet is the database's all the same
+    // (a file written there is taken for a journal and removed by the next open).
+    for file in protected where PathName.namesSameEntry(target, file) {
+      throw FileError.isTheDatabase(path: path)
+    }
     var status = stat()
     guard lstat(target, &status) == 0 else {
       if errno != ENOENT { throw failed(path) }

@@ -31,6 +31,21 @@ public enum PathName {
     return String(trimmed[trimmed.index(after: slash)...])
   }
 
+  /// True when `path` and `other` name the same entry, whether or not a file is there yet: the
+  /// same last component in the same folder, the folders compared by device and inode (so `a`,
+  /// `./a` and `link/a`, where `link` is a symbolic link to the current folder, agree).
+  public static func namesSameEntry(_ path: String, _ other: String) -> Bool {
+    guard name(of: path) == name(of: other) else { return false }
+    var first = stat()
+    var second = stat()
+    let firstFolder = folder(of: path)
+    let secondFolder = folder(of: other)
+    guard stat(firstFolder.isEmpty ? "." : firstFolder, &first) == 0,
+      stat(secondFolder.isEmpty ? "." : secondFolder, &second) == 0
+    else { return false }
+    return first.st_dev == second.st_dev && first.st_ino == second.st_ino
+  }
+
   /// `path` without the slashes at its end, keeping a lone "/".
   private static func withoutTrailingSlashes(_ path: String) -> String {
     var trimmed = Substring(path)

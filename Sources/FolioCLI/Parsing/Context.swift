@@ -101,7 +101,7 @@ final class Context {
 
   /// The database and its side files, which no output may replace.
   private var databaseFiles: [String] {
-    (try? location().path).map { [$0, $0 + "-wal", $0 + "-shm", $0 + "-journal"] } ?? []
+    (try? location().path).map(Database.files(of:)) ?? []
   }
 
   /// The database, opened (migrated if needed) on first use; created when missing only for a
@@ -164,10 +164,12 @@ final class Context {
 
   /// Runs `body`; when it fails and the database did not exist before, the database it
   /// created (with its side files) is removed again, so a refused command leaves no new file.
-  /// A database that meanwhile holds records (another process wrote to the new file) stays.
+  /// A database that meanwhile holds records (another process wrote to the new file) stays,
+  /// and so does anything behind a path that was a symbolic link.
   func removingNewDatabase<T>(onFailureOf body: () throws -> T) throws -> T {
-    let path = try location().path
-    let existed = FileManager.default.fileExists(atPath: path)
+    guard let path = try? location().path else { return try body() }
+    var status = stat()
+    let existed = lstat(path, &status) == 0
     do {
       return try body()
     } catch {
@@ -223,11 +225,11 @@ extension Context {
     return try PortfolioService(store()).resolve(name)
   }
 
-  /// The portfolios to use: every one for `--portfolio all` (of one currency), else the one
-  /// `portfolio()` gives.
-  func portfolios() throws -> [Portfolio] {
+  /// The portfolios to use: every one for `--portfolio all` (of one currency unless
+  /// `oneCurrency` is false), else the one `portfolio()` gives.
+  func portfolios(oneCurrency: Bool = true) throws -> [Portfolio] {
     let name = globals.portfolio ?? environment["FOLIO_PORTFOLIO"]
-    return try PortfolioService(store()).resolveMany(name)
+    return try PortfolioService(store()).resolveMany(name, oneCurrency: oneCurrency)
   }
 }
 

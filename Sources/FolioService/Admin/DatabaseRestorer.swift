@@ -130,7 +130,9 @@ public struct DatabaseRestorer {
     guard FileManager.default.fileExists(atPath: file, isDirectory: &isFolder) else {
       throw RestoreError.fileMissing(file)
     }
-    guard !isFolder.boolValue else { throw RestoreError.notADatabase(file) }
+    guard !isFolder.boolValue else {
+      throw FileError.notADatabaseFile(path: file, kind: "a directory")
+    }
     var fileStat = stat()
     var liveStat = stat()
     if stat(file, &fileStat) == 0, stat(live, &liveStat) == 0,

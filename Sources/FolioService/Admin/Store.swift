@@ -76,6 +76,9 @@ public final class Store {
   public init(_ location: StoreLocation, mustExist: Bool = false, now: Date = Date()) throws {
     let exists = FileManager.default.fileExists(atPath: location.path)
     if mustExist && !exists { throw StoreError.missingDatabase(location.path) }
+    // A reader never makes a database, not even of an empty file (SQLite reads one as a
+    // database without tables, and migrating would write the schema into it).
+    if mustExist && Self.isEmptyFile(location.path) { throw StoreError.emptyFile(location.path) }
     let migrator = try Migrator()
     database = try Self.open(location, mode: .readWriteCreate, writeAheadLog: false)
     Database.removeLeftovers(of: location.path)
@@ -83,6 +86,15 @@ public final class Store {
     try database.enableWriteAheadLog()
     migration = try migrator.migrate(database, now: now, completing: Self.completeMigration)
     try CoinDirectory.addBuiltInList(database)
+  }
+
+  /// True when the regular file at `path` holds no byte and no WAL beside it holds any either
+  /// (a new database can be all in its WAL until the first checkpoint).
+  private static func isEmptyFile(_ path: String) -> Bool {
+    var status = stat()
+    guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size == 0
+    else { return false }
+    return stat(path + "-wal", &status) != 0 || status.st_size == 0
   }
 
   /// What the migrations leave to folio, inside their transaction: the `position_days` rows of

@@ -4,6 +4,9 @@ import Foundation
 public enum StoreError: LocalizedError, ClassifiedError, Equatable {
   /// The command reads an existing database and there is none at the path.
   case missingDatabase(String)
+  /// The command reads an existing database and the file at the path is empty (as `touch`
+  /// leaves it), with no WAL beside it: no database yet.
+  case emptyFile(String)
   /// The database cannot be opened or created at the path.
   case cannotOpen(path: String, reason: String)
   /// The file at the path is not an SQLite database, or it is damaged.
@@ -13,7 +16,7 @@ public enum StoreError: LocalizedError, ClassifiedError, Equatable {
 
   public var kind: FailureKind {
     switch self {
-    case .missingDatabase: return .inputMissing
+    case .missingDatabase, .emptyFile: return .inputMissing
     case .cannotOpen: return .io
     case .checkFailed, .notADatabase: return .badData
     }
@@ -23,6 +26,10 @@ public enum StoreError: LocalizedError, ClassifiedError, Equatable {
     switch self {
     case .missingDatabase(let path):
       return "no database at \(path); record a trade or run 'folio db migrate' to create one"
+    case .emptyFile(let path):
+      return
+        "\(path) is an empty file, not a database yet; record a trade or run 'folio db migrate' "
+        + "to make it one (the file was left untouched)"
     case .cannotOpen(let path, let reason):
       return "cannot open the database at \(path): \(reason)"
     case .notADatabase(let path):

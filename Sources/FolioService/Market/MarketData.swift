@@ -68,8 +68,11 @@ public struct MarketData {
       }
       documents.append((path, document, notes))
     }
+    // The data's own time, but never later than now: one coin's `last_updated` in the future
+    // would date the snapshot there, and a future snapshot stays the latest for good.
+    let stamp = Timestamp.format(now)
     func time(of document: CoinGeckoDocument) -> String {
-      at.map(Timestamp.format) ?? document.dataTime ?? Timestamp.format(now)
+      at.map(Timestamp.format) ?? document.dataTime.map { min($0, stamp) } ?? stamp
     }
     let batchGlobals = documents.compactMap { item -> (String, GlobalData)? in
       guard case .global(let data) = item.document else { return nil }
@@ -95,8 +98,18 @@ public struct MarketData {
       outcomes += try PriceHistory(store).importCharts(
         charts, coinID: coin, vsCurrency: vsCurrency, now: now)
     }
-    for (path, document, notes) in documents {
+    for (path, document, var notes) in documents {
       let fetchedAt = time(of: document)
+      if at == nil, let data = document.dataTime, data > stamp {
+        var whose = ""
+        if case .markets(let page) = document,
+          let quote = page.quotes.first(where: { $0.lastUpdated == data })
+        {
+          whose = " (coin '\(quote.id)')"
+        }
+        notes.warnings.append(
+          "its time, \(data)\(whose), is later than now; the data is filed under now, \(stamp)")
+      }
       let source = "import:" + path
       let counts = try database.write {
         try persist(document, fetchedAt: fetchedAt, source: source, vsCurrency: vsCurrency)
@@ -494,7 +507,10 @@ public struct MarketData {
   /// The start of a `--since` window: a date or time as written, or `now` minus a duration.
   public static func start(_ since: String, now: Date) -> Date? {
     if let time = try? Timestamp(parsing: since, .lenient) { return time.date }
-    return MarketTime.parseDuration(since).map { now.addingTimeInterval(-$0) }
+    // Nothing is stored before 1970: a longer duration is all of it (not a date before year 0).
+    return MarketTime.parseDuration(since).map {
+      max(now.addingTimeInterval(-$0), Date(timeIntervalSince1970: 0))
+    }
   }
 
   /// The cached prices of `coinID` in `vsCurrency` since `since`, oldest first: the snapshot

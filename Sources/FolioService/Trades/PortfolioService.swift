@@ -6,6 +6,8 @@ public enum PortfolioError: LocalizedError, ClassifiedError, Equatable {
   case notFound(String, known: [String])
   case exists(String)
   case invalidName(String)
+  /// `all`, which `--portfolio all` reads as every portfolio, for a new or renamed portfolio.
+  case reservedName(String)
   case invalidCurrency(String)
   case invalidMethod(String)
   case holdsTrades(String, Int)
@@ -27,6 +29,10 @@ public enum PortfolioError: LocalizedError, ClassifiedError, Equatable {
     case .invalidName(let name):
       return
         "'\(name)' is not a valid portfolio name: use 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit"
+    case .reservedName(let name):
+      return
+        "'\(name)' is not a portfolio name folio gives: --portfolio \(name) stands for every "
+        + "portfolio; choose another name"
     case .invalidCurrency(let currency):
       return "'\(currency)' is not a currency code: use 2 to 10 lowercase letters such as 'usd'"
     case .invalidMethod(let method):
@@ -73,13 +79,14 @@ public struct PortfolioService {
   }
 
   /// The portfolios `name` stands for: `all` is every portfolio (unless one is named `all`),
-  /// which must share one currency; any other name is that portfolio alone.
-  public func resolveMany(_ name: String?) throws -> [Portfolio] {
+  /// which must share one currency unless `oneCurrency` is false (a listing of the trades adds
+  /// nothing up); any other name is that portfolio alone.
+  public func resolveMany(_ name: String?, oneCurrency: Bool = true) throws -> [Portfolio] {
     guard name == "all", try Portfolio.named("all", db) == nil else {
       return [try resolve(name)]
     }
     let portfolios = try Portfolio.all(db)
-    if Set(portfolios.map(\.currency)).count > 1 {
+    if oneCurrency, Set(portfolios.map(\.currency)).count > 1 {
       throw PortfolioError.mixedCurrencies(
         portfolios.map { "\($0.name) (\($0.currency.uppercased()))" })
     }
@@ -98,7 +105,7 @@ public struct PortfolioService {
   public func add(name: String, currency: String = "usd", method: CostMethod = .fifo, now: Date)
     throws -> Portfolio
   {
-    try Self.validate(name: name)
+    try Self.validateNew(name: name)
     let code = currency.lowercased()
     guard (2...10).contains(code.count), code.allSatisfy({ $0 >= "a" && $0 <= "z" }) else {
       throw PortfolioError.invalidCurrency(currency)
@@ -108,6 +115,14 @@ public struct PortfolioService {
       return try Portfolio.insert(
         name: name, currency: code, method: method, createdAt: Timestamp.format(now), db)
     }
+  }
+
+  /// A name for a new or renamed portfolio: a valid name (`validate(name:)`) other than `all`.
+  /// (A database from before this rule may hold a portfolio named `all`: `resolveMany` then
+  /// reads `--portfolio all` as that portfolio.)
+  static func validateNew(name: String) throws {
+    try validate(name: name)
+    guard name != "all" else { throw PortfolioError.reservedName(name) }
   }
 
   static func validate(name: String) throws {
@@ -141,7 +156,7 @@ public struct PortfolioService {
 
   /// Renames a portfolio (and keeps it the default if it was).
   public func rename(_ old: String, to new: String) throws -> Portfolio {
-    try Self.validate(name: new)
+    try Self.validateNew(name: new)
     return try db.write {
       let portfolio = try resolve(old)
       guard try Portfolio.named(new, db) == nil else { throw PortfolioError.exists(new) }

@@ -1,7 +1,7 @@
 import FolioStorage
 import Foundation
 
-/// Writes a portfolio's trades as CSV in the import format, oldest first.
+/// Writes the trades of a portfolio, or of several, as CSV in the import format, oldest first.
 public struct TradeExporter {
   /// The header of exported files.
   public static let header = [
@@ -11,6 +11,10 @@ public struct TradeExporter {
   /// The columns added after `header` when the portfolio has rows of other kinds than buys
   /// and sells for cash (docs/trades.md): a file without them imports as buys and sells.
   public static let kindHeader = ["kind", "income_type", "amount", "acquired", "link"]
+
+  /// The column added last when the file holds several portfolios: each row's portfolio, by
+  /// name, as `import trades` reads it.
+  public static let portfolioHeader = "portfolio"
 
   let store: Store
 
@@ -23,39 +27,55 @@ public struct TradeExporter {
   /// column holds the location's `"NAME, CITY"` (its id when that text would name two
   /// locations), empty for trades without one, so an import of the file restores it.
   public func forEachRow(of portfolio: Portfolio, _ row: ([String]) throws -> Void) throws {
-    try forEachRow(of: portfolio, header: { _ in }, row)
+    try forEachRow(of: [portfolio], header: { _ in }, row)
   }
 
   /// `forEachRow`, after calling `header` with the file's header (`header`, followed by
-  /// `kindHeader` when the portfolio has rows of other kinds), in the same read snapshot.
+  /// `kindHeader` when a portfolio has rows of other kinds), in the same read snapshot. With
+  /// several portfolios, their trades come in one time order (ties by id: the row giving
+  /// units up before the rows it gives them to), each with its portfolio's name in a last
+  /// column, `portfolioHeader`: importing the file into a database that holds portfolios of
+  /// those names restores every trade, transfers between them in either direction included.
   public func forEachRow(
-    of portfolio: Portfolio, header: ([String]) throws -> Void, _ row: ([String]) throws -> Void
+    of portfolios: [Portfolio], header: ([String]) throws -> Void,
+    _ row: ([String]) throws -> Void
   ) throws {
     let book = LocationBook(store)
     let db = store.database
+    let names = Dictionary(portfolios.map { ($0.id, $0.name) }) { first, _ in first }
+    let naming = names.count > 1
     try db.read {
       let references = try book.references()
-      let taken = try Trade.exportedStyleIDs(portfolioID: portfolio.id, db)
       var portable: [Int64: String] = [:]
-      let kinds = try Trade.hasOtherKinds(portfolioID: portfolio.id, db)
-      try header(kinds ? Self.header + Self.kindHeader : Self.header)
-      // The exported id of each row a link names, and the ids taken in other portfolios.
+      let kinds = try portfolios.contains { try Trade.hasOtherKinds(portfolioID: $0.id, db) }
+      try header(
+        (kinds ? Self.header + Self.kindHeader : Self.header)
+          + (naming ? [Self.portfolioHeader] : []))
+      // The exported id of each row a link names, and the ids each portfolio holds.
       var linkIDs: [Int64: String] = [:]
-      var takenElsewhere: [Int64: Set<String>] = [portfolio.id: taken]
+      var taken: [Int64: Set<String>] = [:]
+      func takenIDs(_ portfolioID: Int64) throws -> Set<String> {
+        if let known = taken[portfolioID] { return known }
+        let ids = try Trade.exportedStyleIDs(portfolioID: portfolioID, db)
+        taken[portfolioID] = ids
+        return ids
+      }
       func exportedID(_ id: Int64) throws -> String {
         if let known = linkIDs[id] { return known }
         guard let row = try Trade.find(id: id, db) else { return "" }
-        if takenElsewhere[row.portfolioID] == nil {
-          takenElsewhere[row.portfolioID] = try Trade.exportedStyleIDs(
-            portfolioID: row.portfolioID, db)
-        }
         let text =
-          row.externalID
-          ?? Self.madeUpID(for: row.id, avoiding: takenElsewhere[row.portfolioID] ?? [])
+          try row.externalID ?? Self.madeUpID(for: row.id, avoiding: takenIDs(row.portfolioID))
         linkIDs[id] = text
         return text
       }
-      try TradeService(store).eachTrade(in: portfolio, filter: Trade.Filter()) { trade in
+      func each(_ body: (Trade) throws -> Void) throws {
+        if naming {
+          try Trade.each(portfolioIDs: names.keys.sorted(), db, body)
+        } else if let portfolio = portfolios.first {
+          try TradeService(store).eachTrade(in: portfolio, filter: Trade.Filter(), body)
+        }
+      }
+      try each { trade in
         var location = ""
         if let id = trade.locationID {
           if let known = portable[id] {
@@ -68,7 +88,9 @@ public struct TradeExporter {
         var fields = [
           trade.executedAt, trade.side.rawValue, trade.coinID, trade.quantity.description,
           trade.price.description, trade.fee.description, trade.note ?? "",
-          trade.externalID ?? Self.madeUpID(for: trade.id, avoiding: taken), location,
+          try trade.externalID
+            ?? Self.madeUpID(for: trade.id, avoiding: takenIDs(trade.portfolioID)),
+          location,
         ]
         if kinds {
           fields += [
@@ -77,6 +99,7 @@ public struct TradeExporter {
             try trade.linkID.map(exportedID) ?? "",
           ]
         }
+        if naming { fields.append(names[trade.portfolioID] ?? "") }
         try row(fields)
       }
     }

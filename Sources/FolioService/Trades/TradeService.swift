@@ -158,7 +158,7 @@ public struct TradeService {
     from draft: TradeDraft, portfolio: Portfolio, coinID: String, stamp: String,
     latest: Timestamp?, dates: Timestamp.Syntax = .zoned
   ) throws -> Trade {
-    Trade(
+    let trade = Trade(
       portfolioID: portfolio.id,
       executedAt: try draft.date.map {
         try TradeInput.date($0, latest: latest, syntax: dates).description(parsedFrom: $0)
@@ -169,6 +169,17 @@ public struct TradeService {
       note: try TradeInput.note(draft.note),
       externalID: try TradeInput.externalID(draft.externalID), locationID: draft.locationID,
       createdAt: stamp)
+    // Booking takes the trade's cost or proceeds: refused here, naming what is too large, not
+    // deep in the booking as "the result is too large".
+    do {
+      _ = try trade.quantity * trade.price + trade.fee
+    } catch {
+      throw TradeInputError(
+        field: "quantity × price",
+        reason: "\(trade.quantity) × \(trade.price) + the fee \(trade.fee) is too large to "
+          + "represent exactly (the limit is about 1.7e20)")
+    }
+    return trade
   }
 
   /// Records a new trade of `draft.coin` (an id or a symbol of the coin directory; with

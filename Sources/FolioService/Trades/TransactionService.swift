@@ -7,7 +7,8 @@ public enum TransactionError: LocalizedError, ClassifiedError, Equatable {
   case samePortfolio(String)
   /// A transfer between portfolios of different currencies.
   case currencies(from: String, fromCurrency: String, to: String, toCurrency: String)
-  /// A transfer fee as large as the quantity moved: nothing would arrive.
+  /// A transfer's or a swap's fee as large as the quantity it is paid out of: nothing would
+  /// arrive, or be left of what was received.
   case feeTooLarge(fee: ExactDecimal, quantity: ExactDecimal)
   /// A swap of a coin for itself.
   case sameCoin(String)
@@ -30,8 +31,7 @@ public enum TransactionError: LocalizedError, ClassifiedError, Equatable {
       return "portfolio '\(from)' counts in \(fromCurrency) and '\(to)' in \(toCurrency); "
         + "a transfer keeps the cost basis, so both must use the same currency"
     case .feeTooLarge(let fee, let quantity):
-      return "--fee: the fee \(fee) must be less than the quantity \(quantity) (the fee is paid "
-        + "out of the units sent)"
+      return "--fee: the fee \(fee) must be less than the quantity \(quantity) it is paid out of"
     case .sameCoin(let coin):
       return "a swap gives one coin for another; both sides name '\(coin)'"
     case .feeCoin(let coin, let give, let get):
@@ -193,6 +193,10 @@ public struct TransactionService {
       into.quantity = try TradeInput.quantity(getQuantity)
       let feeAmount = try TradeInput.amount(fee ?? "0", field: "--fee")
       if feeID == getID { into.fee = feeAmount } else { out.fee = feeAmount }
+      let paidOutOf = feeID == getID ? into.quantity : out.quantity
+      guard feeAmount < paidOutOf else {
+        throw TransactionError.feeTooLarge(fee: feeAmount, quantity: paidOutOf)
+      }
       let total =
         try value.map { try TradeInput.amount($0, field: "--value") }
         ?? quotedValue(out, into, currency: portfolio.currency, maxAge: maxAge)

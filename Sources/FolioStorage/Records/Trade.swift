@@ -281,6 +281,20 @@ public struct Trade: Equatable, Sendable {
     }
   }
 
+  /// Calls `body` with every trade of the portfolios `portfolioIDs`, oldest first (ties by id,
+  /// so the row giving units up comes before the rows it gives them to).
+  public static func each(
+    portfolioIDs: [Int64], _ db: Database, _ body: (Trade) throws -> Void
+  ) throws {
+    let marks = Array(repeating: "?", count: portfolioIDs.count).joined(separator: ", ")
+    try db.prepare(
+      """
+      SELECT \(Selection.all.columns) FROM trades WHERE portfolio_id IN (\(marks))
+      ORDER BY executed_at, id
+      """
+    ).forEachRow(portfolioIDs) { try body(try Trade(row: $0)) }
+  }
+
   /// The SQL and values `each` runs: a coin or a time bound is found through an index.
   static func query(portfolioID: Int64, filter: Filter, selection: Selection = .all) -> (
     String, [any SQLBindable]

@@ -30,6 +30,29 @@ import Testing
     }
   }
 
+  /// An empty file (as `touch` leaves it) is no database yet: no reader writes the schema into
+  /// it, and it is left as it was, empty and alone in its folder.
+  @Test func readersLeaveAnEmptyFileEmpty() throws {
+    let empty = sandbox.file("empty.sqlite3")
+    try #require(FileManager.default.createFile(atPath: empty, contents: Data()))
+    for command in Self.readers {
+      let result = sandbox.run(["--db", empty] + command)
+      #expect(
+        try FileManager.default.attributesOfItem(atPath: empty)[.size] as? Int == 0, "\(command)")
+      #expect(
+        try FileManager.default.contentsOfDirectory(atPath: sandbox.path) == ["empty.sqlite3"])
+      if ["holdings", "report", "stats", "export"].contains(command[0]) {
+        #expect(result.code == 66, "\(command): \(result.err)")
+        #expect(
+          result.err == "folio: error: \(empty) is an empty file, not a database yet; record a "
+            + "trade or run 'folio db migrate' to make it one (the file was left untouched)\n")
+      }
+    }
+    // A command that writes makes it a database, as it makes a missing one.
+    #expect(sandbox.run("--db", empty, "buy", "bitcoin", "1", "--price", "100").code == 0)
+    #expect(sandbox.run("--db", empty, "tx", "list").out.contains("bitcoin"))
+  }
+
   @Test func commandsThatWriteCreateTheDatabase() throws {
     let path = sandbox.file("new/folio.sqlite3")
     let bought = sandbox.run("--db", path, "buy", "bitcoin", "1", "--price", "100")

@@ -34,6 +34,39 @@ import Testing
     #expect(try sandbox.sqlite("PRAGMA integrity_check") == "ok\n")
   }
 
+  /// A journal file SQLite has not made (a WAL database has no `-journal`; a closed one no
+  /// `-wal`) is the database's all the same: a file written there was taken for a journal and
+  /// removed by the next command that opened the database, a backup included.
+  @Test func aJournalFileNotMadeYetIsNeverAnOutputFileNorABackup() throws {
+    try sandbox.buildDemo()
+    let before = try sandbox.dump()
+    for suffix in ["-journal", "-wal"] {
+      let side = sandbox.database + suffix
+      try #require(!FileManager.default.fileExists(atPath: side))
+      for arguments in [
+        ["db", "backup", side],
+        ["export", "trades", "--out", side],
+        ["report", "--format", "csv", "--out", side],
+      ] {
+        let result = try folio(arguments)
+        #expect(result.code == 74, "\(arguments): \(result.code) \(result.err)")
+        #expect(result.err.contains("one of its journal files"), "\(result.err)")
+        #expect(!FileManager.default.fileExists(atPath: side), "\(arguments)")
+      }
+    }
+    // Named through a symbolic link to the database's folder, too.
+    let folder = sandbox.file("here")
+    try FileManager.default.createSymbolicLink(atPath: folder, withDestinationPath: sandbox.path)
+    let name = (sandbox.database as NSString).lastPathComponent
+    #expect(try folio(["db", "backup", folder + "/" + name + "-journal"]).code == 74)
+    #expect(try sandbox.dump() == before)
+    let empty = try folio(["db", "backup", ""])
+    #expect(empty.code == 74)
+    #expect(empty.err.contains("the path is empty"), "\(empty.err)")
+    // Another name beside it is a backup as before.
+    #expect(try folio(["db", "backup", sandbox.database + "-copy"]).code == 0)
+  }
+
   /// A closed stream fails a command only when the command writes to it.
   @Test func aClosedStreamNothingIsWrittenToIsNoFailure() throws {
     let bought = try folio(["buy", "bitcoin", "1", "--price", "100"], shell: "2>&-")

@@ -4,16 +4,20 @@ import FolioService
 struct ExportTrades: FolioCommand {
   static let configuration = CommandConfiguration(
     name: "trades",
-    abstract: "Write the portfolio's trades as CSV (the import format), oldest first.")
+    abstract: "Write the portfolio's trades as CSV (the import format), oldest first.",
+    portfolioHelp:
+      "The portfolio to export, or 'all' for every portfolio in one file, each row naming its "
+      + "portfolio in a last column 'portfolio' (transfers between them import in either "
+      + "direction).")
 
   @OptionGroup var output: OutputOption
 
   func run(_ context: Context) throws {
     let exporter = TradeExporter(try context.store())
-    let portfolio = try context.portfolio()
+    let portfolios = try context.portfolios(oneCurrency: false)
     let file = try output.write(context) { sink in
       try exporter.forEachRow(
-        of: portfolio, header: { sink.write(CSVWriter.line($0)) },
+        of: portfolios, header: { sink.write(CSVWriter.line($0)) },
         { sink.write(CSVWriter.line($0)) })
     }
     if let file { context.err.write("wrote \(file)\n") }

@@ -170,11 +170,12 @@ struct SwapCommand: FolioCommand {
     guard words.count == 5, words[2].lowercased() == "for" else {
       throw UsageError(
         "expected QUANTITY COIN for QUANTITY COIN, such as 'folio swap 1 btc for 20 eth'",
-        commandPath: ["swap"])
+        commandPath: ["folio", "swap"])
     }
     if fee != nil, feeCoin == nil {
       throw UsageError(
-        "--fee takes an amount and its coin, such as '--fee 0.5 eth'", commandPath: ["swap"])
+        "--fee takes an amount and its coin, such as '--fee 0.5 eth'",
+        commandPath: ["folio", "swap"])
     }
     let rows = try TransactionService(context.store()).swap(
       give: words[1], giveQuantity: words[0], get: words[4], getQuantity: words[3],

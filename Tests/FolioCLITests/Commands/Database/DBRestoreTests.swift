@@ -184,7 +184,7 @@ import Testing
     let cases: [(String, Int32, String)] = [
       (sandbox.file("missing.sqlite3"), 66, "missing.sqlite3: no such file"),
       (text, 65, "\(text) is not an SQLite database; nothing was restored"),
-      (sandbox.path, 65, "is not an SQLite database"),
+      (sandbox.path, 74, "\(sandbox.path) is a directory, not a database file"),
       (plain, 65, "\(plain) is an SQLite database but not a folio one"),
       (newer, 65, "\(newer) has schema version 999, but this folio knows only up to"),
       (damaged, 65, "\(damaged) is damaged ("),

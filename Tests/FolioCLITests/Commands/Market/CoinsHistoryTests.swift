@@ -48,6 +48,13 @@ import Testing
     #expect(duration.out.contains(#""since": "2024-11-27T12:00:00Z""#))
     #expect(duration.out.contains(#""price": "95000""#))
     #expect(sandbox.run("coins", "history", "bitcoin", "--since", "later").code == 64)
+    // A duration reaching before 1970 is the whole history, not a date before year 0.
+    for long in ["999999999d", "9999999999d"] {
+      let all = sandbox.run("coins", "history", "bitcoin", "--since", long, "--format", "json")
+      #expect(all.code == 0, "\(all.err)")
+      #expect(all.out.contains(#""since": "1970-01-01T00:00:00Z""#), "\(all.out)")
+      #expect(all.out.contains(#""price": "95000""#))
+    }
   }
 
   @Test func anUnknownCoinExits66AndAStaleCacheWarns() {

@@ -103,7 +103,8 @@ import Testing
         + "by /global of 2024-01-24T00:28:56Z) within 3%; the prices look like USD: if the page "
         + "is in USD, import it with --vs usd, or give --force to import it as EUR anyway "
         + "(nothing was imported)\n")
-    #expect(try sandbox.sqlite("SELECT count(*) FROM global_snapshots") == "0\n")
+    // Refused, it leaves no database where there was none.
+    #expect(!FileManager.default.fileExists(atPath: sandbox.database))
   }
 
   @Test func withoutRatesAPageImportedAsUSDMustPriceStablecoinsNearOneUnlessForced() throws {
@@ -115,7 +116,7 @@ import Testing
         + "(dai, first-digital-usd, frax, tether, true-usd, usd-coin, usdd) have a median price "
         + "of 0.920646, expected 1 within 3%; give the currency the page was saved in with --vs, "
         + "or give --force to import it as USD anyway (nothing was imported)\n")
-    #expect(try sandbox.sqlite("SELECT count(*) FROM market_snapshots") == "0\n")
+    #expect(!FileManager.default.fileExists(atPath: sandbox.database))
     let forced = sandbox.run("market", "import", "--force", eur)
     #expect(forced.code == 0)
     #expect(
@@ -182,6 +183,25 @@ import Testing
     #expect(
       result.out == "\(file): 1 coin(s) in USD stored in snapshot 2024-11-30T10:00:00Z, 1 skipped\n"
     )
+  }
+
+  /// A snapshot takes the newest `last_updated` of its coins, but never a time after now: one
+  /// coin dated in the future would make the snapshot the latest for good.
+  @Test func aTimeInTheFutureFilesTheSnapshotUnderNowWithAWarning() throws {
+    let file = sandbox.write(
+      "page.json",
+      #"[{"id":"a","symbol":"a","name":"A","current_price":1,"#
+        + #""last_updated":"2024-11-30T10:00:00.000Z"},"#
+        + #"{"id":"b","symbol":"b","name":"B","current_price":2,"#
+        + #""last_updated":"2099-01-01T00:00:00.000Z"}]"#)
+    let result = sandbox.run("market", "import", file)
+    #expect(result.code == 0, "\(result.err)")
+    #expect(
+      result.err == "folio: warning: \(file): its time, 2099-01-01T00:00:00Z (coin 'b'), is later "
+        + "than now; the data is filed under now, 2024-11-30T12:00:00Z\n")
+    #expect(result.out == "\(file): 2 coin(s) in USD stored in snapshot 2024-11-30T12:00:00Z\n")
+    #expect(
+      try sandbox.sqlite("SELECT fetched_at FROM market_snapshots") == "2024-11-30T12:00:00Z\n")
   }
 
   @Test func aNegativeOrZeroPriceSkipsTheCoinWithAWarning() throws {

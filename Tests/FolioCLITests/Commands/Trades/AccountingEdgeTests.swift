@@ -60,6 +60,25 @@ import Testing
     #expect(rows.first?["cost_basis"] as? String == "220")
   }
 
+  /// A trade whose cost or proceeds are beyond the decimal range is refused naming them, from
+  /// the command line and from a file (with its line), and nothing is written.
+  @Test func aTradeTooLargeToBookNamesQuantityTimesPrice() throws {
+    let huge = "170141183460469231731"
+    let bought = sandbox.run("buy", "bitcoin", huge, "--price", huge)
+    #expect(bought.code == 65, "\(bought.err)")
+    #expect(
+      bought.err == "folio: error: quantity × price: \(huge) × \(huge) + the fee 0 is too large "
+        + "to represent exactly (the limit is about 1.7e20)\n")
+    let file = sandbox.write(
+      "big.csv", "date,side,coin,quantity,price,fee,note\n2024-01-01,buy,bitcoin,1,\(huge),1,\n")
+    let imported = sandbox.run("import", "trades", file)
+    #expect(imported.code == 65)
+    #expect(
+      imported.err.contains("\(file):2: quantity × price: 1 × \(huge) + the fee 1"),
+      "\(imported.err)")
+    #expect(!FileManager.default.fileExists(atPath: sandbox.database))
+  }
+
   /// 9,999,999,999 bitcoin at 10¹¹ is beyond the decimal range. `holdings` and `report`
   /// show n/a for that coin and the totals with the reason, as `stats` does, and exit 0; the
   /// figures that can be computed are shown.

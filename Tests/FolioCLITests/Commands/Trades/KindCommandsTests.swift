@@ -89,6 +89,53 @@ import Testing
     #expect(copy.run("db", "check").out.hasPrefix("ok"))
   }
 
+  /// Transfers both ways between two portfolios: each portfolio's file links to a row of the
+  /// other, so neither imports first. `--portfolio all` writes one file of every portfolio, in
+  /// time order, naming each row's portfolio, and it imports into a new database whole.
+  @Test func everyPortfolioInOneFileImportsTransfersBothWays() throws {
+    _ = ok("buy", "bitcoin", "2", "--price", "100", "--date", "2024-01-01")
+    _ = ok("portfolio", "add", "cold")
+    _ = ok("--portfolio", "cold", "buy", "ethereum", "1", "--price", "10", "--date", "2024-01-15")
+    _ = ok("transfer", "bitcoin", "1", "--from", "main", "--to", "cold", "--date", "2024-02-01")
+    _ = ok("transfer", "bitcoin", "0.2", "--from", "cold", "--to", "main", "--date", "2024-03-01")
+    let cold = ok("--portfolio", "cold", "export", "trades")
+    let refused = Sandbox()
+    #expect(refused.run("portfolio", "add", "cold").code == 0)
+    _ = refused.write("cold.csv", cold)
+    #expect(
+      refused.run("--portfolio", "cold", "import", "trades", refused.file("cold.csv")).code == 65)
+
+    let all = ok("--portfolio", "all", "export", "trades")
+    #expect(
+      all == """
+        date,side,coin,quantity,price,fee,note,id,location,kind,income_type,amount,acquired,link,portfolio
+        2024-01-01T00:00:00Z,buy,bitcoin,2,100,0,,folio-1,,trade,,,,,main
+        2024-01-15T00:00:00Z,buy,ethereum,1,10,0,,folio-2,,trade,,,,,cold
+        2024-02-01T00:00:00Z,sell,bitcoin,1,0,0,,folio-3,,transfer,,,,folio-3,main
+        2024-02-01T00:00:00Z,buy,bitcoin,1,0,0,,folio-4,,transfer,,100,2024-01-01T00:00:00Z,folio-3,cold
+        2024-03-01T00:00:00Z,sell,bitcoin,0.2,0,0,,folio-5,,transfer,,,,folio-5,cold
+        2024-03-01T00:00:00Z,buy,bitcoin,0.2,0,0,,folio-6,,transfer,,20,2024-01-01T00:00:00Z,folio-5,main
+
+        """)
+    let copy = Sandbox()
+    #expect(copy.run("portfolio", "add", "cold").code == 0)
+    _ = copy.write("all.csv", all)
+    let imported = copy.run("import", "trades", copy.file("all.csv"))
+    #expect(imported.code == 0, "\(imported.err)")
+    #expect(copy.run("--portfolio", "all", "export", "trades").out == all)
+    #expect(
+      try copy.sqlite(
+        "SELECT portfolio_id, coin_id, quantity, cost_basis FROM positions ORDER BY 1, 2")
+        == "1|bitcoin|1.2|120\n2|bitcoin|0.8|80\n2|ethereum|1|10\n")
+    #expect(copy.run("db", "check").out.hasPrefix("ok"))
+    // One portfolio under `all` is that portfolio's file, without the column.
+    let single = Sandbox()
+    #expect(single.run("buy", "bitcoin", "1", "--price", "1", "--date", "2024-01-01").code == 0)
+    #expect(
+      single.run("--portfolio", "all", "export", "trades").out
+        == single.run("export", "trades").out)
+  }
+
   /// Ids are unique per portfolio only: where the portfolio a transfer arrives in holds a trade
   /// with the id of the row giving the units up, the arriving row is linked to that row, not
   /// refused and not linked to the other trade.
@@ -227,6 +274,20 @@ import Testing
       "transfer", "btc", "2", "--from", "main", "--to", "cold", "--date", "2024-01-02")
     #expect(moved.code == 65)
     #expect(moved.err.hasPrefix("folio: error: the transfer of 2 bitcoin"), "\(moved.err)")
+    let garbled = sandbox.run("swap", "1", "btc", "to", "2", "eth")
+    #expect(garbled.code == 64)
+    #expect(garbled.err.contains("\nUsage: folio swap <words> ... [<options>]\n"), "\(garbled.err)")
+    // A fee is paid out of the units of its coin: no larger than they are, on either leg.
+    for (fee, coin, quantity) in [("3", "eth", "2"), ("0.1", "btc", "0.1")] {
+      let swapped = sandbox.run(
+        "swap", "0.1", "btc", "for", "2", "eth", "--value", "100", "--fee", fee, coin, "--date",
+        "2024-01-02")
+      #expect(swapped.code == 65)
+      #expect(
+        swapped.err
+          == "folio: error: --fee: the fee \(fee) must be less than the quantity \(quantity) it "
+          + "is paid out of\n")
+    }
     #expect(try sandbox.dump() == before)
   }
 }

@@ -194,6 +194,10 @@ import Testing
     #expect(list.out.contains("\"trades\": 2"))
     try refused(["portfolio", "delete", "savings"], code: 65, "holds 2 trade(s); use --force")
     try refused(["portfolio", "delete", "main"], code: 65, "default portfolio")
+    // `--portfolio all` is every portfolio: no portfolio may take the name and hide the total.
+    try refused(["portfolio", "add", "all"], code: 65, "stands for every portfolio")
+    try refused(["portfolio", "rename", "savings", "all"], code: 65, "stands for every portfolio")
+    #expect(try sandbox.sqlite("SELECT name FROM portfolios ORDER BY id") == "main\nsavings\n")
     #expect(sandbox.run("portfolio", "rename", "savings", "long-term").code == 0)
     #expect(sandbox.run("portfolio", "set", "long-term", "--method", "average").code == 0)
     #expect(try sandbox.sqlite("SELECT method FROM positions") == "average\n")
