@@ -93,11 +93,25 @@ extension Ledger {
         continue
       }
       var rows = pieceRows(expected, of: out, into: target)
+      // The arriving rows keep their ids as far as their number allows: an export names a row
+      // by its id (`folio-N`), and an edit before the transfer must not rename the rows, or a
+      // file exported before it would import their pieces again. (Rows moved to another coin
+      // by hand are replaced, as before.)
+      let keep = arrived.allSatisfy { $0.coinID == out.coinID } ? arrived : []
       try change(
         portfolio: target, coinID: out.coinID, from: TradeKey(executedAt: out.executedAt, id: 0)
       ) {
-        for row in arrived { try Trade.delete(id: row.id, db) }
-        for index in rows.indices { rows[index].id = try rows[index].insert(db) ?? 0 }
+        for row in arrived.dropFirst(min(keep.count, rows.count)) {
+          try Trade.delete(id: row.id, db)
+        }
+        for index in rows.indices {
+          if index < keep.count {
+            rows[index].id = keep[index].id
+            try rows[index].update(db)
+          } else {
+            rows[index].id = try rows[index].insert(db) ?? 0
+          }
+        }
       }
       try settleTransfers(
         portfolio: target, coinID: out.coinID, after: out.key, depth: depth + 1)

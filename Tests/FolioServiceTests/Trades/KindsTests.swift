@@ -41,6 +41,12 @@ import Testing
 
   func draft(_ day: String) -> TransactionDraft { TransactionDraft(date: day) }
 
+  func tradeIDs(_ portfolio: Portfolio) throws -> [Int64] {
+    try store.database.rows(
+      "SELECT id FROM trades WHERE portfolio_id = ? ORDER BY id", [portfolio.id]
+    ) { try $0["id"] as Int64 }
+  }
+
   /// A withdrawal of 1.5 removes lots in the method's order and realizes nothing.
   @Test(arguments: [
     (CostMethod.fifo, "350"), (.lifo, "250"), (.hifo, "200"), (.average, "300"),
@@ -232,11 +238,34 @@ import Testing
       coin: "bitcoin", quantity: "1", fee: nil, from: source, to: target, draft("2024-01-04"),
       now: sandbox.now)
     #expect(try lots(target) == ["1@100 2024-01-01"])
+    let arriving = try tradeIDs(target)
     try TradeService(store).record(
       TradeDraft(side: .buy, coin: "bitcoin", quantity: "1", price: "10", date: "2023-12-01"),
       in: source, coinID: "bitcoin", now: sandbox.now)
     #expect(try lots(target) == ["1@10 2023-12-01"])
     #expect(try position(target)?.costBasis == dec("10"))
     #expect(try position(source)?.costBasis == dec("600"))
+    // The arriving row was rewritten in place: it keeps its id, which exports name it by.
+    #expect(try tradeIDs(target) == arriving)
+  }
+
+  /// A transfer that now draws on two lots gets a second arriving row; the first keeps its id.
+  @Test func anArrivingPieceSplitKeepsTheFirstRowsId() throws {
+    let source = try portfolio("p", .fifo)
+    let target = try portfolio("q", .fifo)
+    try TradeService(store).record(
+      TradeDraft(side: .buy, coin: "bitcoin", quantity: "2", price: "100", date: "2024-01-01"),
+      in: source, coinID: "bitcoin", now: sandbox.now)
+    try TransactionService(store).transfer(
+      coin: "bitcoin", quantity: "1", fee: nil, from: source, to: target, draft("2024-01-04"),
+      now: sandbox.now)
+    let arriving = try tradeIDs(target)
+    try #require(arriving.count == 1)
+    try TradeService(store).record(
+      TradeDraft(side: .buy, coin: "bitcoin", quantity: "0.5", price: "10", date: "2023-12-01"),
+      in: source, coinID: "bitcoin", now: sandbox.now)
+    #expect(try lots(target) == ["0.5@5 2023-12-01", "0.5@50 2024-01-01"])
+    let after = try tradeIDs(target)
+    #expect(after.count == 2 && after.first == arriving.first)
   }
 }
