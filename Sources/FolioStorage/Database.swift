@@ -70,6 +70,25 @@ public final class Database {
   private var statementCache: [String: Statement] = [:]
   /// Kept alive while `restrictToReads` has an authorizer pointing at it.
   var authorizerLog: AuthorizerLog?
+  /// What opening this connection made: the file, when it was not there (`.readWriteCreate`);
+  /// nil when it was.
+  public private(set) var made: MadeFile?
+
+  /// A database file this process created, and the folders it created for it.
+  public struct MadeFile: Sendable, Equatable {
+    /// The file's device and inode, to tell it from a file another process put at its path.
+    public let device: UInt64
+    public let inode: UInt64
+    /// The folders made for it, outermost first.
+    public let folders: [String]
+
+    /// True when `path` still names this file.
+    public func isAt(_ path: String) -> Bool {
+      var status = stat()
+      return stat(path, &status) == 0 && UInt64(status.st_dev) == device
+        && UInt64(status.st_ino) == inode
+    }
+  }
 
   /// Opens (and, in `.readWriteCreate` mode, creates) the database at `path`.
   ///
@@ -94,9 +113,7 @@ public final class Database {
     try Database.checkLibraryVersion()
     Database.configureLibrary
     try Database.checkRegularFile(path)
-    if mode == .readWriteCreate {
-      try Database.createPrivateFile(at: path)
-    }
+    let made = mode == .readWriteCreate ? try Database.createPrivateFile(at: path) : nil
     // `.readOnly` never changes the file it looks at. When a -wal file is there (a copy taken
     // with its WAL, or a database in use), the connection is opened read-only, so closing it
     // neither checkpoints the WAL into the file nor deletes the WAL
@@ -117,6 +134,7 @@ public final class Database {
     self.handle = connection
     self.path = path
     self.configuration = configuration
+    self.made = made
     sqlite3_extended_result_codes(connection, 1)
     sqlite3_busy_timeout(connection, busyTimeout)
     try execute("PRAGMA foreign_keys = \(configuration.foreignKeys ? "ON" : "OFF")")
@@ -189,23 +207,31 @@ public final class Database {
     throw FileError.notADatabaseFile(path: path, kind: kind)
   }
 
-  private static func createPrivateFile(at path: String) throws {
-    guard !FileManager.default.fileExists(atPath: path) else { return }
+  /// Creates the file (mode 0600) with its missing folders (0700) and returns what it made;
+  /// nil when a file was there (or another process made it first).
+  private static func createPrivateFile(at path: String) throws -> MadeFile? {
+    guard !FileManager.default.fileExists(atPath: path) else { return nil }
+    var folders: [String] = []
     let folder = PathName.folder(of: path)
     if !folder.isEmpty {
-      try createPrivateFolder(folder, for: path)
+      try createPrivateFolder(folder, for: path, made: &folders)
     }
     let descriptor = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
-    if descriptor >= 0 {
-      close(descriptor)
-    } else if errno != EEXIST {
-      throw FileError.cannotCreate(
-        path: path, reason: FileError.describe(errno: errno))
+    guard descriptor >= 0 else {
+      if errno == EEXIST { return nil }
+      throw FileError.cannotCreate(path: path, reason: FileError.describe(errno: errno))
     }
+    defer { close(descriptor) }
+    var status = stat()
+    guard fstat(descriptor, &status) == 0 else { return nil }
+    return MadeFile(
+      device: UInt64(status.st_dev), inode: UInt64(status.st_ino), folders: folders)
   }
 
-  /// Creates `folder` and any missing parent with mode 0700.
-  private static func createPrivateFolder(_ folder: String, for path: String) throws {
+  /// Creates `folder` and any missing parent with mode 0700, adding each one made to `made`.
+  private static func createPrivateFolder(
+    _ folder: String, for path: String, made: inout [String]
+  ) throws {
     var isFolder: ObjCBool = false
     if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) {
       guard isFolder.boolValue else {
@@ -215,9 +241,11 @@ public final class Database {
     }
     let parent = PathName.folder(of: folder)
     if !parent.isEmpty && parent != folder {
-      try createPrivateFolder(parent, for: path)
+      try createPrivateFolder(parent, for: path, made: &made)
     }
-    if mkdir(folder, 0o700) != 0 && errno != EEXIST {
+    if mkdir(folder, 0o700) == 0 {
+      made.append(folder)
+    } else if errno != EEXIST {
       throw FileError.cannotCreate(
         path: path,
         reason: "cannot create the folder \(folder): \(FileError.describe(errno: errno))")

@@ -427,7 +427,8 @@ public enum DecimalError: Error, LocalizedError, Equatable, Sendable {
       return "'\(text)' has more than 18 fractional digits"
     case .outOfRange(let text):
       return "'\(text)' is too large (the limit is about 1.7e20)"
-    case .overflow: return "the result is too large to represent exactly"
+    case .overflow:
+      return "a figure is too large to represent exactly (folio keeps numbers up to about 1.7e20)"
     case .divisionByZero: return "division by zero"
     }
   }

@@ -161,6 +161,16 @@ public struct Migrator: Sendable {
   /// portfolio, the bundled coin list): a database no one has used yet, which a command that
   /// created it and then failed may remove without taking anyone's records with it.
   public static func holdsOnlyMigratedRows(_ db: Database) throws -> Bool {
+    // The seeds, as the migrations and the built-in coin list write them: a coin list fetched
+    // or a portfolio's setting changed since is someone's work.
+    guard
+      try db.scalarInt("SELECT count(*) FROM coin_list_fetches") ?? 0 <= 1,
+      try db.scalarInt(
+        """
+        SELECT count(*) FROM portfolios
+        WHERE NOT (id = 1 AND name = 'main' AND currency = 'usd' AND method = 'fifo')
+        """) == 0
+    else { return false }
     let seeded: Set<String> = ["schema_migrations", "coins", "coin_list_fetches"]
     let tables = try db.rows(
       "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"

@@ -74,6 +74,22 @@ import Testing
     #expect(try !Migrator.holdsOnlyMigratedRows(db))
   }
 
+  /// A setting of the seeded portfolio changed, or a coin list fetched, is someone's work too.
+  @Test func aChangedSeedIsNoLongerOnlyMigrated() throws {
+    let db = try Database(path: folder.file("seed.sqlite3"))
+    _ = try Migrator().migrate(db, now: now)
+    try db.execute("UPDATE portfolios SET method = 'hifo'")
+    #expect(try !Migrator.holdsOnlyMigratedRows(db))
+    try db.execute("UPDATE portfolios SET method = 'fifo'")
+    #expect(try Migrator.holdsOnlyMigratedRows(db))
+    for _ in 0..<2 {
+      try db.execute(
+        "INSERT INTO coin_list_fetches (fetched_at, source, coin_count) "
+          + "VALUES ('2024-11-30T12:00:00Z', 'import:list.json', 1)")
+    }
+    #expect(try !Migrator.holdsOnlyMigratedRows(db))
+  }
+
   @Test func everyFileInMigrationsIsEmbeddedWithItsSHA256() throws {
     let files = try FileManager.default.contentsOfDirectory(atPath: Self.migrationsFolder.path)
       .filter { $0.hasSuffix(".sql") }.sorted()

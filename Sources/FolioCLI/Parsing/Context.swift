@@ -162,24 +162,34 @@ final class Context {
     return try body()
   }
 
-  /// Runs `body`; when it fails and the database did not exist before, the database it
-  /// created (with its side files) is removed again, so a refused command leaves no new file.
-  /// A database that meanwhile holds records (another process wrote to the new file) stays,
-  /// and so does anything behind a path that was a symbolic link.
+  /// Runs `body`; when it fails after this command made a database no one has used yet, the
+  /// database is undone, so a refused command leaves no new file: a file it created (still the
+  /// same file: device and inode) is removed with its side files and the folders made for it,
+  /// and an empty file it found (as `touch` leaves it) is emptied again. A database holding
+  /// anyone's records, settings or coin list stays, and so does a file another process put
+  /// at the path.
   func removingNewDatabase<T>(onFailureOf body: () throws -> T) throws -> T {
-    guard let path = try? location().path else { return try body() }
-    var status = stat()
-    let existed = lstat(path, &status) == 0
     do {
       return try body()
     } catch {
-      if !existed, let store = openStore,
-        (try? Migrator.holdsOnlyMigratedRows(store.database)) == true
-      {
-        openStore = nil
-        for file in [path, path + "-wal", path + "-shm", path + "-journal"] {
-          try? FileManager.default.removeItem(atPath: file)
+      // What to undo, read before the store is let go (a reference held here would keep the
+      // connection open past `openStore = nil`).
+      let undo: (path: String, made: Database.MadeFile?)? = openStore.flatMap { store in
+        guard store.database.made != nil || store.foundEmpty,
+          (try? Migrator.holdsOnlyMigratedRows(store.database)) == true
+        else { return nil }
+        return (store.database.path, store.database.made)
+      }
+      guard let undo else { throw error }
+      // Closed first: closing checkpoints the WAL into the file and removes it.
+      openStore = nil
+      if let made = undo.made {
+        if made.isAt(undo.path) {
+          for suffix in ["", "-wal", "-shm", "-journal"] { unlink(undo.path + suffix) }
+          for folder in made.folders.reversed() { rmdir(folder) }
         }
+      } else {
+        truncate(undo.path, 0)
       }
       throw error
     }

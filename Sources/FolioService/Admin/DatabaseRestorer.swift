@@ -42,7 +42,9 @@ public enum RestoreError: LocalizedError, ClassifiedError, Equatable {
     let notRestored = "; nothing was restored (the database was left as it was)"
     switch self {
     case .fileMissing(let path):
-      return "\(path): no such file; name a backup written by 'folio db backup'"
+      return path.isEmpty
+        ? "the path is empty; name a backup written by 'folio db backup'"
+        : "\(path): no such file; name a backup written by 'folio db backup'"
     case .sameFile(let path):
       return
         "\(path) is the database in use itself; name a backup file (the database was left as it was)"

@@ -66,6 +66,8 @@ public final class Store {
   public let database: Database
   /// What opening did to the schema (migrations applied, backup written).
   public let migration: Migrator.Outcome
+  /// True when the file was empty (as `touch` leaves it) before this store made it a database.
+  public let foundEmpty: Bool
 
   /// Opens the database at `location`, creating and migrating it as needed.
   /// With `mustExist`, a missing file is an error instead of a new database.
@@ -78,7 +80,8 @@ public final class Store {
     if mustExist && !exists { throw StoreError.missingDatabase(location.path) }
     // A reader never makes a database, not even of an empty file (SQLite reads one as a
     // database without tables, and migrating would write the schema into it).
-    if mustExist && Self.isEmptyFile(location.path) { throw StoreError.emptyFile(location.path) }
+    foundEmpty = Self.isEmptyFile(location.path)
+    if mustExist && foundEmpty { throw StoreError.emptyFile(location.path) }
     let migrator = try Migrator()
     database = try Self.open(location, mode: .readWriteCreate, writeAheadLog: false)
     Database.removeLeftovers(of: location.path)
@@ -90,7 +93,7 @@ public final class Store {
 
   /// True when the regular file at `path` holds no byte and no WAL beside it holds any either
   /// (a new database can be all in its WAL until the first checkpoint).
-  private static func isEmptyFile(_ path: String) -> Bool {
+  static func isEmptyFile(_ path: String) -> Bool {
     var status = stat()
     guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size == 0
     else { return false }
@@ -110,6 +113,9 @@ public final class Store {
     guard FileManager.default.fileExists(atPath: location.path) else {
       throw StoreError.missingDatabase(location.path)
     }
+    // An empty file is no database: nothing to inspect or copy.
+    if Self.isEmptyFile(location.path) { throw StoreError.emptyFile(location.path) }
+    foundEmpty = false
     database = try Self.open(location, mode: .readOnly)
     Database.removeLeftovers(of: location.path)
     migration = Migrator.Outcome(applied: [], backupPath: nil)

@@ -68,11 +68,22 @@ public struct MarketData {
       }
       documents.append((path, document, notes))
     }
-    // The data's own time, but never later than now: one coin's `last_updated` in the future
-    // would date the snapshot there, and a future snapshot stays the latest for good.
-    let stamp = Timestamp.format(now)
+    // A snapshot is filed under its data's own time, or `--at`: neither may be more than a
+    // day after now (as a trade's date), or the snapshot would stay the latest until then.
+    let latest = Timestamp.format(now.addingTimeInterval(86_400))
+    if let at, Timestamp.format(at) > latest {
+      throw MarketError.future(file: nil, time: Timestamp.format(at), whose: nil)
+    }
+    for (path, document, _) in documents where at == nil {
+      guard let data = document.dataTime, data > latest else { continue }
+      var whose: String?
+      if case .markets(let page) = document {
+        whose = page.quotes.first(where: { $0.lastUpdated == data })?.id
+      }
+      throw MarketError.future(file: path, time: data, whose: whose)
+    }
     func time(of document: CoinGeckoDocument) -> String {
-      at.map(Timestamp.format) ?? document.dataTime.map { min($0, stamp) } ?? stamp
+      at.map(Timestamp.format) ?? document.dataTime ?? Timestamp.format(now)
     }
     let batchGlobals = documents.compactMap { item -> (String, GlobalData)? in
       guard case .global(let data) = item.document else { return nil }
@@ -98,18 +109,8 @@ public struct MarketData {
       outcomes += try PriceHistory(store).importCharts(
         charts, coinID: coin, vsCurrency: vsCurrency, now: now)
     }
-    for (path, document, var notes) in documents {
+    for (path, document, notes) in documents {
       let fetchedAt = time(of: document)
-      if at == nil, let data = document.dataTime, data > stamp {
-        var whose = ""
-        if case .markets(let page) = document,
-          let quote = page.quotes.first(where: { $0.lastUpdated == data })
-        {
-          whose = " (coin '\(quote.id)')"
-        }
-        notes.warnings.append(
-          "its time, \(data)\(whose), is later than now; the data is filed under now, \(stamp)")
-      }
       let source = "import:" + path
       let counts = try database.write {
         try persist(document, fetchedAt: fetchedAt, source: source, vsCurrency: vsCurrency)

@@ -29,6 +29,9 @@ public enum MarketError: LocalizedError, ClassifiedError, Equatable {
   case chartWithoutCoin(file: String)
   /// `--coin` given to `market import` for a file that is not a market_chart response (65).
   case coinForOtherFile(file: String, kind: String)
+  /// A response's own time (`whose`: the coin that dates a page), or `--at` (`file` nil), more
+  /// than a day after now: it would stay the latest snapshot until that time.
+  case future(file: String?, time: String, whose: String?)
   /// A refresh failed; nothing was stored (the kind of the underlying failure).
   case refreshFailed(CoinGeckoError, latestSnapshot: String?)
 
@@ -87,6 +90,13 @@ public enum MarketError: LocalizedError, ClassifiedError, Equatable {
     case .chartWithoutCoin(let file):
       return "\(file): a market_chart response does not say which coin it is; give it with "
         + "--coin ID (and its currency with --vs) (nothing was imported)"
+    case .future(let file, let time, let whose):
+      guard let file else {
+        return "--at \(time) is more than a day after now; a snapshot is filed at the time it "
+          + "was taken (nothing was imported)"
+      }
+      return "\(file): its time, \(time)\(whose.map { " (coin '\($0)')" } ?? ""), is more than a "
+        + "day after now; file it under the time it was taken with --at (nothing was imported)"
     case .coinForOtherFile(let file, let kind):
       return "\(file): --coin is for market_chart responses, and this is a \(kind); import "
         + "it without --coin (nothing was imported)"

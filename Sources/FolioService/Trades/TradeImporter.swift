@@ -193,7 +193,8 @@ public struct TradeImporter {
             // unique per portfolio only, so another row may carry the same id).
             guard
               let target = try Trade.givingUpRow(
-                externalID: link.text, kind: trade.kind, preferring: portfolio.id, db)
+                externalID: link.text, kind: trade.kind, arrivingIn: portfolio.id,
+                at: trade.executedAt, db)
             else {
               throw try Trade.holdsExternalID(link.text, db)
                 ? ImportRowError.notGivingUp(link.text, kind: trade.kind)
@@ -603,6 +604,13 @@ enum KindColumns {
           + TradeKind.allCases.map(\.rawValue).joined(separator: ", "))
     }
     trade.kind = kind
+    // As `transfer` and `swap` refuse it: the fee is paid out of the row's units.
+    if kind == .transfer || kind == .swap, trade.fee >= trade.quantity {
+      throw TradeInputError(
+        field: "fee",
+        reason: "the fee \(trade.fee) must be less than the quantity \(trade.quantity) it is paid "
+          + "out of")
+    }
     let side = trade.side
     if (kind == .income || kind == .deposit) && side != .buy
       || kind == .withdrawal && side != .sell

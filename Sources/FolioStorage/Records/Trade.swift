@@ -531,18 +531,23 @@ extension Trade {
 }
 
 extension Trade {
-  /// The id of the row giving the units up in a transfer or a swap of `kind` (a sell linked
-  /// to itself) whose external id is `externalID`: in portfolio `preferring` if it has one,
-  /// else the first in any portfolio.
+  /// The id of the row giving the units up to a row of a transfer or a swap of `kind` that
+  /// arrives in portfolio `portfolioID` at `executedAt`: a sell of that kind linked to itself
+  /// whose external id is `externalID`. Ids are unique per portfolio only, so where several
+  /// rows qualify, one at the same time comes first (a transfer's or a swap's rows share their
+  /// time), then one in another portfolio for a transfer and in the same one for a swap, then
+  /// the first written. Each portfolio's ids are read through `trades_external_id`.
   public static func givingUpRow(
-    externalID: String, kind: TradeKind, preferring portfolioID: Int64, _ db: Database
+    externalID: String, kind: TradeKind, arrivingIn portfolioID: Int64, at executedAt: String,
+    _ db: Database
   ) throws -> Int64? {
     try db.row(
       """
       SELECT id FROM trades
-      WHERE external_id = ? AND side = 'sell' AND kind = ? AND link_id = id
-      ORDER BY portfolio_id <> ?, id LIMIT 1
-      """, [externalID, kind.rawValue, portfolioID]
+      WHERE portfolio_id IN (SELECT id FROM portfolios) AND external_id = ? AND side = 'sell'
+        AND kind = ? AND link_id = id
+      ORDER BY executed_at <> ?, (portfolio_id = ?) = (kind = 'transfer'), id LIMIT 1
+      """, [externalID, kind.rawValue, executedAt, portfolioID]
     ) { try $0["id"] }
   }
 

@@ -1,3 +1,4 @@
+import FolioTestSupport
 import Foundation
 import Testing
 
@@ -30,8 +31,8 @@ import Testing
     }
   }
 
-  /// An empty file (as `touch` leaves it) is no database yet: no reader writes the schema into
-  /// it, and it is left as it was, empty and alone in its folder.
+  /// An empty file (as `touch` leaves it) is no database yet: every reader says so (66), none
+  /// writes the schema into it, and it is left as it was, empty and alone in its folder.
   @Test func readersLeaveAnEmptyFileEmpty() throws {
     let empty = sandbox.file("empty.sqlite3")
     try #require(FileManager.default.createFile(atPath: empty, contents: Data()))
@@ -41,16 +42,50 @@ import Testing
         try FileManager.default.attributesOfItem(atPath: empty)[.size] as? Int == 0, "\(command)")
       #expect(
         try FileManager.default.contentsOfDirectory(atPath: sandbox.path) == ["empty.sqlite3"])
-      if ["holdings", "report", "stats", "export"].contains(command[0]) {
-        #expect(result.code == 66, "\(command): \(result.err)")
-        #expect(
-          result.err == "folio: error: \(empty) is an empty file, not a database yet; record a "
-            + "trade or run 'folio db migrate' to make it one (the file was left untouched)\n")
-      }
+      #expect(result.code == 66, "\(command): \(result.err)")
+      #expect(
+        result.err == "folio: error: \(empty) is an empty file, not a database yet; record a "
+          + "trade or run 'folio db migrate' to make it one (the file was left untouched)\n")
     }
     // A command that writes makes it a database, as it makes a missing one.
     #expect(sandbox.run("--db", empty, "buy", "bitcoin", "1", "--price", "100").code == 0)
     #expect(sandbox.run("--db", empty, "tx", "list").out.contains("bitcoin"))
+  }
+
+  /// A refused command undoes only the database it made itself: a new file with the folders
+  /// made for it goes, an empty file it found is emptied again, and a database another process
+  /// made meanwhile (while this one waited on its input) stays with what that process wrote.
+  @Test func aRefusedCommandUndoesOnlyTheDatabaseItMade() throws {
+    let nested = sandbox.file("made/deeper/folio.sqlite3")
+    #expect(sandbox.run("--db", nested, "sell", "bitcoin", "1", "--price", "1").code == 65)
+    #expect(!FileManager.default.fileExists(atPath: sandbox.file("made")))
+
+    let empty = sandbox.file("empty.sqlite3")
+    try #require(FileManager.default.createFile(atPath: empty, contents: Data()))
+    #expect(sandbox.run("--db", empty, "sell", "bitcoin", "1", "--price", "1").code == 65)
+    #expect(try FileManager.default.attributesOfItem(atPath: empty)[.size] as? Int == 0)
+    #expect(!FileManager.default.fileExists(atPath: empty + "-wal"))
+
+    // An import waits on a FIFO; meanwhile another process makes the database and sets the
+    // method; then the import is refused.
+    let shared = sandbox.file("shared.sqlite3")
+    let fifo = sandbox.file("rows.csv")
+    try #require(mkfifo(fifo, 0o600) == 0)
+    let importer = Process()
+    importer.executableURL = URL(fileURLWithPath: Binary.folioPath)
+    importer.arguments = ["--db", shared, "import", "trades", fifo]
+    importer.standardError = FileHandle.nullDevice
+    try importer.run()
+    let setter = try Binary.runTool(
+      Binary.folioPath, ["--db", shared, "portfolio", "set", "main", "--method", "hifo"])
+    #expect(setter.code == 0, "\(setter.err)")
+    let writer = try #require(FileHandle(forWritingAtPath: fifo))
+    try writer.write(
+      contentsOf: Data("date,side,coin,quantity,price\n2024-01-01,sell,bitcoin,1,100\n".utf8))
+    try writer.close()
+    importer.waitUntilExit()
+    #expect(importer.terminationStatus == 65)
+    #expect(DatabaseProbe.run(shared, "SELECT method FROM portfolios").out == "hifo\n")
   }
 
   @Test func commandsThatWriteCreateTheDatabase() throws {

@@ -14,8 +14,8 @@ struct MarketImport: FolioCommand {
       coin directory. A coin with a null price is skipped with a warning. A file that is not
       valid JSON or not one of those shapes stops the command (exit 65) before anything is
       stored; a missing file exits 66. Each file is stored in one transaction.
-      The snapshot time is --at, else the data's own last_updated / updated_at, else now.
-      Importing a file again adds nothing.
+      The snapshot time is --at, else the data's own last_updated / updated_at, else now;
+      more than a day after now is refused (exit 65). Importing a file again adds nothing.
       A /coins/markets page does not say its currency, so its prices are checked against
       --vs: USD stablecoins (tether, usd-coin, dai...) must be priced near 1 USD at the rates
       of a /global taken within a day (without one, within 3% of 1 when imported as USD);

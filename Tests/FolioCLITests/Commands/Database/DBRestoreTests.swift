@@ -183,6 +183,7 @@ import Testing
 
     let cases: [(String, Int32, String)] = [
       (sandbox.file("missing.sqlite3"), 66, "missing.sqlite3: no such file"),
+      ("", 66, "the path is empty; name a backup written by 'folio db backup'"),
       (text, 65, "\(text) is not an SQLite database; nothing was restored"),
       (sandbox.path, 74, "\(sandbox.path) is a directory, not a database file"),
       (plain, 65, "\(plain) is an SQLite database but not a folio one"),

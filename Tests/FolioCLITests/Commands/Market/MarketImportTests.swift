@@ -185,23 +185,31 @@ import Testing
     )
   }
 
-  /// A snapshot takes the newest `last_updated` of its coins, but never a time after now: one
-  /// coin dated in the future would make the snapshot the latest for good.
-  @Test func aTimeInTheFutureFilesTheSnapshotUnderNowWithAWarning() throws {
-    let file = sandbox.write(
-      "page.json",
+  /// A snapshot is filed under the newest `last_updated` of its coins, or `--at`: more than a
+  /// day after now is refused (one coin dated in the future would make the snapshot the latest
+  /// until then), and nothing is stored; within a day (clocks differ) it is taken as it is.
+  @Test func aTimeMoreThanADayAheadIsRefused() throws {
+    let coins =
       #"[{"id":"a","symbol":"a","name":"A","current_price":1,"#
-        + #""last_updated":"2024-11-30T10:00:00.000Z"},"#
-        + #"{"id":"b","symbol":"b","name":"B","current_price":2,"#
-        + #""last_updated":"2099-01-01T00:00:00.000Z"}]"#)
-    let result = sandbox.run("market", "import", file)
-    #expect(result.code == 0, "\(result.err)")
+      + #""last_updated":"2024-11-30T10:00:00.000Z"},"#
+      + #"{"id":"b","symbol":"b","name":"B","current_price":2,"last_updated":"#
+    let future = sandbox.write("future.json", coins + #""2099-01-01T00:00:00.000Z"}]"#)
+    let refused = sandbox.run("market", "import", future)
+    #expect(refused.code == 65)
     #expect(
-      result.err == "folio: warning: \(file): its time, 2099-01-01T00:00:00Z (coin 'b'), is later "
-        + "than now; the data is filed under now, 2024-11-30T12:00:00Z\n")
-    #expect(result.out == "\(file): 2 coin(s) in USD stored in snapshot 2024-11-30T12:00:00Z\n")
-    #expect(
-      try sandbox.sqlite("SELECT fetched_at FROM market_snapshots") == "2024-11-30T12:00:00Z\n")
+      refused.err
+        == "folio: error: \(future): its time, 2099-01-01T00:00:00Z (coin 'b'), is more than a "
+        + "day after now; file it under the time it was taken with --at (nothing was imported)\n")
+    #expect(!FileManager.default.fileExists(atPath: sandbox.database))
+    let late = sandbox.run("market", "import", "--at", "2024-12-02T00:00:00Z", future)
+    #expect(late.code == 65)
+    #expect(late.err.contains("--at 2024-12-02T00:00:00Z is more than a day after now"))
+    let filed = sandbox.run("market", "import", "--at", "2024-11-30T11:00:00Z", future)
+    #expect(filed.code == 0, "\(filed.err)")
+    let skewed = sandbox.write("skewed.json", coins + #""2024-12-01T11:00:00.000Z"}]"#)
+    let near = sandbox.run("market", "import", skewed)
+    #expect(near.code == 0, "\(near.err)")
+    #expect(near.out.hasSuffix("stored in snapshot 2024-12-01T11:00:00Z\n"), "\(near.out)")
   }
 
   @Test func aNegativeOrZeroPriceSkipsTheCoinWithAWarning() throws {

@@ -282,7 +282,8 @@ import Testing
     #expect(
       result.err
         == "folio: error: nothing was imported: \(file):4: 'bitcoin' in portfolio 'main', booked "
-        + "in time order from this row: the result is too large to represent exactly\n")
+        + "in time order from this row: a figure is too large to represent exactly (folio keeps "
+        + "numbers up to about 1.7e20)\n")
     // The database did not exist before: the refused import leaves none.
     #expect(!FileManager.default.fileExists(atPath: sandbox.database))
   }

@@ -136,6 +136,27 @@ import Testing
         == single.run("export", "trades").out)
   }
 
+  /// Two giving-up rows with one id, one per portfolio: the arriving row is linked to the one
+  /// at its own time, in the other portfolio, as in the database the file came from.
+  @Test func aLinkNamesTheRowGivingUpAtItsOwnTime() throws {
+    _ = ok("portfolio", "add", "cold")
+    _ = ok("buy", "bitcoin", "2", "--price", "100", "--date", "2024-01-01")
+    _ = ok("--portfolio", "cold", "buy", "bitcoin", "2", "--price", "200", "--date", "2024-01-01")
+    _ = ok(
+      "transfer", "bitcoin", "1", "--from", "main", "--to", "cold", "--date", "2024-01-02",
+      "--id", "folio-5")
+    _ = ok("transfer", "bitcoin", "1", "--from", "cold", "--to", "main", "--date", "2024-01-03")
+    let links = "SELECT id, portfolio_id, side, link_id FROM trades ORDER BY id"
+    let source = try sandbox.sqlite(links)
+    let all = ok("--portfolio", "all", "export", "trades")
+    let copy = Sandbox()
+    #expect(copy.run("portfolio", "add", "cold").code == 0)
+    _ = copy.write("all.csv", all)
+    #expect(copy.run("import", "trades", copy.file("all.csv")).code == 0)
+    #expect(try copy.sqlite(links) == source)
+    #expect(source.hasSuffix("5|2|sell|5\n6|1|buy|5\n"), "\(source)")
+  }
+
   /// Ids are unique per portfolio only: where the portfolio a transfer arrives in holds a trade
   /// with the id of the row giving the units up, the arriving row is linked to that row, not
   /// refused and not linked to the other trade.
@@ -217,6 +238,18 @@ import Testing
       #expect(refused.err.contains(message), "\(refused.err)")
       #expect(try sandbox.dump() == before)
     }
+    // A fee is paid out of the row's units, as `swap` and `transfer` refuse it.
+    let fee = sandbox.write(
+      "fee.csv",
+      "date,side,coin,quantity,price,fee,id,kind,amount,link\n"
+        + "2024-01-02,sell,btc,0.5,0,0.5,s,swap,40,s\n2024-01-02,buy,ethereum,2,0,0,t,swap,40,s\n")
+    let refused = sandbox.run("import", "trades", fee)
+    #expect(refused.code == 65)
+    #expect(
+      refused.err.contains(
+        "fee.csv:2: fee: the fee 0.5 must be less than the quantity 0.5 it is paid out of"),
+      "\(refused.err)")
+    #expect(try sandbox.dump() == before)
   }
 
   /// Deleting one row of a transfer deletes all of it.
