@@ -76,18 +76,30 @@ public final class Database {
 
   /// A database file this process created, and the folders it created for it.
   public struct MadeFile: Sendable, Equatable {
-    /// The file's device and inode, to tell it from a file another process put at its path.
-    public let device: UInt64
-    public let inode: UInt64
+    /// The file, to tell it from one another process put at its path.
+    public let file: FileIdentity
     /// The folders made for it, outermost first.
     public let folders: [String]
+  }
+
+  /// A file by device and inode.
+  public struct FileIdentity: Sendable, Equatable {
+    let device: UInt64
+    let inode: UInt64
+
+    init(_ status: stat) {
+      (device, inode) = (UInt64(status.st_dev), UInt64(status.st_ino))
+    }
+
+    /// The file at `path` (following symbolic links), if any.
+    public init?(at path: String) {
+      var status = stat()
+      guard stat(path, &status) == 0 else { return nil }
+      self.init(status)
+    }
 
     /// True when `path` still names this file.
-    public func isAt(_ path: String) -> Bool {
-      var status = stat()
-      return stat(path, &status) == 0 && UInt64(status.st_dev) == device
-        && UInt64(status.st_ino) == inode
-    }
+    public func isAt(_ path: String) -> Bool { FileIdentity(at: path) == self }
   }
 
   /// Opens (and, in `.readWriteCreate` mode, creates) the database at `path`.
@@ -224,8 +236,7 @@ public final class Database {
     defer { close(descriptor) }
     var status = stat()
     guard fstat(descriptor, &status) == 0 else { return nil }
-    return MadeFile(
-      device: UInt64(status.st_dev), inode: UInt64(status.st_ino), folders: folders)
+    return MadeFile(file: FileIdentity(status), folders: folders)
   }
 
   /// Creates `folder` and any missing parent with mode 0700, adding each one made to `made`.

@@ -108,12 +108,7 @@ public enum FolioCLI {
           out: out, err: err, environment: environment, globals: invocation.globals, now: now,
           createsDatabase: command.createsDatabase, width: width,
           stdoutIsTerminal: stdoutIsTerminal, stderrIsTerminal: stderrIsTerminal)
-        // A refused command that made the database leaves no new file (a reader makes none).
-        if command.createsDatabase {
-          try context.removingNewDatabase { try command.run(context) }
-        } else {
-          try command.run(context)
-        }
+        try command.run(context)
       }
       return ExitCode.ok
     } catch is OutputFailed {

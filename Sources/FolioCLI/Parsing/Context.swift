@@ -162,34 +162,39 @@ final class Context {
     return try body()
   }
 
-  /// Runs `body`; when it fails after this command made a database no one has used yet, the
-  /// database is undone, so a refused command leaves no new file: a file it created (still the
-  /// same file: device and inode) is removed with its side files and the folders made for it,
-  /// and an empty file it found (as `touch` leaves it) is emptied again. A database holding
-  /// anyone's records, settings or coin list stays, and so does a file another process put
-  /// at the path.
+  /// Runs `body` (an import); when it fails after this command made a database no one has
+  /// used, the database is undone, so a refused import leaves no new file: a file it created
+  /// is removed with the folders made for it, and an empty file it found (as `touch` leaves
+  /// it) is emptied again. Only when nothing else can be using it: it holds no one's records,
+  /// settings or coin list, the path still names the same file (device and inode), and closing
+  /// this command's connection removed the WAL and shared-memory files, which SQLite does only
+  /// when no other connection has the database open.
   func removingNewDatabase<T>(onFailureOf body: () throws -> T) throws -> T {
     do {
       return try body()
     } catch {
       // What to undo, read before the store is let go (a reference held here would keep the
       // connection open past `openStore = nil`).
-      let undo: (path: String, made: Database.MadeFile?)? = openStore.flatMap { store in
-        guard store.database.made != nil || store.foundEmpty,
-          (try? Migrator.holdsOnlyMigratedRows(store.database)) == true
-        else { return nil }
-        return (store.database.path, store.database.made)
-      }
-      guard let undo else { throw error }
-      // Closed first: closing checkpoints the WAL into the file and removes it.
-      openStore = nil
-      if let made = undo.made {
-        if made.isAt(undo.path) {
-          for suffix in ["", "-wal", "-shm", "-journal"] { unlink(undo.path + suffix) }
-          for folder in made.folders.reversed() { rmdir(folder) }
+      let undo: (path: String, file: Database.FileIdentity, made: Database.MadeFile?)? =
+        openStore.flatMap { store in
+          guard let file = store.database.made?.file ?? store.foundEmpty,
+            (try? Migrator.holdsOnlyMigratedRows(store.database)) == true
+          else { return nil }
+          return (store.database.path, file, store.database.made)
         }
+      guard let undo else { throw error }
+      openStore = nil
+      let path = undo.path
+      guard undo.file.isAt(path),
+        !FileManager.default.fileExists(atPath: path + "-wal"),
+        !FileManager.default.fileExists(atPath: path + "-shm")
+      else { throw error }
+      if let made = undo.made {
+        unlink(path)
+        unlink(path + "-journal")
+        for folder in made.folders.reversed() { rmdir(folder) }
       } else {
-        truncate(undo.path, 0)
+        truncate(path, 0)
       }
       throw error
     }

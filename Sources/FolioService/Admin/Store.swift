@@ -66,8 +66,8 @@ public final class Store {
   public let database: Database
   /// What opening did to the schema (migrations applied, backup written).
   public let migration: Migrator.Outcome
-  /// True when the file was empty (as `touch` leaves it) before this store made it a database.
-  public let foundEmpty: Bool
+  /// The file, when it was empty (as `touch` leaves it) before this store made it a database.
+  public let foundEmpty: Database.FileIdentity?
 
   /// Opens the database at `location`, creating and migrating it as needed.
   /// With `mustExist`, a missing file is an error instead of a new database.
@@ -80,8 +80,8 @@ public final class Store {
     if mustExist && !exists { throw StoreError.missingDatabase(location.path) }
     // A reader never makes a database, not even of an empty file (SQLite reads one as a
     // database without tables, and migrating would write the schema into it).
-    foundEmpty = Self.isEmptyFile(location.path)
-    if mustExist && foundEmpty { throw StoreError.emptyFile(location.path) }
+    foundEmpty = Self.isEmptyFile(location.path) ? Database.FileIdentity(at: location.path) : nil
+    if mustExist && foundEmpty != nil { throw StoreError.emptyFile(location.path) }
     let migrator = try Migrator()
     database = try Self.open(location, mode: .readWriteCreate, writeAheadLog: false)
     Database.removeLeftovers(of: location.path)
@@ -115,7 +115,7 @@ public final class Store {
     }
     // An empty file is no database: nothing to inspect or copy.
     if Self.isEmptyFile(location.path) { throw StoreError.emptyFile(location.path) }
-    foundEmpty = false
+    foundEmpty = nil
     database = try Self.open(location, mode: .readOnly)
     Database.removeLeftovers(of: location.path)
     migration = Migrator.Outcome(applied: [], backupPath: nil)

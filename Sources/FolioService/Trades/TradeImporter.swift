@@ -182,6 +182,11 @@ public struct TradeImporter {
         // and whether it is the row's own id in the file (the row giving the units up; a
         // made-up id the portfolio holds on another trade is dropped before the row is written).
         var links: [Int: (text: String, isOwn: Bool)] = [:]
+        // The row giving units up written last for each link text: the one a row of the same
+        // transfer or swap after it names.
+        var givingUp:
+          [String: (id: Int64, kind: TradeKind, executedAt: String, portfolioID: Int64)] =
+            [:]
         // Writes one row's trade (unless its id is stored already) and books it: at once when
         // it follows everything booked for its coin, else its coin is booked again in time
         // order at the end, from its earliest row.
@@ -189,27 +194,54 @@ public struct TradeImporter {
           var trade = trade
           let link = links[record]
           if let link, !link.isOwn {
-            // The row giving the units up: a sell of the same kind, linked to itself (ids are
-            // unique per portfolio only, so another row may carry the same id).
-            guard
-              let target = try Trade.givingUpRow(
-                externalID: link.text, kind: trade.kind, arrivingIn: portfolio.id,
-                at: trade.executedAt, db)
-            else {
+            // The row giving the units up: a sell of the same kind, linked to itself. Ids are
+            // unique per portfolio only, so another row may carry the same id: the nearest one
+            // before it in the file at its time, else the one `givingUpRow` chooses.
+            let target: (id: Int64, portfolioID: Int64)
+            if let known = givingUp[link.text], known.kind == trade.kind,
+              known.executedAt == trade.executedAt
+            {
+              target = (known.id, known.portfolioID)
+            } else if let stored = try Trade.givingUpRow(
+              externalID: link.text, kind: trade.kind, arrivingIn: portfolio.id,
+              at: trade.executedAt, db)
+            {
+              target = stored
+            } else {
               throw try Trade.holdsExternalID(link.text, db)
                 ? ImportRowError.notGivingUp(link.text, kind: trade.kind)
                 : ImportRowError.unknownLink(link.text)
             }
-            trade.linkID = target
+            // As `swap` and `transfer` have them: a swap in one portfolio, a transfer between
+            // two of one currency.
+            if trade.kind == .swap, target.portfolioID != portfolio.id {
+              throw ImportRowError.misplacedLink(
+                link.text, kind: .swap, reason: "in another portfolio (a swap is in one portfolio)")
+            }
+            if trade.kind == .transfer {
+              guard target.portfolioID != portfolio.id else {
+                throw ImportRowError.misplacedLink(
+                  link.text, kind: .transfer,
+                  reason: "in the same portfolio (a transfer moves units between two)")
+              }
+              let source = try Portfolio.find(id: target.portfolioID, db)
+              guard source?.currency == portfolio.currency else {
+                throw ImportRowError.misplacedLink(
+                  link.text, kind: .transfer,
+                  reason: "in a portfolio of another currency (a transfer keeps the cost basis)")
+              }
+            }
+            trade.linkID = target.id
           }
           guard let id = try trade.insert(using: insert, db) else {
             skipped += 1
             return
           }
           trade.id = id
-          if link != nil, trade.linkID == nil {
+          if let link, trade.linkID == nil {
             try Trade.linkToItself(id: id, db)
             trade.linkID = id
+            givingUp[link.text] = (id, trade.kind, trade.executedAt, portfolio.id)
           }
           if lines.isEmpty { firstID = id }
           lines.append(Int32(truncatingIfNeeded: line))
@@ -522,6 +554,8 @@ enum ImportRowError: LocalizedError {
   case repeatedID(String, firstLine: Int)
   case unknownLink(String)
   case notGivingUp(String, kind: TradeKind)
+  /// A swap's rows across two portfolios, a transfer's within one or between currencies.
+  case misplacedLink(String, kind: TradeKind, reason: String)
 
   var errorDescription: String? {
     switch self {
@@ -534,6 +568,8 @@ enum ImportRowError: LocalizedError {
     case .notGivingUp(let link, let kind):
       return "link '\(link)' names no row that gives units up in a \(kind.rawValue) (a sell of "
         + "kind \(kind.rawValue) whose link is its own id); the rows with that id are not one"
+    case .misplacedLink(let link, let kind, let reason):
+      return "link '\(link)' names the row giving units up in a \(kind.rawValue) \(reason)"
     }
   }
 }

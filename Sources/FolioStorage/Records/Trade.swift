@@ -540,15 +540,15 @@ extension Trade {
   public static func givingUpRow(
     externalID: String, kind: TradeKind, arrivingIn portfolioID: Int64, at executedAt: String,
     _ db: Database
-  ) throws -> Int64? {
+  ) throws -> (id: Int64, portfolioID: Int64)? {
     try db.row(
       """
-      SELECT id FROM trades
+      SELECT id, portfolio_id FROM trades
       WHERE portfolio_id IN (SELECT id FROM portfolios) AND external_id = ? AND side = 'sell'
         AND kind = ? AND link_id = id
       ORDER BY executed_at <> ?, (portfolio_id = ?) = (kind = 'transfer'), id LIMIT 1
       """, [externalID, kind.rawValue, executedAt, portfolioID]
-    ) { try $0["id"] }
+    ) { (try $0["id"], try $0["portfolio_id"]) }
   }
 
   /// True when a trade of any portfolio carries the external id `externalID`.

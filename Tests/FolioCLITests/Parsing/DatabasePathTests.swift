@@ -2,6 +2,8 @@ import FolioTestSupport
 import Foundation
 import Testing
 
+@testable import FolioStorage
+
 /// Which commands may create a database, and what `--db` accepts: a reader given a mistyped
 /// path says "no database at PATH" (66) and creates nothing; only commands that write create
 /// a database; an empty `--db` and a global option given twice are usage errors (64).
@@ -52,40 +54,73 @@ import Testing
     #expect(sandbox.run("--db", empty, "tx", "list").out.contains("bitcoin"))
   }
 
-  /// A refused command undoes only the database it made itself: a new file with the folders
-  /// made for it goes, an empty file it found is emptied again, and a database another process
-  /// made meanwhile (while this one waited on its input) stays with what that process wrote.
-  @Test func aRefusedCommandUndoesOnlyTheDatabaseItMade() throws {
+  /// A refused import undoes only the database it made itself, and only while no one else
+  /// uses it: a new file with the folders made for it goes, an empty file it found is emptied
+  /// again, and a database another process made meanwhile (while this one waited on its
+  /// input), or holds open, stays with what that process wrote.
+  @Test func aRefusedImportUndoesOnlyTheDatabaseItMade() throws {
+    let oversell = sandbox.write(
+      "oversell.csv", "date,side,coin,quantity,price\n2024-01-01,sell,bitcoin,1,100\n")
     let nested = sandbox.file("made/deeper/folio.sqlite3")
-    #expect(sandbox.run("--db", nested, "sell", "bitcoin", "1", "--price", "1").code == 65)
+    #expect(sandbox.run("--db", nested, "import", "trades", oversell).code == 65)
     #expect(!FileManager.default.fileExists(atPath: sandbox.file("made")))
 
     let empty = sandbox.file("empty.sqlite3")
     try #require(FileManager.default.createFile(atPath: empty, contents: Data()))
-    #expect(sandbox.run("--db", empty, "sell", "bitcoin", "1", "--price", "1").code == 65)
+    #expect(sandbox.run("--db", empty, "import", "trades", oversell).code == 65)
     #expect(try FileManager.default.attributesOfItem(atPath: empty)[.size] as? Int == 0)
     #expect(!FileManager.default.fileExists(atPath: empty + "-wal"))
 
     // An import waits on a FIFO; meanwhile another process makes the database and sets the
     // method; then the import is refused.
+    var running: [Process] = []
+    defer { for process in running where process.isRunning { kill(process.processIdentifier, 9) } }
+    func importWaiting(into database: String) throws -> (Process, String) {
+      let fifo = sandbox.file("rows-\(UUID().uuidString).csv")
+      try #require(mkfifo(fifo, 0o600) == 0)
+      let importer = Process()
+      importer.executableURL = URL(fileURLWithPath: Binary.folioPath)
+      importer.arguments = ["--db", database, "import", "trades", fifo]
+      importer.standardError = FileHandle.nullDevice
+      try importer.run()
+      running.append(importer)
+      return (importer, fifo)
+    }
+    func refuse(_ importer: Process, _ writer: FileHandle) throws {
+      try writer.write(contentsOf: try Data(contentsOf: URL(fileURLWithPath: oversell)))
+      try writer.close()
+      importer.waitUntilExit()
+      #expect(importer.terminationStatus == 65)
+    }
     let shared = sandbox.file("shared.sqlite3")
-    let fifo = sandbox.file("rows.csv")
-    try #require(mkfifo(fifo, 0o600) == 0)
-    let importer = Process()
-    importer.executableURL = URL(fileURLWithPath: Binary.folioPath)
-    importer.arguments = ["--db", shared, "import", "trades", fifo]
-    importer.standardError = FileHandle.nullDevice
-    try importer.run()
+    let (first, firstInput) = try importWaiting(into: shared)
     let setter = try Binary.runTool(
       Binary.folioPath, ["--db", shared, "portfolio", "set", "main", "--method", "hifo"])
     #expect(setter.code == 0, "\(setter.err)")
-    let writer = try #require(FileHandle(forWritingAtPath: fifo))
-    try writer.write(
-      contentsOf: Data("date,side,coin,quantity,price\n2024-01-01,sell,bitcoin,1,100\n".utf8))
-    try writer.close()
-    importer.waitUntilExit()
-    #expect(importer.terminationStatus == 65)
+    try refuse(first, try #require(FileHandle(forWritingAtPath: firstInput)))
     #expect(DatabaseProbe.run(shared, "SELECT method FROM portfolios").out == "hifo\n")
+
+    // The import makes the database once its input is open; another connection (this
+    // test's) opens it and stays open: the refused import leaves it.
+    let held = sandbox.file("held.sqlite3")
+    let (second, secondInput) = try importWaiting(into: held)
+    let writer = try #require(FileHandle(forWritingAtPath: secondInput))
+    var other: Database?
+    for _ in 0..<1000 where other == nil {
+      // Until the import has made the file and migrated it (it then waits on its input).
+      if FileManager.default.fileExists(atPath: held),
+        let open = try? Database(path: held, .init(mode: .readWrite)),
+        (try? open.scalarInt("SELECT count(*) FROM portfolios")) == 1
+      {
+        other = open
+      } else {
+        usleep(10_000)
+      }
+    }
+    #expect(other != nil)
+    try refuse(second, writer)
+    #expect(FileManager.default.fileExists(atPath: held))
+    other = nil
   }
 
   @Test func commandsThatWriteCreateTheDatabase() throws {

@@ -52,7 +52,7 @@ struct ImportExchange: FolioCommand {
     let report =
       try dryRun && !FileManager.default.fileExists(atPath: context.location().path)
       ? context.withScratchStore(importing)
-      : importing()
+      : context.removingNewDatabase(onFailureOf: importing)
     report.notes.forEach(context.note)
     switch format {
     case .json:

@@ -157,6 +157,58 @@ import Testing
     #expect(source.hasSuffix("5|2|sell|5\n6|1|buy|5\n"), "\(source)")
   }
 
+  /// Three portfolios, one id on every transfer, all in one second: each arriving row is
+  /// linked to the giving-up row just before it in the file.
+  @Test func aLinkNamesTheNearestRowGivingUpBeforeIt() throws {
+    _ = ok("portfolio", "add", "a")
+    _ = ok("portfolio", "add", "b")
+    _ = ok("buy", "bitcoin", "10", "--price", "100", "--date", "2024-01-01", "--id", "T")
+    let second = "2024-02-01T00:00:00Z"
+    _ = ok(
+      "transfer", "bitcoin", "3", "--from", "main", "--to", "a", "--date", second, "--id", "T2")
+    _ = ok("transfer", "bitcoin", "1", "--from", "a", "--to", "b", "--date", second, "--id", "T")
+    _ = ok("transfer", "bitcoin", "1", "--from", "b", "--to", "main", "--date", second, "--id", "T")
+    let links = "SELECT id, portfolio_id, side, link_id FROM trades ORDER BY id"
+    let source = try sandbox.sqlite(links)
+    let copy = Sandbox()
+    #expect(copy.run("portfolio", "add", "a").code == 0)
+    #expect(copy.run("portfolio", "add", "b").code == 0)
+    _ = copy.write("all.csv", ok("--portfolio", "all", "export", "trades"))
+    let imported = copy.run("import", "trades", copy.file("all.csv"))
+    #expect(imported.code == 0, "\(imported.err)")
+    #expect(try copy.sqlite(links) == source)
+  }
+
+  /// A file may not make what the commands refuse: a swap across two portfolios, a transfer
+  /// within one or between two currencies.
+  @Test func aLinkAcrossTheWrongPortfoliosIsRefused() throws {
+    _ = ok("portfolio", "add", "a")
+    _ = ok("portfolio", "add", "euro", "--currency", "eur")
+    let header = "date,side,coin,quantity,price,id,kind,amount,acquired,link,portfolio\n"
+    _ = ok("buy", "bitcoin", "1", "--price", "10", "--date", "2024-01-01")
+    let give = "2024-01-02,sell,bitcoin,1,0,S,"
+    for (rows, message) in [
+      (
+        give + "swap,40,,S,main\n2024-01-02,buy,ethereum,2,0,E,swap,40,,S,a\n",
+        "x.csv:3: link 'S' names the row giving units up in a swap in another portfolio"
+      ),
+      (
+        give + "transfer,,,S,main\n2024-01-02,buy,bitcoin,1,0,R,transfer,10,2024-01-01,S,main\n",
+        "x.csv:3: link 'S' names the row giving units up in a transfer in the same portfolio"
+      ),
+      (
+        give + "transfer,,,S,main\n2024-01-02,buy,bitcoin,1,0,R,transfer,10,2024-01-01,S,euro\n",
+        "x.csv:3: link 'S' names the row giving units up in a transfer in a portfolio of another"
+      ),
+    ] {
+      let before = try sandbox.dump()
+      let refused = sandbox.run("import", "trades", sandbox.write("x.csv", header + rows))
+      #expect(refused.code == 65, "\(rows)")
+      #expect(refused.err.contains(message), "\(refused.err)")
+      #expect(try sandbox.dump() == before)
+    }
+  }
+
   /// Ids are unique per portfolio only: where the portfolio a transfer arrives in holds a trade
   /// with the id of the row giving the units up, the arriving row is linked to that row, not
   /// refused and not linked to the other trade.
