@@ -72,7 +72,7 @@ public final class Database {
   var authorizerLog: AuthorizerLog?
   /// What opening this connection made: the file, when it was not there (`.readWriteCreate`);
   /// nil when it was.
-  public private(set) var made: MadeFile?
+  public let made: MadeFile?
 
   /// A database file this process created, and the folders it created for it.
   public struct MadeFile: Sendable, Equatable {
