@@ -82,26 +82,6 @@ public final class Database {
     public let folders: [String]
   }
 
-  /// A file by device and inode.
-  public struct FileIdentity: Sendable, Equatable {
-    let device: UInt64
-    let inode: UInt64
-
-    init(_ status: stat) {
-      (device, inode) = (UInt64(status.st_dev), UInt64(status.st_ino))
-    }
-
-    /// The file at `path` (following symbolic links), if any.
-    public init?(at path: String) {
-      var status = stat()
-      guard stat(path, &status) == 0 else { return nil }
-      self.init(status)
-    }
-
-    /// True when `path` still names this file.
-    public func isAt(_ path: String) -> Bool { FileIdentity(at: path) == self }
-  }
-
   /// Opens (and, in `.readWriteCreate` mode, creates) the database at `path`.
   ///
   /// A new file is created with mode 0600 and a new folder with mode 0700, because the file

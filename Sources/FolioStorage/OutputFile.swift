@@ -64,11 +64,8 @@ public enum OutputFile {
     if let kind = nonRegularKind(status.st_mode) {
       throw FileError.notARegularFile(path: path, kind: kind)
     }
-    for file in protected {
-      var other = stat()
-      if stat(file, &other) == 0, other.st_dev == status.st_dev, other.st_ino == status.st_ino {
-        throw FileError.isTheDatabase(path: path)
-      }
+    for file in protected where FileIdentity(status).isAt(file) {
+      throw FileError.isTheDatabase(path: path)
     }
     guard access(target, W_OK) == 0 else {
       throw failed(path)

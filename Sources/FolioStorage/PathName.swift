@@ -36,14 +36,12 @@ public enum PathName {
   /// `./a` and `link/a`, where `link` is a symbolic link to the current folder, agree).
   public static func namesSameEntry(_ path: String, _ other: String) -> Bool {
     guard name(of: path) == name(of: other) else { return false }
-    var first = stat()
-    var second = stat()
     let firstFolder = folder(of: path)
     let secondFolder = folder(of: other)
-    guard stat(firstFolder.isEmpty ? "." : firstFolder, &first) == 0,
-      stat(secondFolder.isEmpty ? "." : secondFolder, &second) == 0
-    else { return false }
-    return first.st_dev == second.st_dev && first.st_ino == second.st_ino
+    guard let first = FileIdentity(at: firstFolder.isEmpty ? "." : firstFolder) else {
+      return false
+    }
+    return first.isAt(secondFolder.isEmpty ? "." : secondFolder)
   }
 
   /// `path` without the slashes at its end, keeping a lone "/".
@@ -52,4 +50,24 @@ public enum PathName {
     while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
     return String(trimmed)
   }
+}
+
+/// A file by device and inode: the same file whatever path names it.
+public struct FileIdentity: Sendable, Equatable {
+  let device: UInt64
+  let inode: UInt64
+
+  init(_ status: stat) {
+    (device, inode) = (UInt64(status.st_dev), UInt64(status.st_ino))
+  }
+
+  /// The file at `path` (following symbolic links), if any.
+  public init?(at path: String) {
+    var status = stat()
+    guard stat(path, &status) == 0 else { return nil }
+    self.init(status)
+  }
+
+  /// True when `path` names this file.
+  public func isAt(_ path: String) -> Bool { FileIdentity(at: path) == self }
 }

@@ -175,7 +175,7 @@ final class Context {
     } catch {
       // What to undo, read before the store is let go (a reference held here would keep the
       // connection open past `openStore = nil`).
-      let undo: (path: String, file: Database.FileIdentity, made: Database.MadeFile?)? =
+      let undo: (path: String, file: FileIdentity, made: Database.MadeFile?)? =
         openStore.flatMap { store in
           guard let file = store.database.made?.file ?? store.foundEmpty,
             (try? Migrator.holdsOnlyMigratedRows(store.database)) == true

@@ -135,11 +135,7 @@ public struct DatabaseRestorer {
     guard !isFolder.boolValue else {
       throw FileError.notADatabaseFile(path: file, kind: "a directory")
     }
-    var fileStat = stat()
-    var liveStat = stat()
-    if stat(file, &fileStat) == 0, stat(live, &liveStat) == 0,
-      fileStat.st_dev == liveStat.st_dev, fileStat.st_ino == liveStat.st_ino
-    {
+    if FileIdentity(at: file)?.isAt(live) == true {
       throw RestoreError.sameFile(file)
     }
   }

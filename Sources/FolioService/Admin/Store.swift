@@ -67,7 +67,7 @@ public final class Store {
   /// What opening did to the schema (migrations applied, backup written).
   public let migration: Migrator.Outcome
   /// The file, when it was empty (as `touch` leaves it) before this store made it a database.
-  public let foundEmpty: Database.FileIdentity?
+  public let foundEmpty: FileIdentity?
 
   /// Opens the database at `location`, creating and migrating it as needed.
   /// With `mustExist`, a missing file is an error instead of a new database.
@@ -80,7 +80,7 @@ public final class Store {
     if mustExist && !exists { throw StoreError.missingDatabase(location.path) }
     // A reader never makes a database, not even of an empty file (SQLite reads one as a
     // database without tables, and migrating would write the schema into it).
-    foundEmpty = Self.isEmptyFile(location.path) ? Database.FileIdentity(at: location.path) : nil
+    foundEmpty = Self.isEmptyFile(location.path) ? FileIdentity(at: location.path) : nil
     if mustExist && foundEmpty != nil { throw StoreError.emptyFile(location.path) }
     let migrator = try Migrator()
     database = try Self.open(location, mode: .readWriteCreate, writeAheadLog: false)
