@@ -40,6 +40,14 @@ public struct Arguments {
   /// exceptional text.
   static let keptCapacity = 64 << 10
 
+  /// How many values were appended.
+  var count: Int { slots.count }
+
+  /// Takes the last `count` values out (their text stays in the buffer until `removeAll`).
+  mutating func removeLast(_ count: Int) {
+    slots.removeLast(count)
+  }
+
   public mutating func append(_ value: Int64) {
     slots.append(.integer(value))
   }
@@ -69,17 +77,22 @@ public struct Arguments {
   /// Binds every value to `statement`, whose parameters must be as many. `buffer` is this
   /// value's `bytes`: SQLite copies what it needs of them when `copying`, else reads them in
   /// place, and then they must stay where they are until the bindings are cleared.
-  func bind(to statement: Statement, buffer: UnsafeBufferPointer<UInt8>, copying: Bool) throws {
+  /// With `range`, only those values are bound (a batch's rows, `BatchedInsert`).
+  func bind(
+    to statement: Statement, buffer: UnsafeBufferPointer<UInt8>, copying: Bool,
+    slots range: Range<Int>? = nil
+  ) throws {
     let handle = statement.handle
     let destructor = copying ? sqliteTransient : nil
     let parameters = sqlite3_bind_parameter_count(handle)
-    guard slots.count == parameters else {
+    let range = range ?? slots.indices
+    guard range.count == parameters else {
       throw SQLiteError(
         extendedCode: SQLITE_RANGE,
-        message: "\(slots.count) values bound to a statement with \(parameters) parameters",
+        message: "\(range.count) values bound to a statement with \(parameters) parameters",
         sql: statement.sql)
     }
-    for (offset, slot) in slots.enumerated() {
+    for (offset, slot) in slots[range].enumerated() {
       let index = Int32(truncatingIfNeeded: offset + 1)
       let code: Int32
       switch slot {

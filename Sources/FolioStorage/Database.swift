@@ -68,6 +68,8 @@ public final class Database {
   /// How long, in milliseconds, this connection waits for a lock held by another one.
   public var busyTimeout: Int32 { configuration.busyTimeout }
   private var statementCache: [String: Statement] = [:]
+  /// Rows of `BatchedInsert`s not written yet: written before anything else runs here.
+  let pending = PendingWrites()
   /// Kept alive while `restrictToReads` has an authorizer pointing at it.
   var authorizerLog: AuthorizerLog?
   /// What opening this connection made: the file, when it was not there (`.readWriteCreate`);
@@ -247,6 +249,7 @@ public final class Database {
 
   /// Runs one or more SQL statements that return no rows.
   public func execute(_ sql: String) throws {
+    try pending.flush()
     var message: UnsafeMutablePointer<CChar>?
     let code = sqlite3_exec(handle, sql, nil, nil, &message)
     defer { sqlite3_free(message) }
@@ -257,7 +260,13 @@ public final class Database {
 
   /// Prepares a new statement.
   public func prepare(_ sql: String) throws -> Statement {
-    try Statement(connection: handle, sql: sql)
+    try Statement(connection: handle, sql: sql, pending: pending)
+  }
+
+  /// Prepares `insert` (`INSERT INTO table (columns…)`, without `VALUES`) to add rows of
+  /// `columns` values in batches (`BatchedInsert`).
+  public func prepareBatch(_ insert: String, columns: Int) throws -> BatchedInsert {
+    try BatchedInsert(insert, columns: columns, connection: handle, pending: pending)
   }
 
   /// Prepares only the first statement of `sql` and returns it with the text after it
@@ -281,7 +290,11 @@ public final class Database {
       }
       let rest = text(consumed..<end)
       guard let statement else { return (nil, rest) }
-      return (Statement(prepared: statement, connection: handle, sql: text(0..<consumed)), rest)
+      return (
+        Statement(
+          prepared: statement, connection: handle, sql: text(0..<consumed), pending: pending),
+        rest
+      )
     }
   }
 
@@ -368,6 +381,8 @@ public final class Database {
     depth += 1
     defer { depth -= 1 }
     func undo() throws {
+      // Entering a level wrote every batched row: those pending now were added in this one.
+      pending.discard()
       if let savepoint {
         try execute("ROLLBACK TO \(savepoint); RELEASE \(savepoint)")
       } else if isInTransaction {
@@ -446,6 +461,7 @@ public final class Database {
   private func copy(to path: String) throws {
     let target = try Database(
       path: path, Configuration(busyTimeout: busyTimeout, writeAheadLog: false))
+    try pending.flush()
     guard let backup = sqlite3_backup_init(target.handle, "main", handle, "main") else {
       throw SQLiteError(connection: target.handle, code: sqlite3_errcode(target.handle))
     }
@@ -482,6 +498,7 @@ public final class Database {
   /// copied, so it can keep the old content aside knowing nobody can change it meanwhile; when
   /// it throws, nothing is replaced. The page sizes must match when this file uses WAL.
   public func replaceContent(with source: Database, whileLocked: () throws -> Void) throws {
+    try source.pending.flush()
     guard let backup = sqlite3_backup_init(handle, "main", source.handle, "main") else {
       throw SQLiteError(connection: handle, code: sqlite3_errcode(handle))
     }

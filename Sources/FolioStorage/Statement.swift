@@ -104,8 +104,10 @@ public final class Statement {
   /// The SQL text this statement was prepared from.
   public let sql: String
   private let connection: OpaquePointer
+  /// The connection's batched rows, written before this statement steps.
+  private let pending: PendingWrites
 
-  init(connection: OpaquePointer, sql: String) throws {
+  init(connection: OpaquePointer, sql: String, pending: PendingWrites) throws {
     var statement: OpaquePointer?
     let code = sqlite3_prepare_v2(connection, sql, -1, &statement, nil)
     guard code == SQLITE_OK, let statement else {
@@ -115,13 +117,17 @@ public final class Statement {
     self.handle = statement
     self.connection = connection
     self.sql = sql
+    self.pending = pending
   }
 
   /// Takes ownership of a statement `sqlite3_prepare_v2` already compiled from `sql`.
-  init(prepared handle: OpaquePointer, connection: OpaquePointer, sql: String) {
+  init(
+    prepared handle: OpaquePointer, connection: OpaquePointer, sql: String, pending: PendingWrites
+  ) {
     self.handle = handle
     self.connection = connection
     self.sql = sql
+    self.pending = pending
   }
 
   deinit {
@@ -184,9 +190,26 @@ public final class Statement {
     return arguments
   }
 
+  /// Binds `slots` of `arguments` (a `BatchedInsert`'s rows), runs the statement to completion
+  /// and resets it, without writing the connection's pending rows first: it is one of them.
+  func runBound(from arguments: Arguments, slots: Range<Int>) throws {
+    defer {
+      sqlite3_reset(handle)
+      sqlite3_clear_bindings(handle)
+    }
+    try arguments.bind(to: self, buffer: arguments.bytes.buffer, copying: false, slots: slots)
+    while try advance() {}
+  }
+
   /// Advances to the next row: true when a row is available, false when the statement is done.
+  /// The connection's batched rows not written yet are written first (`BatchedInsert`).
   @discardableResult
   public func step() throws -> Bool {
+    if !pending.isEmpty { try pending.flush() }
+    return try advance()
+  }
+
+  private func advance() throws -> Bool {
     let code = sqlite3_step(handle)
     switch code {
     case SQLITE_ROW: return true

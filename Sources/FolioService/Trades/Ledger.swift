@@ -246,6 +246,9 @@ struct PositionStream {
   /// as it may hold the day's earlier trades.
   private var days = DaySums()
   private var resumed = false
+  /// The day of the stored row the sums resumed, if any: the one day whose row is replaced,
+  /// not added.
+  private var storedDay: String?
 
   init(book: PositionBook, portfolio: Portfolio, coinID: String) {
     self.book = book
@@ -267,20 +270,24 @@ struct PositionStream {
     }
     if last == nil { last = PositionEnd(trade) } else { last?.advance(trade) }
     if !resumed {
-      days.resume(
-        try derived.day(
-          portfolioID: portfolio.id, coinID: coinID, day: DaySums.day(of: trade.executedAt)))
+      let day = DaySums.day(of: trade.executedAt)
+      let stored = try derived.day(portfolioID: portfolio.id, coinID: coinID, day: day)
+      storedDay = stored == nil ? nil : day
+      days.resume(stored)
       resumed = true
     }
-    if let closed = try days.add(trade, booked) {
-      try derived.save(closed, portfolioID: portfolio.id)
-    }
+    if let closed = try days.add(trade, booked) { try save(closed, derived) }
   }
 
   /// Writes the sums of the last day booked.
   mutating func flushDay(_ derived: DerivedTables) throws {
-    if let open = days.close() { try derived.save(open, portfolioID: portfolio.id) }
+    if let open = days.close() { try save(open, derived) }
     resumed = false
+  }
+
+  /// Writes a day's sums: a new row, but for the day resumed from a stored row.
+  private func save(_ day: PositionDay, _ derived: DerivedTables) throws {
+    try derived.save(day, portfolioID: portfolio.id, replacing: day.day == storedDay)
   }
 
   /// Writes the open lots that changed since they were loaded.

@@ -167,7 +167,7 @@ public struct TradeImporter {
     try db.transaction {
       try db.ignoringCheckConstraints {
         let restore = try Trade.suspendInsertWork(db)
-        let insert = try Trade.prepareInsert(db)
+        let insert = try Trade.prepareInsert(db, batched: true)
         let directory = CoinDirectory(store)
         // Each coin as typed is resolved once: the id, or why it was refused.
         var coins: [String: Result<String, CoinError>] = [:]

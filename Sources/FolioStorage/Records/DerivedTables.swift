@@ -4,30 +4,39 @@
 /// Not `Sendable`: it holds statements of one connection.
 public final class DerivedTables {
   let db: Database
-  private let insertLot: Statement
+  // Rows added while booking: batched (`BatchedInsert`). A conflict, which folio's own rows
+  // never meet, ends the transaction (OR ROLLBACK), so a batch keeps no statement journal.
+  private let insertLot: BatchedInsert
   private let updateLot: Statement
-  private let insertConsumption: Statement
-  private let insertDisposal: Statement
-  let saveDay: Statement
+  private let insertConsumption: BatchedInsert
+  private let insertDisposal: BatchedInsert
+  /// A day no row holds yet (`save(_:portfolioID:replacing:)`).
+  let insertDay: BatchedInsert
+  /// A day that may have a row. Not batched: a batch of INSERT OR REPLACE keeps a statement
+  /// journal (its NOT NULL columns may abort it half-way), a temporary file as large as its
+  /// rows.
+  let replaceDay: Statement
 
   public init(_ db: Database) throws {
     self.db = db
-    insertLot = try db.prepare(
+    insertLot = try db.prepareBatch(
       """
-      INSERT INTO lots (trade_id, portfolio_id, coin_id, acquired_at, quantity, cost, remaining,
-        remaining_cost) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-      """)
+      INSERT OR ROLLBACK INTO lots (trade_id, portfolio_id, coin_id, acquired_at, quantity, cost,
+        remaining, remaining_cost)
+      """, columns: 8)
     updateLot = try db.prepare(
       "UPDATE lots SET remaining = ?, remaining_cost = ? WHERE trade_id = ?")
-    insertConsumption = try db.prepare(
-      "INSERT INTO lot_consumptions (sell_trade_id, lot_trade_id, quantity, cost) VALUES (?, ?, ?, ?)"
-    )
-    insertDisposal = try db.prepare(
+    insertConsumption = try db.prepareBatch(
+      "INSERT OR ROLLBACK INTO lot_consumptions (sell_trade_id, lot_trade_id, quantity, cost)",
+      columns: 4)
+    insertDisposal = try db.prepareBatch(
       """
-      INSERT INTO disposals (trade_id, portfolio_id, coin_id, disposed_at, quantity, proceeds,
-        cost_basis, realized_pnl, method) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-      """)
-    saveDay = try db.prepare(
+      INSERT OR ROLLBACK INTO disposals (trade_id, portfolio_id, coin_id, disposed_at, quantity,
+        proceeds, cost_basis, realized_pnl, method)
+      """, columns: 9)
+    insertDay = try db.prepareBatch(
+      "INSERT OR ROLLBACK INTO position_days (portfolio_id, \(Self.dayColumns))", columns: 11)
+    replaceDay = try db.prepare(
       "INSERT OR REPLACE INTO position_days (portfolio_id, \(Self.dayColumns)) "
         + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
   }
@@ -114,7 +123,7 @@ public final class DerivedTables {
   }
 
   public func insert(_ lot: Lot, portfolioID: Int64, coinID: String) throws {
-    try insertLot.run(
+    try insertLot.add(
       lot.tradeID, portfolioID, coinID, lot.acquiredAt, lot.quantity, lot.cost, lot.remaining,
       lot.remainingCost)
   }
@@ -137,12 +146,12 @@ public final class DerivedTables {
   // MARK: - Sells
 
   public func insert(_ consumption: LotConsumption) throws {
-    try insertConsumption.run(
+    try insertConsumption.add(
       consumption.sellTradeID, consumption.lotTradeID, consumption.quantity, consumption.cost)
   }
 
   public func insert(_ disposal: Disposal, portfolioID: Int64, coinID: String) throws {
-    try insertDisposal.run(
+    try insertDisposal.add(
       disposal.tradeID, portfolioID, coinID, disposal.disposedAt, disposal.quantity,
       disposal.proceeds, disposal.costBasis, disposal.realized, disposal.method.rawValue)
   }

@@ -67,12 +67,19 @@ extension DerivedTables {
       [portfolioID, coinID, day], Self.positionDay)
   }
 
-  /// Writes `day` of the position, replacing the stored row.
-  public func save(_ day: PositionDay, portfolioID: Int64) throws {
+  /// Writes `day` of the position, replacing the stored row. Without `replacing`, a promise
+  /// that no row holds that day: it is written in a batch (`BatchedInsert`).
+  public func save(_ day: PositionDay, portfolioID: Int64, replacing: Bool = true) throws {
     // The columns of `dayColumns`, in order.
-    try saveDay.run(
-      portfolioID, day.coinID, day.day, day.quantityChange, day.cashIn, day.cashInWeight,
-      day.cashOut, day.cashOutWeight, day.costChange, day.realized, day.cashTooLarge)
+    if replacing {
+      try replaceDay.run(
+        portfolioID, day.coinID, day.day, day.quantityChange, day.cashIn, day.cashInWeight,
+        day.cashOut, day.cashOutWeight, day.costChange, day.realized, day.cashTooLarge)
+    } else {
+      try insertDay.add(
+        portfolioID, day.coinID, day.day, day.quantityChange, day.cashIn, day.cashInWeight,
+        day.cashOut, day.cashOutWeight, day.costChange, day.realized, day.cashTooLarge)
+    }
   }
 
   /// Deletes the position's rows of `day` and later (nil: all of them).

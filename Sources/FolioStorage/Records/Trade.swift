@@ -143,9 +143,13 @@ public struct Trade: Equatable, Sendable {
     incomeType = try row.value(at: 16, named: "income_type")
   }
 
+  static let insertColumns = """
+    portfolio_id, executed_at, side, coin_id, quantity, price, fee, note, external_id,
+      created_at, location_id, kind, income_type, amount, acquired_at, link_id
+    """
+
   static let insertSQL = """
-    INSERT INTO trades (portfolio_id, executed_at, side, coin_id, quantity, price, fee, note,
-      external_id, created_at, location_id, kind, income_type, amount, acquired_at, link_id)
+    INSERT INTO trades (\(insertColumns))
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
     """
 
@@ -156,26 +160,75 @@ public struct Trade: Equatable, Sendable {
       ON CONFLICT (portfolio_id, external_id) WHERE external_id IS NOT NULL DO NOTHING
       """
 
-  /// The two INSERTs that `insert(using:)` runs, prepared once for loops over many trades.
-  public struct InsertStatements {
+  /// The statements that `insert(using:)` runs, prepared once for loops over many trades.
+  public final class InsertStatements {
     let plain: Statement
     let orSkip: Statement
+    /// Trades without an external id, given their ids here (`batched`).
+    let batch: BatchedInsert?
+    /// The id the next trade gets: one more than the largest (as SQLite gives them), read at
+    /// the first insert; nil until then, or when the largest id leaves none.
+    private var nextID: Int64?
+    private var readNextID = false
+
+    init(plain: Statement, orSkip: Statement, batch: BatchedInsert?) {
+      (self.plain, self.orSkip, self.batch) = (plain, orSkip, batch)
+    }
+
+    /// The id for a trade of the batch, or nil when it is inserted at once.
+    fileprivate func idForBatch(_ db: Database) throws -> Int64? {
+      guard batch != nil else { return nil }
+      if !readNextID {
+        readNextID = true
+        let largest = try db.scalarInt("SELECT max(id) FROM trades") ?? 0
+        nextID = largest < Int64.max ? max(largest, 0) + 1 : nil
+      }
+      return nextID
+    }
+
+    /// Records that a trade was given `id`.
+    fileprivate func took(_ id: Int64) {
+      guard readNextID else { return }
+      nextID = id < Int64.max ? max(id + 1, nextID ?? 0) : nil
+    }
   }
 
-  /// Prepares the statements `insert(using:)` runs.
-  public static func prepareInsert(_ db: Database) throws -> InsertStatements {
-    InsertStatements(plain: try db.prepare(insertSQL), orSkip: try db.prepare(insertOrSkipSQL))
+  /// Prepares the statements `insert(using:)` runs. With `batched`, trades without an external
+  /// id are written in batches (`BatchedInsert`), their ids given in order, one more than the
+  /// largest, as SQLite would: for one transaction in which nothing else inserts trades (an
+  /// import).
+  public static func prepareInsert(_ db: Database, batched: Bool = false) throws
+    -> InsertStatements
+  {
+    // The batch keeps a statement journal (its foreign keys may abort a run half-way); the
+    // derived tables' batches, with none, keep none.
+    InsertStatements(
+      plain: try db.prepare(insertSQL), orSkip: try db.prepare(insertOrSkipSQL),
+      batch: batched
+        ? try db.prepareBatch("INSERT OR ROLLBACK INTO trades (id, \(insertColumns))", columns: 17)
+        : nil)
   }
 
   /// Inserts the trade with statements from `prepareInsert` and returns its new id, or nil
   /// when a trade with the same external id already exists in the portfolio (nothing is
   /// written then).
   public func insert(using statements: InsertStatements, _ db: Database) throws -> Int64? {
+    if externalID == nil, let batch = statements.batch, let id = try statements.idForBatch(db) {
+      try batch.add(
+        id, portfolioID, executedAt, side.rawValue, coinID, quantity, price, fee, note,
+        externalID, createdAt, locationID, kind.rawValue, incomeType?.rawValue, amount,
+        acquiredAt, linkID)
+      statements.took(id)
+      return id
+    }
     let statement = externalID == nil ? statements.plain : statements.orSkip
     try statement.run(
       portfolioID, executedAt, side.rawValue, coinID, quantity, price, fee, note, externalID,
       createdAt, locationID, kind.rawValue, incomeType?.rawValue, amount, acquiredAt, linkID)
-    return db.changes == 1 ? db.lastInsertRowID : nil
+    guard db.changes == 1 else { return nil }
+    let id = db.lastInsertRowID
+    statements.took(id)
+    return id
   }
 
   /// Inserts the trade and returns its new id, or nil when a trade with the same external id
@@ -183,7 +236,8 @@ public struct Trade: Equatable, Sendable {
   public func insert(_ db: Database) throws -> Int64? {
     try insert(
       using: InsertStatements(
-        plain: db.cached(Trade.insertSQL), orSkip: db.cached(Trade.insertOrSkipSQL)), db)
+        plain: db.cached(Trade.insertSQL), orSkip: db.cached(Trade.insertOrSkipSQL), batch: nil),
+      db)
   }
 
   /// Writes every field of the trade back to its row.

@@ -1,0 +1,102 @@
+import FolioStorage
+import Foundation
+import Testing
+
+@testable import FolioService
+
+/// An import writes its trades and their derived rows in batches (`BatchedInsert`): the ids
+/// are those SQLite would give one row at a time, rows with and without an `id` column keep
+/// the file's order, and what is booked equals a booking of the stored trades from scratch.
+@Suite struct BatchedImportTests {
+  let now = Date(timeIntervalSince1970: 1_732_968_000)
+
+  func importing(_ test: TestStore, _ csv: String) throws -> ImportReport {
+    try TradeImporter(test.store).importTrades(
+      from: CSVReader(bytes: Array(csv.utf8), source: "t.csv"), source: "t.csv",
+      into: test.main(), now: now)
+  }
+
+  /// The stored trades as `id|time|side|coin|quantity|external id`, by id.
+  func trades(_ test: TestStore) throws -> [String] {
+    try test.db.rows(
+      "SELECT id, executed_at, side, coin_id, quantity, external_id FROM trades ORDER BY id"
+    ) { row in
+      let external: String? = try row["external_id"]
+      return [
+        String(try row["id"] as Int64), try row["executed_at"], try row["side"],
+        try row["coin_id"], try row["quantity"], external ?? "",
+      ].joined(separator: "|")
+    }
+  }
+
+  func count(_ test: TestStore, _ table: String) throws -> Int64? {
+    try test.db.scalarInt("SELECT count(*) FROM \(table)")
+  }
+
+  func expectBookedAsFromScratch(_ test: TestStore) throws {
+    let imported = try test.derivedSnapshot()
+    try test.db.write { try Ledger(test.db).rebuild(portfolio: test.main()) }
+    #expect(try test.derivedSnapshot() == imported)
+  }
+
+  @Test func idsFollowTheLargestStoredAndTheFileOrder() throws {
+    let test = try TestStore()
+    try test.trade(.buy, "bitcoin", "1", at: "100", on: "2023-01-01")
+    try test.trade(.buy, "ethereum", "2", at: "10", on: "2023-01-02")
+    // More rows than a batch, rows with an id (written at once) among rows without.
+    var csv = "date,side,coin,quantity,price,fee,note,id\n"
+    var expected = [
+      "1|2023-01-01T00:00:00Z|buy|bitcoin|1|", "2|2023-01-02T00:00:00Z|buy|ethereum|2|",
+    ]
+    for row in 0..<75 {
+      let time = String(format: "2024-01-%02dT%02d:00:00Z", 1 + row / 24, row % 24)
+      let side = row % 3 == 2 ? "sell" : "buy"
+      let coin = row % 2 == 0 ? "bitcoin" : "ethereum"
+      let id = row % 10 == 4 ? "x\(row)" : ""
+      csv += "\(time),\(side),\(coin),0.1,\(100 + row),0,,\(id)\n"
+      expected.append("\(row + 3)|\(time)|\(side)|\(coin)|0.1|\(id)")
+    }
+    let report = try importing(test, csv)
+    #expect(report.imported == 75)
+    #expect(try trades(test) == expected)
+    #expect(try count(test, "lots") == 52)
+    #expect(try count(test, "disposals") == 25)
+    try expectBookedAsFromScratch(test)
+    // The same file again: every row is found, nothing is added.
+    let again = try importing(test, csv)
+    #expect((again.imported, again.skipped) == (0, 75))
+    #expect(try trades(test) == expected)
+  }
+
+  @Test func aLargestIDAtTheLimitLeavesTheIdsToSQLite() throws {
+    let test = try TestStore()
+    try test.trade(.buy, "bitcoin", "1", at: "100", on: "2023-01-01")
+    try test.db.execute("UPDATE trades SET id = 9223372036854775807")
+    try test.db.write { try Ledger(test.db).rebuild(portfolio: test.main()) }
+    var csv = "date,side,coin,quantity,price\n"
+    for row in 0..<40 {
+      csv += String(
+        format: "2024-02-%02dT00:00:00Z,%@,bitcoin,0.01,200\n", 1 + row % 28,
+        row % 2 == 0 ? "buy" : "sell")
+    }
+    #expect(try importing(test, csv).imported == 40)
+    #expect(try count(test, "trades") == 41)
+    #expect(try test.db.scalarInt("SELECT count(DISTINCT id) FROM trades") == 41)
+    try expectBookedAsFromScratch(test)
+  }
+
+  @Test func aRefusedImportLeavesEveryTableAsItWas() throws {
+    let test = try TestStore()
+    try test.trade(.buy, "bitcoin", "1", at: "100", on: "2023-01-01")
+    let before = (try trades(test), try test.derivedSnapshot())
+    // Seventy rows booked in batches, then a sell the history cannot cover.
+    var csv = "date,side,coin,quantity,price\n"
+    for row in 0..<70 {
+      csv += String(format: "2024-03-01T00:%02d:%02dZ,buy,bitcoin,0.5,10\n", row / 60, row % 60)
+    }
+    csv += "2024-03-02T00:00:00Z,sell,bitcoin,100,10\n"
+    #expect(throws: ImportError.self) { try importing(test, csv) }
+    #expect(try trades(test) == before.0)
+    #expect(try test.derivedSnapshot() == before.1)
+  }
+}

@@ -1,0 +1,107 @@
+import CSQLite
+import FolioTestSupport
+import Foundation
+import Testing
+
+@testable import FolioStorage
+
+/// Rows added to a batch (`BatchedInsert`) are in the database for everything the connection
+/// does next, whatever the number of rows; a rollback drops them; a refused row fails.
+@Suite struct BatchedInsertTests {
+  let folder = TemporaryFolder()
+
+  func database() throws -> Database {
+    let db = try Database(path: folder.file("batch.sqlite3"))
+    try db.execute("CREATE TABLE t (i INTEGER PRIMARY KEY, s TEXT NOT NULL, d TEXT) STRICT")
+    return db
+  }
+
+  func rows(_ db: Database) throws -> [[SQLValue]] {
+    try db.rows("SELECT i, s, d FROM t ORDER BY i") { row in (0..<row.count).map { row[$0] } }
+  }
+
+  @Test(arguments: [
+    0, 1, BatchedInsert.rowsPerRun - 1, BatchedInsert.rowsPerRun, 3 * BatchedInsert.rowsPerRun + 5,
+  ])
+  func aQueryAfterAddingSeesEveryRow(count: Int) throws {
+    let db = try database()
+    let batch = try db.prepareBatch("INSERT INTO t (i, s, d)", columns: 3)
+    var expected: [[SQLValue]] = []
+    try db.write {
+      for i in 0..<count {
+        let decimal = try ExactDecimal(parsing: "\(i).5")
+        let note: String? = i % 3 == 0 ? nil : "é\(i)\u{0}x"
+        try batch.add(Int64(i), note ?? "", decimal)
+        expected.append([.integer(Int64(i)), .text(note ?? ""), .text("\(i).5")])
+      }
+      // Inside the transaction, before any commit: the rows are there for a query.
+      #expect(try db.scalarInt("SELECT count(*) FROM t") == Int64(count))
+    }
+    #expect(try rows(db) == expected)
+  }
+
+  @Test func theCommitWritesTheRowsNoQueryAsked() throws {
+    let db = try database()
+    let batch = try db.prepareBatch("INSERT INTO t (i, s, d)", columns: 3)
+    try db.write {
+      for i in 0..<5 { try batch.add(Int64(i), "x", "y") }
+    }
+    // Another connection sees what was committed.
+    let other = try Database(path: db.path)
+    #expect(try other.scalarInt("SELECT count(*) FROM t") == 5)
+  }
+
+  @Test func aRollbackDropsTheRowsOfItsLevelOnly() throws {
+    let db = try database()
+    let batch = try db.prepareBatch("INSERT INTO t (i, s, d)", columns: 3)
+    try db.write {
+      try batch.add(Int64(1), "kept", "a")
+      try db.transaction {
+        try batch.add(Int64(2), "dropped", "b")
+        return ((), .rollback)
+      }
+      try batch.add(Int64(3), "kept", "c")
+    }
+    #expect(try db.rows("SELECT i FROM t ORDER BY i") { try $0["i"] as Int64 } == [1, 3])
+    // A whole transaction rolled back leaves nothing, and the batch is usable after it.
+    try db.transaction {
+      for i in 10..<(10 + BatchedInsert.rowsPerRun + 2) { try batch.add(Int64(i), "no", "no") }
+      return ((), .rollback)
+    }
+    try db.write { try batch.add(Int64(4), "kept", "d") }
+    #expect(try db.rows("SELECT i FROM t ORDER BY i") { try $0["i"] as Int64 } == [1, 3, 4])
+  }
+
+  @Test func aRefusedRowFailsAndTheTransactionWritesNothing() throws {
+    let db = try database()
+    let batch = try db.prepareBatch("INSERT OR ROLLBACK INTO t (i, s, d)", columns: 3)
+    try db.write { try batch.add(Int64(1), "first", "a") }
+    // The same key again, among fewer rows than a run: refused when the next query runs.
+    #expect(throws: SQLiteError.self) {
+      try db.write {
+        try batch.add(Int64(2), "new", "b")
+        try batch.add(Int64(1), "again", "c")
+        _ = try db.scalarInt("SELECT count(*) FROM t")
+      }
+    }
+    // A whole run of rows with a repeated key: refused by the add that fills it.
+    #expect(throws: SQLiteError.self) {
+      try db.write {
+        for i in 0..<BatchedInsert.rowsPerRun { try batch.add(Int64(100 + i % 2), "x", "y") }
+      }
+    }
+    #expect(try rows(db) == [[.integer(1), .text("first"), .text("a")]])
+    #expect(!db.isInTransaction)
+  }
+
+  @Test func tooFewOrTooManyValuesAreRefusedAndNotAdded() throws {
+    let db = try database()
+    let batch = try db.prepareBatch("INSERT INTO t (i, s, d)", columns: 3)
+    try db.write {
+      #expect(throws: SQLiteError.self) { try batch.add(Int64(1), "x") }
+      #expect(throws: SQLiteError.self) { try batch.add(Int64(1), "x", "y", "z") }
+      try batch.add(Int64(2), "ok", "ok")
+    }
+    #expect(try rows(db) == [[.integer(2), .text("ok"), .text("ok")]])
+  }
+}
