@@ -82,7 +82,8 @@ public struct Arguments {
     to statement: Statement, buffer: UnsafeBufferPointer<UInt8>, copying: Bool,
     slots range: Range<Int>? = nil
   ) throws {
-    let handle = statement.handle
+    // Called by the thread that holds the connection (see `Statement.raw`).
+    let handle = statement.raw
     let destructor = copying ? sqliteTransient : nil
     let parameters = sqlite3_bind_parameter_count(handle)
     let range = range ?? slots.indices

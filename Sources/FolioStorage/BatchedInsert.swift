@@ -1,4 +1,5 @@
 import CSQLite
+import Foundation
 
 /// An INSERT run for many rows at once: rows are gathered, and every `rowsPerRun` of them are
 /// written by one statement with that many rows in its `VALUES`. SQLite then opens the table's
@@ -40,67 +41,76 @@ public final class BatchedInsert {
     self.pending = pending
   }
 
-  /// Adds one row; a full batch is written at once. The values must be exactly as many as
-  /// the columns (else SQLITE_RANGE, and the row is not added).
+  /// Waits for the batch writer (`PendingWrites.writingBehind`) to finish the runs it was
+  /// handed, which use this batch's statements.
+  deinit { pending.waitForWriter() }
+
+  /// Adds one row; a full batch is written at once, or handed to the batch writer when one
+  /// runs. The values must be exactly as many as the columns (else SQLITE_RANGE, and the row
+  /// is not added).
   public func add<each Value: SQLBindable>(_ values: repeat each Value) throws {
     let before = arguments.count
     repeat (each values).append(to: &arguments)
-    guard arguments.count - before == columns else {
-      arguments.removeLast(arguments.count - before)
+    let added = arguments.count - before
+    guard added == columns else {
+      arguments.removeLast(added)
       throw SQLiteError(
         extendedCode: SQLITE_RANGE,
-        message: "\(arguments.count - before) values added to an insert of \(columns) columns",
-        sql: one.sql)
+        message: "\(added) values added to an insert of \(columns) columns", sql: one.sql)
     }
     if !isListed {
       isListed = true
       pending.list(self)
     }
-    if arguments.count == columns * Self.rowsPerRun {
-      try write(many, rows: 0..<Self.rowsPerRun)
+    guard arguments.count == columns * Self.rowsPerRun else { return }
+    if let writer = pending.writer {
+      // The full batch goes to the writer with its buffer; the next one starts a new buffer.
+      let full = arguments
+      arguments = Arguments()
+      try writer.hand(many, full)
+    } else {
+      defer { drop() }
+      try many.runBound(from: arguments, slots: 0..<arguments.count)
     }
   }
 
   /// Writes the rows gathered so far, one statement each (fewer than `rowsPerRun`).
   fileprivate func writeRest() throws {
-    let rows = arguments.count / columns
-    for row in 0..<rows {
-      do {
-        try one.runBound(from: arguments, slots: row * columns..<(row + 1) * columns)
-      } catch {
-        drop()
-        throw error
-      }
+    defer { drop() }
+    for row in 0..<arguments.count / columns {
+      try one.runBound(from: arguments, slots: row * columns..<(row + 1) * columns)
     }
-    drop()
   }
 
   /// Forgets the rows not written yet.
   fileprivate func drop() {
     arguments.removeAll()
   }
-
-  private func write(_ statement: Statement, rows: Range<Int>) throws {
-    defer { drop() }
-    try statement.runBound(
-      from: arguments, slots: rows.lowerBound * columns..<rows.upperBound * columns)
-  }
 }
 
 /// The batched rows of one connection not written yet (`BatchedInsert`), in the order their
-/// batches took a first row.
+/// batches took a first row, and the batch writer while one runs.
 final class PendingWrites {
   private var batches: [BatchedInsert] = []
+  /// The thread writing full batches, while `writingBehind` runs.
+  private(set) var writer: BatchWriter?
 
-  var isEmpty: Bool { batches.isEmpty }
+  var isEmpty: Bool { batches.isEmpty && writer == nil }
 
   fileprivate func list(_ batch: BatchedInsert) {
     batches.append(batch)
   }
 
+  /// Waits until the batch writer, if one runs, has written what it was handed: only then may
+  /// this thread use the connection. Its failure, if any, is thrown by the next `flush()`.
+  func waitForWriter() {
+    writer?.waitUntilIdle()
+  }
+
   /// Writes every pending row. After a failure the rows not written are dropped: the error
   /// ends the transaction they belong to.
   func flush() throws {
+    try writer?.finish()
     guard !batches.isEmpty else { return }
     let waiting = batches
     batches.removeAll(keepingCapacity: true)
@@ -117,10 +127,128 @@ final class PendingWrites {
 
   /// Drops every pending row: the transaction they were added in is rolled back.
   func discard() {
+    writer?.waitUntilIdle()
+    _ = writer?.takeFailure()
     for batch in batches {
       batch.drop()
       batch.isListed = false
     }
     batches.removeAll()
+  }
+
+  /// Runs `body` with full batches written by a second thread while this one goes on making
+  /// rows: the connection is used by one thread at a time, the writer's runs in the order they
+  /// were handed, and every other use of it (`Statement.handle`, `Database.handle`) waits until
+  /// the writer has written all it holds. Without a thread, batches are written here.
+  func writingBehind<T>(_ body: () throws -> T) throws -> T {
+    guard writer == nil, let started = BatchWriter.start() else { return try body() }
+    writer = started
+    defer {
+      started.stop()
+      writer = nil
+    }
+    let value = try body()
+    try started.finish()
+    return value
+  }
+}
+
+/// The second thread of `PendingWrites.writingBehind`: runs the full batches it is handed, in
+/// order. It holds no reference to a statement (a statement must be finalized on the thread
+/// that owns the connection): each batch waits for the writer before it goes.
+final class BatchWriter: @unchecked Sendable {
+  /// Runs handed and not yet written, at most: the maker waits beyond.
+  static let depth = 4
+
+  private struct Run {
+    let statement: Unmanaged<Statement>
+    let arguments: Arguments
+  }
+
+  private let condition = NSCondition()
+  private var thread: BackgroundThread?
+  // Guarded by `condition`.
+  private var runs: [Run] = []
+  private var writing = false
+  private var stopping = false
+  private var failure: (any Error)?
+
+  private init() {}
+
+  /// Starts the writer; nil when the system cannot start a thread.
+  static func start() -> BatchWriter? {
+    let writer = BatchWriter()
+    guard let thread = BackgroundThread.start({ writer.work() }) else { return nil }
+    writer.thread = thread
+    return writer
+  }
+
+  /// Hands one run to the writer, waiting while it holds `depth`. Throws the failure of an
+  /// earlier run: the runs after it are not written.
+  func hand(_ statement: Statement, _ arguments: Arguments) throws {
+    condition.lock()
+    defer { condition.unlock() }
+    while runs.count >= Self.depth && failure == nil { condition.wait() }
+    if let failure { throw failure }
+    runs.append(Run(statement: Unmanaged.passUnretained(statement), arguments: arguments))
+    condition.broadcast()
+  }
+
+  /// Waits until every run handed was written (or dropped after a failure).
+  func waitUntilIdle() {
+    condition.lock()
+    while !runs.isEmpty || writing { condition.wait() }
+    condition.unlock()
+  }
+
+  /// Waits until idle, then throws the failure of a run, if one failed (once).
+  func finish() throws {
+    waitUntilIdle()
+    if let failure = takeFailure() { throw failure }
+  }
+
+  /// The failure of a run, taken: the next `finish()` does not throw it again.
+  func takeFailure() -> (any Error)? {
+    condition.lock()
+    defer { condition.unlock() }
+    let taken = failure
+    failure = nil
+    return taken
+  }
+
+  /// Ends the thread once it is idle.
+  func stop() {
+    condition.lock()
+    while !runs.isEmpty || writing { condition.wait() }
+    stopping = true
+    condition.broadcast()
+    condition.unlock()
+    thread?.join()
+  }
+
+  private func work() {
+    condition.lock()
+    while true {
+      while runs.isEmpty && !stopping { condition.wait() }
+      if runs.isEmpty { break }
+      let run = runs.removeFirst()
+      writing = true
+      condition.unlock()
+      var thrown: (any Error)?
+      do {
+        try run.statement.takeUnretainedValue().runBound(
+          from: run.arguments, slots: 0..<run.arguments.count)
+      } catch {
+        thrown = error
+      }
+      condition.lock()
+      writing = false
+      if let thrown {
+        if failure == nil { failure = thrown }
+        runs.removeAll()
+      }
+      condition.broadcast()
+    }
+    condition.unlock()
   }
 }

@@ -60,7 +60,14 @@ public final class Database {
     }
   }
 
-  let handle: OpaquePointer
+  /// The connection, for the thread that holds it (see `handle`).
+  private let raw: OpaquePointer
+  /// The connection, once the batch writer, if one runs, has written what it was handed
+  /// (`writingBehind`).
+  var handle: OpaquePointer {
+    pending.waitForWriter()
+    return raw
+  }
   /// The file this connection opened.
   public let path: String
   /// The settings the connection was opened with.
@@ -125,7 +132,7 @@ public final class Database {
       sqlite3_close_v2(connection)
       throw error
     }
-    self.handle = connection
+    self.raw = connection
     self.path = path
     self.configuration = configuration
     self.made = made
@@ -263,6 +270,13 @@ public final class Database {
     try Statement(connection: handle, sql: sql, pending: pending)
   }
 
+  /// Runs `body` while a second thread writes the full batches of this connection's
+  /// `BatchedInsert`s (`PendingWrites.writingBehind`): on two cores, making rows and SQLite's
+  /// writing of them overlap. Every other use of the connection waits until the writer is idle.
+  public func writingBehind<T>(_ body: () throws -> T) throws -> T {
+    try pending.writingBehind(body)
+  }
+
   /// Prepares `insert` (`INSERT INTO table (columns…)`, without `VALUES`) to add rows of
   /// `columns` values in batches (`BatchedInsert`).
   public func prepareBatch(_ insert: String, columns: Int) throws -> BatchedInsert {
@@ -393,7 +407,10 @@ public final class Database {
       let (result, completion) = try body()
       switch completion {
       case .commit: try execute(savepoint.map { "RELEASE \($0)" } ?? "COMMIT")
-      case .rollback: try undo()
+      case .rollback:
+        // A batched row that fails fails the transaction, even one rolled back.
+        try pending.flush()
+        try undo()
       }
       return result
     } catch {

@@ -100,7 +100,14 @@ extension Optional: SQLBindable where Wrapped: SQLBindable {
 ///
 /// Not `Sendable`: a statement belongs to its connection's thread.
 public final class Statement {
-  let handle: OpaquePointer
+  /// The statement, for the thread that holds the connection: a batch writer's runs
+  /// (`BatchWriter`) and the caller that waited for them (`handle`).
+  let raw: OpaquePointer
+  /// The statement, once the batch writer, if one runs, has written what it was handed.
+  var handle: OpaquePointer {
+    pending.waitForWriter()
+    return raw
+  }
   /// The SQL text this statement was prepared from.
   public let sql: String
   private let connection: OpaquePointer
@@ -114,7 +121,7 @@ public final class Statement {
       sqlite3_finalize(statement)
       throw SQLiteError(connection: connection, code: code, sql: sql)
     }
-    self.handle = statement
+    self.raw = statement
     self.connection = connection
     self.sql = sql
     self.pending = pending
@@ -124,7 +131,7 @@ public final class Statement {
   init(
     prepared handle: OpaquePointer, connection: OpaquePointer, sql: String, pending: PendingWrites
   ) {
-    self.handle = handle
+    self.raw = handle
     self.connection = connection
     self.sql = sql
     self.pending = pending
@@ -194,8 +201,8 @@ public final class Statement {
   /// and resets it, without writing the connection's pending rows first: it is one of them.
   func runBound(from arguments: Arguments, slots: Range<Int>) throws {
     defer {
-      sqlite3_reset(handle)
-      sqlite3_clear_bindings(handle)
+      sqlite3_reset(raw)
+      sqlite3_clear_bindings(raw)
     }
     try arguments.bind(to: self, buffer: arguments.bytes.buffer, copying: false, slots: slots)
     while try advance() {}
@@ -210,13 +217,13 @@ public final class Statement {
   }
 
   private func advance() throws -> Bool {
-    let code = sqlite3_step(handle)
+    let code = sqlite3_step(raw)
     switch code {
     case SQLITE_ROW: return true
     case SQLITE_DONE: return false
     default:
       let error = SQLiteError(connection: connection, code: code, sql: sql)
-      sqlite3_reset(handle)
+      sqlite3_reset(raw)
       throw error
     }
   }

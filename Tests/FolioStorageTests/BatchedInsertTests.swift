@@ -104,4 +104,56 @@ import Testing
     }
     #expect(try rows(db) == [[.integer(2), .text("ok"), .text("ok")]])
   }
+
+  @Test func writingBehindGivesTheSameRowsAndQueriesWaitForThem() throws {
+    let db = try database()
+    let batch = try db.prepareBatch("INSERT INTO t (i, s, d)", columns: 3)
+    let count = 40 * BatchedInsert.rowsPerRun + 7
+    try db.write {
+      try db.writingBehind {
+        for i in 0..<count {
+          try batch.add(Int64(i), "row \(i)", String(repeating: "x", count: i % 40))
+          // Now and then a query, which must see every row added before it.
+          if i % 333 == 0 {
+            #expect(try db.scalarInt("SELECT count(*) FROM t") == Int64(i + 1))
+          }
+        }
+      }
+    }
+    let stored = try rows(db)
+    #expect(stored.count == count)
+    #expect(
+      stored[count - 1] == [
+        .integer(Int64(count - 1)), .text("row \(count - 1)"),
+        .text(String(repeating: "x", count: (count - 1) % 40)),
+      ])
+  }
+
+  @Test func aRunTheWriterFailsFailsTheTransactionAndTheConnectionStaysUsable() throws {
+    let db = try database()
+    let batch = try db.prepareBatch("INSERT OR ROLLBACK INTO t (i, s, d)", columns: 3)
+    try db.write { try batch.add(Int64(5), "kept", "a") }
+    // A full run with key 5 again, written by the writer: the adds after it, or the commit,
+    // fail; nothing of the transaction stays.
+    #expect(throws: SQLiteError.self) {
+      try db.write {
+        try db.writingBehind {
+          for i in 0..<(20 * BatchedInsert.rowsPerRun) { try batch.add(Int64(i), "x", "y") }
+        }
+      }
+    }
+    #expect(try rows(db) == [[.integer(5), .text("kept"), .text("a")]])
+    #expect(!db.isInTransaction)
+    // Rows added while writing behind in a transaction rolled back are dropped too.
+    try db.transaction {
+      try db.writingBehind {
+        for i in 100..<(100 + 3 * BatchedInsert.rowsPerRun + 1) {
+          try batch.add(Int64(i), "no", "no")
+        }
+      }
+      return ((), .rollback)
+    }
+    try db.write { try batch.add(Int64(6), "after", "b") }
+    #expect(try db.rows("SELECT i FROM t ORDER BY i") { try $0["i"] as Int64 } == [5, 6])
+  }
 }

@@ -164,248 +164,250 @@ public struct TradeImporter {
     // CHECK constraints on trades guard hand edits; every row here was already parsed and
     // written back in canonical form (`TradeService.trade`), and checking its GLOB patterns
     // again costs SQLite more than inserting the row.
+    // A second thread writes the batches of rows (`Database.writingBehind`) while this one
+    // reads and books the next.
     try db.transaction {
-      try db.ignoringCheckConstraints {
-        let restore = try Trade.suspendInsertWork(db)
-        let insert = try Trade.prepareInsert(db, batched: true)
-        let directory = CoinDirectory(store)
-        // Each coin as typed is resolved once: the id, or why it was refused.
-        var coins: [String: Result<String, CoinError>] = [:]
-        let stored = StoredTradeMatcher(db)
-        // Each location reference resolved once (an id or "NAME, CITY", as `buy --location`).
-        let locations = LocationBook(store)
-        var places: [String: Int64] = [:]
-        // The line of each id read so far, by portfolio: an id may appear once in a file.
-        var idLines: [Int64: [String: Int]] = [:]
-        // The `link` of each row of a transfer or a swap, by record (its place among the data
-        // records: a record made from an exchange's row shares that row's line with others),
-        // and whether it is the row's own id in the file (the row giving the units up; a
-        // made-up id the portfolio holds on another trade is dropped before the row is written).
-        var links: [Int: (text: String, isOwn: Bool)] = [:]
-        // The row giving units up written last for each link text: the one a row of the same
-        // transfer or swap after it names.
-        var givingUp:
-          [String: (id: Int64, kind: TradeKind, executedAt: String, portfolioID: Int64)] =
-            [:]
-        // Writes one row's trade (unless its id is stored already) and books it: at once when
-        // it follows everything booked for its coin, else its coin is booked again in time
-        // order at the end, from its earliest row.
-        func book(_ trade: Trade, in portfolio: Portfolio, line: Int, record: Int) throws {
-          var trade = trade
-          let link = links[record]
-          if let link, !link.isOwn {
-            // The row giving the units up: a sell of the same kind, linked to itself. Ids are
-            // unique per portfolio only, so another row may carry the same id: the nearest one
-            // before it in the file at its time, else the one `givingUpRow` chooses.
-            let target: (id: Int64, portfolioID: Int64)
-            if let known = givingUp[link.text], known.kind == trade.kind,
-              known.executedAt == trade.executedAt
-            {
-              target = (known.id, known.portfolioID)
-            } else if let stored = try Trade.givingUpRow(
-              externalID: link.text, kind: trade.kind, arrivingIn: portfolio.id,
-              at: trade.executedAt, db)
-            {
-              target = stored
-            } else {
-              throw try Trade.holdsExternalID(link.text, db)
-                ? ImportRowError.notGivingUp(link.text, kind: trade.kind)
-                : ImportRowError.unknownLink(link.text)
-            }
-            // As `swap` and `transfer` have them: a swap in one portfolio, a transfer between
-            // two of one currency.
-            if trade.kind == .swap, target.portfolioID != portfolio.id {
-              throw ImportRowError.misplacedLink(
-                link.text, kind: .swap, reason: "in another portfolio (a swap is in one portfolio)")
-            }
-            if trade.kind == .transfer {
-              guard target.portfolioID != portfolio.id else {
-                throw ImportRowError.misplacedLink(
-                  link.text, kind: .transfer,
-                  reason: "in the same portfolio (a transfer moves units between two)")
-              }
-              let source = try Portfolio.find(id: target.portfolioID, db)
-              guard source?.currency == portfolio.currency else {
-                throw ImportRowError.misplacedLink(
-                  link.text, kind: .transfer,
-                  reason: "in a portfolio of another currency (a transfer keeps the cost basis)")
-              }
-            }
-            trade.linkID = target.id
-          }
-          guard let id = try trade.insert(using: insert, db) else {
-            skipped += 1
-            return
-          }
-          trade.id = id
-          if let link, trade.linkID == nil {
-            try Trade.linkToItself(id: id, db)
-            trade.linkID = id
-            givingUp[link.text] = (id, trade.kind, trade.executedAt, portfolio.id)
-          }
-          if lines.isEmpty { firstID = id }
-          lines.append(Int32(truncatingIfNeeded: line))
-          let position = PositionID(portfolioID: portfolio.id, coinID: trade.coinID)
-          let key = TradeKey(executedAt: trade.executedAt, id: 0)
-          if let known = earliest[position] {
-            if key < known.key { earliest[position] = (key, line) }
-            return
-          }
-          let box: StreamBox
-          if let open = streams[position] {
-            box = open
-          } else if try ledger.canAppend(portfolio: portfolio, coinID: trade.coinID, at: key) {
-            box = StreamBox(
-              try ledger.begin(portfolio: portfolio, coinID: trade.coinID, from: key).0)
-            streams[position] = box
+      try db.ignoringCheckConstraints { try db.writingBehind { try importBody() } }
+    }
+    func importBody() throws -> ((), Database.Completion) {
+      let restore = try Trade.suspendInsertWork(db)
+      let insert = try Trade.prepareInsert(db, batched: true)
+      let directory = CoinDirectory(store)
+      // Each coin as typed is resolved once: the id, or why it was refused.
+      var coins: [String: Result<String, CoinError>] = [:]
+      let stored = StoredTradeMatcher(db)
+      // Each location reference resolved once (an id or "NAME, CITY", as `buy --location`).
+      let locations = LocationBook(store)
+      var places: [String: Int64] = [:]
+      // The line of each id read so far, by portfolio: an id may appear once in a file.
+      var idLines: [Int64: [String: Int]] = [:]
+      // The `link` of each row of a transfer or a swap, by record (its place among the data
+      // records: a record made from an exchange's row shares that row's line with others),
+      // and whether it is the row's own id in the file (the row giving the units up; a
+      // made-up id the portfolio holds on another trade is dropped before the row is written).
+      var links: [Int: (text: String, isOwn: Bool)] = [:]
+      // The row giving units up written last for each link text: the one a row of the same
+      // transfer or swap after it names.
+      var givingUp: [String: (id: Int64, kind: TradeKind, executedAt: String, portfolioID: Int64)] =
+        [:]
+      // Writes one row's trade (unless its id is stored already) and books it: at once when
+      // it follows everything booked for its coin, else its coin is booked again in time
+      // order at the end, from its earliest row.
+      func book(_ trade: Trade, in portfolio: Portfolio, line: Int, record: Int) throws {
+        var trade = trade
+        let link = links[record]
+        if let link, !link.isOwn {
+          // The row giving the units up: a sell of the same kind, linked to itself. Ids are
+          // unique per portfolio only, so another row may carry the same id: the nearest one
+          // before it in the file at its time, else the one `givingUpRow` chooses.
+          let target: (id: Int64, portfolioID: Int64)
+          if let known = givingUp[link.text], known.kind == trade.kind,
+            known.executedAt == trade.executedAt
+          {
+            target = (known.id, known.portfolioID)
+          } else if let stored = try Trade.givingUpRow(
+            externalID: link.text, kind: trade.kind, arrivingIn: portfolio.id,
+            at: trade.executedAt, db)
+          {
+            target = stored
           } else {
-            earliest[position] = (key, line)
-            return
+            throw try Trade.holdsExternalID(link.text, db)
+              ? ImportRowError.notGivingUp(link.text, kind: trade.kind)
+              : ImportRowError.unknownLink(link.text)
           }
-          // A row older than the last one booked, or a sell that the rows booked so far
-          // cannot cover (its buys may come later in the file), stops the stream: the
-          // position is booked again in time order at the end, from its earliest row.
-          var booked = false
-          if box.stream.last.map({ trade.executedAt >= $0.key.executedAt }) ?? true {
-            do {
-              try box.stream.apply(trade, ledger.derived)
-              booked = true
-            } catch is OversellError {}
+          // As `swap` and `transfer` have them: a swap in one portfolio, a transfer between
+          // two of one currency.
+          if trade.kind == .swap, target.portfolioID != portfolio.id {
+            throw ImportRowError.misplacedLink(
+              link.text, kind: .swap, reason: "in another portfolio (a swap is in one portfolio)")
           }
-          if !booked {
-            if box.stream.last != nil { try ledger.finish(&box.stream) }
-            streams[position] = nil
-            earliest[position] = (key, line)
+          if trade.kind == .transfer {
+            guard target.portfolioID != portfolio.id else {
+              throw ImportRowError.misplacedLink(
+                link.text, kind: .transfer,
+                reason: "in the same portfolio (a transfer moves units between two)")
+            }
+            let source = try Portfolio.find(id: target.portfolioID, db)
+            guard source?.currency == portfolio.currency else {
+              throw ImportRowError.misplacedLink(
+                link.text, kind: .transfer,
+                reason: "in a portfolio of another currency (a transfer keeps the cost basis)")
+            }
           }
+          trade.linkID = target.id
         }
-        while let record = try reader.next() {
-          if record.fields.count == 1 && record.fields[0].isEmpty { continue }
-          rows += 1
-          if rows % 65_536 == 0 { progress(reader.bytesRead) }
-          guard record.fields.count == columns.count else {
-            problem(record.line, "expected \(columns.count) fields, found \(record.fields.count)")
-            continue
-          }
-          let fields = record.fields
-          func field(_ index: Int?) -> String? { index.map { fields[$0] } }
+        guard let id = try trade.insert(using: insert, db) else {
+          skipped += 1
+          return
+        }
+        trade.id = id
+        if let link, trade.linkID == nil {
+          try Trade.linkToItself(id: id, db)
+          trade.linkID = id
+          givingUp[link.text] = (id, trade.kind, trade.executedAt, portfolio.id)
+        }
+        if lines.isEmpty { firstID = id }
+        lines.append(Int32(truncatingIfNeeded: line))
+        let position = PositionID(portfolioID: portfolio.id, coinID: trade.coinID)
+        let key = TradeKey(executedAt: trade.executedAt, id: 0)
+        if let known = earliest[position] {
+          if key < known.key { earliest[position] = (key, line) }
+          return
+        }
+        let box: StreamBox
+        if let open = streams[position] {
+          box = open
+        } else if try ledger.canAppend(portfolio: portfolio, coinID: trade.coinID, at: key) {
+          box = StreamBox(
+            try ledger.begin(portfolio: portfolio, coinID: trade.coinID, from: key).0)
+          streams[position] = box
+        } else {
+          earliest[position] = (key, line)
+          return
+        }
+        // A row older than the last one booked, or a sell that the rows booked so far
+        // cannot cover (its buys may come later in the file), stops the stream: the
+        // position is booked again in time order at the end, from its earliest row.
+        var booked = false
+        if box.stream.last.map({ trade.executedAt >= $0.key.executedAt }) ?? true {
           do {
-            var target = portfolio
-            if let name = field(columns.portfolio), !name.isEmpty, name != portfolio.name {
-              if let known = portfolios[name] {
-                target = known
-              } else {
-                target = try PortfolioService(store).resolve(name)
-                portfolios[name] = target
-              }
-            }
-            let sideText = fields[columns.side]
-            guard
-              let side = TradeSide(rawValue: sideText) ?? TradeSide(rawValue: sideText.lowercased())
-            else {
-              throw TradeInputError(field: "side", reason: "'\(sideText)' is neither buy nor sell")
-            }
-            let draft = TradeDraft(
-              side: side, coin: fields[columns.coin], quantity: fields[columns.quantity],
-              price: fields[columns.price],
-              fee: field(columns.fee).flatMap { $0.isEmpty ? nil : $0 },
-              date: fields[columns.date], note: field(columns.note), externalID: field(columns.id))
-            let coinID: String
-            if let known = coins[draft.coin] {
-              coinID = try known.get()
+            try box.stream.apply(trade, ledger.derived)
+            booked = true
+          } catch is OversellError {}
+        }
+        if !booked {
+          if box.stream.last != nil { try ledger.finish(&box.stream) }
+          streams[position] = nil
+          earliest[position] = (key, line)
+        }
+      }
+      while let record = try reader.next() {
+        if record.fields.count == 1 && record.fields[0].isEmpty { continue }
+        rows += 1
+        if rows % 65_536 == 0 { progress(reader.bytesRead) }
+        guard record.fields.count == columns.count else {
+          problem(record.line, "expected \(columns.count) fields, found \(record.fields.count)")
+          continue
+        }
+        let fields = record.fields
+        func field(_ index: Int?) -> String? { index.map { fields[$0] } }
+        do {
+          var target = portfolio
+          if let name = field(columns.portfolio), !name.isEmpty, name != portfolio.name {
+            if let known = portfolios[name] {
+              target = known
             } else {
-              do {
-                // Suggestions search the whole directory: only for problems that are listed.
-                let coin = try directory.resolve(
-                  draft.coin, unknown: unknownCoins, suggest: problemCount < ImportError.limit)
-                if let note = coin.note { notes.append("\(source):\(record.line): \(note)") }
-                coins[draft.coin] = .success(coin.id)
-                coinID = coin.id
-              } catch let error as CoinError {
-                coins[draft.coin] = .failure(error)
-                throw error
-              }
+              target = try PortfolioService(store).resolve(name)
+              portfolios[name] = target
             }
-            var trade = try TradeService.trade(
-              from: draft, portfolio: target, coinID: coinID, stamp: stamp, latest: latest,
-              dates: dates)
-            try KindColumns.apply(
-              kind: field(columns.kind), incomeType: field(columns.incomeType),
-              amount: field(columns.amount), acquired: field(columns.acquired), to: &trade,
-              dates: dates)
-            if let link = field(columns.link), !link.isEmpty {
-              guard trade.kind == .transfer || trade.kind == .swap else {
-                throw TradeInputError(
-                  field: "link", reason: "only the rows of a transfer or a swap have a link")
-              }
-              guard link != trade.externalID || trade.side == .sell else {
-                throw TradeInputError(
-                  field: "link",
-                  reason: "a buy does not give units up: its link must name the sell of the "
-                    + "\(trade.kind.rawValue) that does, not the buy itself")
-              }
-              links[rows] = (link, link == trade.externalID)
-            } else if trade.kind == .transfer || trade.kind == .swap {
+          }
+          let sideText = fields[columns.side]
+          guard
+            let side = TradeSide(rawValue: sideText) ?? TradeSide(rawValue: sideText.lowercased())
+          else {
+            throw TradeInputError(field: "side", reason: "'\(sideText)' is neither buy nor sell")
+          }
+          let draft = TradeDraft(
+            side: side, coin: fields[columns.coin], quantity: fields[columns.quantity],
+            price: fields[columns.price],
+            fee: field(columns.fee).flatMap { $0.isEmpty ? nil : $0 },
+            date: fields[columns.date], note: field(columns.note), externalID: field(columns.id))
+          let coinID: String
+          if let known = coins[draft.coin] {
+            coinID = try known.get()
+          } else {
+            do {
+              // Suggestions search the whole directory: only for problems that are listed.
+              let coin = try directory.resolve(
+                draft.coin, unknown: unknownCoins, suggest: problemCount < ImportError.limit)
+              if let note = coin.note { notes.append("\(source):\(record.line): \(note)") }
+              coins[draft.coin] = .success(coin.id)
+              coinID = coin.id
+            } catch let error as CoinError {
+              coins[draft.coin] = .failure(error)
+              throw error
+            }
+          }
+          var trade = try TradeService.trade(
+            from: draft, portfolio: target, coinID: coinID, stamp: stamp, latest: latest,
+            dates: dates)
+          try KindColumns.apply(
+            kind: field(columns.kind), incomeType: field(columns.incomeType),
+            amount: field(columns.amount), acquired: field(columns.acquired), to: &trade,
+            dates: dates)
+          if let link = field(columns.link), !link.isEmpty {
+            guard trade.kind == .transfer || trade.kind == .swap else {
+              throw TradeInputError(
+                field: "link", reason: "only the rows of a transfer or a swap have a link")
+            }
+            guard link != trade.externalID || trade.side == .sell else {
               throw TradeInputError(
                 field: "link",
-                reason: "a \(trade.kind.rawValue) row needs the id of the row giving the units up")
+                reason: "a buy does not give units up: its link must name the sell of the "
+                  + "\(trade.kind.rawValue) that does, not the buy itself")
             }
-            if let place = field(columns.location), !place.isEmpty {
-              if let known = places[place] {
-                trade.locationID = known
-              } else {
-                let id = try locations.locationID(for: place)
-                places[place] = id
-                trade.locationID = id
-              }
-            }
-            if let externalID = trade.externalID {
-              if let first = idLines[target.id, default: [:]][externalID] {
-                throw ImportRowError.repeatedID(externalID, firstLine: first)
-              }
-              idLines[target.id, default: [:]][externalID] = record.line
-            }
-            guard problemCount == 0 else { continue }
-            if try stored.isStored(&trade) {
-              skipped += 1
-              continue
-            }
-            // Rows are written and booked as they are read while the file is in time order;
-            // from the first row older than the one before it, the rest are kept and written
-            // sorted by time at the end.
-            if !sorting && trade.executedAt < lastTime { sorting = true }
-            if sorting {
-              later.append(
-                LaterRow(trade: trade, portfolio: target, line: record.line, record: rows))
-              continue
-            }
-            lastTime = trade.executedAt
-            try book(trade, in: target, line: record.line, record: rows)
-          } catch let error as LocalizedError {
-            problem(record.line, error.errorDescription ?? "invalid row")
+            links[rows] = (link, link == trade.externalID)
+          } else if trade.kind == .transfer || trade.kind == .swap {
+            throw TradeInputError(
+              field: "link",
+              reason: "a \(trade.kind.rawValue) row needs the id of the row giving the units up")
           }
+          if let place = field(columns.location), !place.isEmpty {
+            if let known = places[place] {
+              trade.locationID = known
+            } else {
+              let id = try locations.locationID(for: place)
+              places[place] = id
+              trade.locationID = id
+            }
+          }
+          if let externalID = trade.externalID {
+            if let first = idLines[target.id, default: [:]][externalID] {
+              throw ImportRowError.repeatedID(externalID, firstLine: first)
+            }
+            idLines[target.id, default: [:]][externalID] = record.line
+          }
+          guard problemCount == 0 else { continue }
+          if try stored.isStored(&trade) {
+            skipped += 1
+            continue
+          }
+          // Rows are written and booked as they are read while the file is in time order;
+          // from the first row older than the one before it, the rest are kept and written
+          // sorted by time at the end.
+          if !sorting && trade.executedAt < lastTime { sorting = true }
+          if sorting {
+            later.append(
+              LaterRow(trade: trade, portfolio: target, line: record.line, record: rows))
+            continue
+          }
+          lastTime = trade.executedAt
+          try book(trade, in: target, line: record.line, record: rows)
+        } catch let error as LocalizedError {
+          problem(record.line, error.errorDescription ?? "invalid row")
         }
-        progress(reader.bytesRead)
-        if problemCount == 0 {
-          // A stable sort: rows with the same time keep their file order (newest first: the
-          // reverse of it).
-          let tie = newestFirst ? -1 : 1
-          later.sort {
-            ($0.trade.executedAt, $0.record * tie) < ($1.trade.executedAt, $1.record * tie)
-          }
-          for row in later {
-            do {
-              try book(row.trade, in: row.portfolio, line: row.line, record: row.record)
-            } catch let error as LocalizedError {
-              problem(row.line, error.errorDescription ?? "invalid row")
-            }
-          }
-        }
-        if problemCount > 0 { throw ImportError(problems: problems, total: problemCount) }
-        for box in streams.values { try ledger.finish(&box.stream) }
-        if lines.isEmpty { return ((), .rollback) }
-        try restore()
-        return ((), .commit)
       }
+      progress(reader.bytesRead)
+      if problemCount == 0 {
+        // A stable sort: rows with the same time keep their file order (newest first: the
+        // reverse of it).
+        let tie = newestFirst ? -1 : 1
+        later.sort {
+          ($0.trade.executedAt, $0.record * tie) < ($1.trade.executedAt, $1.record * tie)
+        }
+        for row in later {
+          do {
+            try book(row.trade, in: row.portfolio, line: row.line, record: row.record)
+          } catch let error as LocalizedError {
+            problem(row.line, error.errorDescription ?? "invalid row")
+          }
+        }
+      }
+      if problemCount > 0 { throw ImportError(problems: problems, total: problemCount) }
+      for box in streams.values { try ledger.finish(&box.stream) }
+      if lines.isEmpty { return ((), .rollback) }
+      try restore()
+      return ((), .commit)
     }
     // Each position that was not booked as it was read is booked now, in time order; rows
     // with the same time keep their file order, as their ids do. Every oversell found is

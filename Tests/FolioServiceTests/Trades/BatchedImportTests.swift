@@ -99,4 +99,25 @@ import Testing
     #expect(try trades(test) == before.0)
     #expect(try test.derivedSnapshot() == before.1)
   }
+
+  @Test func thousandsOfRowsBookAsFromScratch() throws {
+    let test = try TestStore()
+    // Buys and sells of three coins, a sell each fourth row of a coin; sometimes two rows in
+    // one second, and a few rows out of time order (booked again at the end).
+    var csv = "date,side,coin,quantity,price,fee\n"
+    let coins = ["bitcoin", "ethereum", "solana"]
+    for row in 0..<6_000 {
+      let second = row / 2 + (row % 97 == 50 ? -30 : 0)
+      let time = Date(timeIntervalSince1970: 1_600_000_000 + Double(second) * 600)
+      let side = row / 3 % 4 == 3 ? "sell" : "buy"
+      let quantity = side == "sell" ? "0.25" : "0.1\(row % 7)"
+      csv +=
+        "\(Timestamp.format(time)),\(side),\(coins[row % 3]),\(quantity),\(100 + row % 50).5,0.0\(row % 9)\n"
+    }
+    let report = try importing(test, csv)
+    #expect(report.imported == 6_000)
+    #expect(try count(test, "disposals") == 1_500)
+    #expect(try count(test, "lots") == 4_500)
+    try expectBookedAsFromScratch(test)
+  }
 }
