@@ -3,10 +3,11 @@
 # doing the same job in the same run, peak memory, `folio holdings` and one `folio buy` on the
 # resulting database. Prints both figures and the ratio; the sqlite3 CLI's `.import` of every
 # row folio stores, with the same indexes (Benchmarks/import-rows.sh), the same storing done by
-# the issue's baseline; SQLite writing those rows from memory, by row and in bulk
-# (Benchmarks/write-floor.c); and two floors, each against the baseline with its index: the
-# sqlite3 CLI copying the rows folio stores in one statement per table (Benchmarks/floor.sh),
-# and the least any such import must store (Benchmarks/minimal-floor.sql).
+# the issue's baseline; SQLite writing those rows from memory, by row, 32 rows a statement (as
+# folio writes them) and in bulk (Benchmarks/write-floor.c); and two floors, each against the
+# baseline with its index: the sqlite3 CLI copying the rows folio stores in one statement per
+# table (Benchmarks/floor.sh), and the least any such import must store
+# (Benchmarks/minimal-floor.sql).
 #
 # usage: Benchmarks/trades.sh [TRADES]   (default 1000000; FOLIO_BENCH_RUNS, default 3, runs
 #        of each timing, the fastest kept)
@@ -84,12 +85,13 @@ Benchmarks/import-rows.sh "$work/folio.sqlite3" "$work/rows" >"$work/rows.sql"
 best "$work/rows.sqlite3" rows sqlite3 "$work/rows.sqlite3" ".read $work/rows.sql"
 rows=$elapsed
 # SQLite writing the same rows from memory (Benchmarks/write-floor.c, which times its writing
-# alone): a statement run per row, as folio's import runs them, and in bulk through a virtual
-# table, the cheapest way open to a program that makes the rows itself. Built when `cc` is there.
+# alone): a statement run per row, 32 rows a statement as folio's import writes them, and in
+# bulk through a virtual table, the cheapest way open to a program that makes the rows itself.
+# Built when `cc` is there.
 declare -A written=()
 if command -v cc >/dev/null; then
   cc -O2 -o "$work/write-floor" Benchmarks/write-floor.c -lsqlite3
-  for mode in row bulk; do
+  for mode in row values bulk; do
     for _ in $(seq "$runs"); do
       rm -f "$work/$mode.sqlite3"*
       "$folio" --db "$work/$mode.sqlite3" db migrate >/dev/null
@@ -139,10 +141,10 @@ printf '%-46s %9ss %9ss %7sx\n' "  the same, baseline .import-ing folio's rows" 
   "$(seconds "$rows")" "$(ratio "$mine" "$rows")"
 printf '%-46s %9s %9ss %7sx\n' "sqlite3 .import of folio's rows, to the index" "-" \
   "$(seconds "$rows")" "$(ratio "$rows" "$indexed")"
-for mode in row bulk; do
+for mode in row values bulk; do
   [ -n "${written[$mode]:-}" ] || continue
   printf '%-46s %9s %9ss %7sx\n' "SQLite writing them from memory, $(
-    [ "$mode" = row ] && echo 'by row' || echo 'in bulk')" "-" \
+    case $mode in row) echo 'by row' ;; values) echo '32 a run' ;; *) echo 'in bulk' ;; esac)" "-" \
     "$(seconds "${written[$mode]}")" "$(ratio "${written[$mode]}" "$indexed")"
 done
 printf '%-46s %9s %9ss %7sx\n' "floor: sqlite3 copying folio's rows, the same" "-" \

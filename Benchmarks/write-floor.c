@@ -1,7 +1,7 @@
 // SQLite's share of an import, through the two ways a program can hand it rows it made itself
 // (Benchmarks/trades.sh and Benchmarks/peers.sh build and time it; issue 17).
 //
-// usage: write-floor row|bulk DONE NEW
+// usage: write-floor row|values|bulk DONE NEW
 //   DONE: a database folio imported into; NEW: a database `folio db migrate` made.
 //
 // Reads the rows folio's import stored in DONE (trades, lots, lot consumptions, disposals,
@@ -9,7 +9,9 @@
 // import does: CHECK constraints ignored, the insert trigger on trades and its indexes that are
 // neither unique nor partial dropped, and made again before the commit. The text of each value
 // is bound where it lies (SQLITE_STATIC), as folio binds it.
-//   row:  one INSERT statement run per row, as folio's import and the sqlite3 CLI's .import do.
+//   row:  one INSERT statement run per row, as the sqlite3 CLI's .import does.
+//   values: one INSERT of 32 rows (`VALUES (…), (…), …`) per run, the rest one by one, as
+//         folio's import writes them (Sources/FolioStorage/BatchedInsert.swift).
 //   bulk: one INSERT … SELECT per table over a virtual table that hands SQLite the rows in
 //         memory, 4,096 rows per run of the statement: the cheapest way open to a program that
 //         makes the rows itself (Benchmarks/floor.sh copies records from a database that already
@@ -22,7 +24,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
-enum { chunkRows = 4096 };
+enum { chunkRows = 4096, valuesRows = 32 };
 static const char *const tables[] = {
   "trades", "lots", "lot_consumptions", "disposals", "positions", "position_days"};
 enum { tableCount = sizeof tables / sizeof *tables };
@@ -213,11 +215,12 @@ static double cpuSeconds(void) {
 }
 
 int main(int argc, char **argv) {
-  if (argc != 4 || (strcmp(argv[1], "row") && strcmp(argv[1], "bulk"))) {
-    fprintf(stderr, "usage: write-floor row|bulk DONE NEW\n");
+  if (argc != 4 || (strcmp(argv[1], "row") && strcmp(argv[1], "values") && strcmp(argv[1], "bulk"))) {
+    fprintf(stderr, "usage: write-floor row|values|bulk DONE NEW\n");
     return 2;
   }
   int bulk = !strcmp(argv[1], "bulk");
+  int perRun = !strcmp(argv[1], "values") ? valuesRows : 1;
   sqlite3 *done;
   if (sqlite3_open_v2(argv[2], &done, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) fail(done, argv[2]);
   Table loaded[tableCount];
@@ -266,17 +269,32 @@ int main(int argc, char **argv) {
         sqlite3_reset(statement);
       }
     } else {
-      snprintf(sql, sizeof sql, "INSERT INTO %s VALUES (", tables[index]);
-      for (int column = 0; column < table->columns; column++) strcat(sql, column ? ", ?" : "?");
-      strcat(sql, ")");
-      if (sqlite3_prepare_v2(db, sql, -1, &statement, NULL) != SQLITE_OK) fail(db, sql);
-      for (long row = 0; row < table->rows; row++) {
-        for (int column = 0; column < table->columns; column++) {
-          bind(db, statement, column + 1, &table->values[row * table->columns + column]);
+      // `statements[0]` inserts one row, `statements[1]` perRun rows.
+      sqlite3_stmt *statements[2];
+      for (int which = 0; which < 2; which++) {
+        char *text = malloc(64 + (size_t)perRun * (4 * table->columns + 4));
+        if (!text) fail(NULL, "out of memory");
+        sprintf(text, "INSERT INTO %s VALUES ", tables[index]);
+        for (int row = 0; row < (which ? perRun : 1); row++) {
+          strcat(text, row ? ", (" : "(");
+          for (int column = 0; column < table->columns; column++) strcat(text, column ? ", ?" : "?");
+          strcat(text, ")");
+        }
+        if (sqlite3_prepare_v2(db, text, -1, &statements[which], NULL) != SQLITE_OK) fail(db, text);
+        free(text);
+      }
+      for (long row = 0; row < table->rows;) {
+        int rows = row + perRun <= table->rows ? perRun : 1;
+        statement = statements[rows == perRun ? 1 : 0];
+        for (int value = 0; value < rows * table->columns; value++) {
+          bind(db, statement, value + 1, &table->values[row * table->columns + value]);
         }
         if (sqlite3_step(statement) != SQLITE_DONE) fail(db, tables[index]);
         sqlite3_reset(statement);
+        row += rows;
       }
+      sqlite3_finalize(statements[0]);
+      statement = statements[1];
     }
     sqlite3_finalize(statement);
   }
