@@ -49,6 +49,7 @@ public final class BatchedInsert {
   /// runs. The values must be exactly as many as the columns (else SQLITE_RANGE, and the row
   /// is not added).
   public func add<each Value: SQLBindable>(_ values: repeat each Value) throws {
+    if let failure = pending.failure { throw failure }
     let before = arguments.count
     repeat (each values).append(to: &arguments)
     let added = arguments.count - before
@@ -63,14 +64,19 @@ public final class BatchedInsert {
       pending.list(self)
     }
     guard arguments.count == columns * Self.rowsPerRun else { return }
-    if let writer = pending.writer {
-      // The full batch goes to the writer with its buffer; the next one starts a new buffer.
-      let full = arguments
-      arguments = Arguments()
-      try writer.hand(many, full)
-    } else {
-      defer { drop() }
-      try many.runBound(from: arguments, slots: 0..<arguments.count)
+    do {
+      if let writer = pending.writer {
+        // The full batch goes to the writer with its buffer; the next one starts a new buffer.
+        let full = arguments
+        arguments = Arguments()
+        try writer.hand(many, full)
+      } else {
+        defer { drop() }
+        try many.runBound(from: arguments, slots: 0..<arguments.count)
+      }
+    } catch {
+      pending.fail(error)
+      throw error
     }
   }
 
@@ -94,8 +100,12 @@ final class PendingWrites {
   private var batches: [BatchedInsert] = []
   /// The thread writing full batches, while `writingBehind` runs.
   private(set) var writer: BatchWriter?
+  /// The failure of a batched write, kept until the outermost transaction ends: SQLite may
+  /// have ended the transaction with it (a conflict under `OR ROLLBACK`, a full disk), so
+  /// every statement fails with it (`flush()`) rather than run, and commit, on its own.
+  private(set) var failure: (any Error)?
 
-  var isEmpty: Bool { batches.isEmpty && writer == nil }
+  var isEmpty: Bool { batches.isEmpty && writer == nil && failure == nil }
 
   fileprivate func list(_ batch: BatchedInsert) {
     batches.append(batch)
@@ -107,33 +117,43 @@ final class PendingWrites {
     writer?.waitUntilIdle()
   }
 
-  /// Writes every pending row. After a failure the rows not written are dropped: the error
-  /// ends the transaction they belong to.
+  /// Writes every pending row, or throws the failure of a batched write of this transaction.
   func flush() throws {
-    try writer?.finish()
-    guard !batches.isEmpty else { return }
-    let waiting = batches
-    batches.removeAll(keepingCapacity: true)
-    for batch in waiting { batch.isListed = false }
-    for (index, batch) in waiting.enumerated() {
-      do {
-        try batch.writeRest()
-      } catch {
-        for later in waiting[(index + 1)...] { later.drop() }
-        throw error
-      }
+    if let failure { throw failure }
+    do {
+      try writer?.finish()
+      guard !batches.isEmpty else { return }
+      let waiting = batches
+      batches.removeAll(keepingCapacity: true)
+      for batch in waiting { batch.isListed = false }
+      for batch in waiting { try batch.writeRest() }
+    } catch {
+      fail(error)
+      throw error
     }
   }
 
-  /// Drops every pending row: the transaction they were added in is rolled back.
+  /// Records the failure of a batched write and drops every row not written.
+  func fail(_ error: any Error) {
+    if failure == nil { failure = error }
+    discard()
+  }
+
+  /// Drops every row not written: their transaction is rolled back. A failure of the writer
+  /// is kept (`failure`).
   func discard() {
     writer?.waitUntilIdle()
-    _ = writer?.takeFailure()
+    if let failed = writer?.takeFailure(), failure == nil { failure = failed }
     for batch in batches {
       batch.drop()
       batch.isListed = false
     }
     batches.removeAll()
+  }
+
+  /// Forgets the failure: the outermost transaction has ended.
+  func transactionEnded() {
+    failure = nil
   }
 
   /// Runs `body` with full batches written by a second thread while this one goes on making

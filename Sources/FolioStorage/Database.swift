@@ -257,6 +257,11 @@ public final class Database {
   /// Runs one or more SQL statements that return no rows.
   public func execute(_ sql: String) throws {
     try pending.flush()
+    try executeAlone(sql)
+  }
+
+  /// Runs `sql` without writing the batched rows first (a rollback, which drops them).
+  private func executeAlone(_ sql: String) throws {
     var message: UnsafeMutablePointer<CChar>?
     let code = sqlite3_exec(handle, sql, nil, nil, &message)
     defer { sqlite3_free(message) }
@@ -393,14 +398,17 @@ public final class Database {
     let savepoint = isInTransaction ? "folio_savepoint_\(depth)" : nil
     try execute(savepoint.map { "SAVEPOINT \($0)" } ?? "BEGIN IMMEDIATE")
     depth += 1
-    defer { depth -= 1 }
+    defer {
+      depth -= 1
+      if depth == 0 { pending.transactionEnded() }
+    }
     func undo() throws {
       // Entering a level wrote every batched row: those pending now were added in this one.
       pending.discard()
       if let savepoint {
-        try execute("ROLLBACK TO \(savepoint); RELEASE \(savepoint)")
+        try executeAlone("ROLLBACK TO \(savepoint); RELEASE \(savepoint)")
       } else if isInTransaction {
-        try execute("ROLLBACK")
+        try executeAlone("ROLLBACK")
       }
     }
     do {
@@ -618,7 +626,13 @@ public final class Database {
   public func ignoringCheckConstraints<T>(_ body: () throws -> T) throws -> T {
     guard try scalarInt("PRAGMA ignore_check_constraints") == 0 else { return try body() }
     try execute("PRAGMA ignore_check_constraints = ON")
-    defer { try? execute("PRAGMA ignore_check_constraints = OFF") }
+    defer {
+      // The body's batched rows are written first, with the checks still off; after a failed
+      // write (`PendingWrites.failure`) they are gone and the checks go back on all the same.
+      if (try? execute("PRAGMA ignore_check_constraints = OFF")) == nil {
+        try? executeAlone("PRAGMA ignore_check_constraints = OFF")
+      }
+    }
     return try body()
   }
 

@@ -32,6 +32,13 @@ final class StoredTradeMatcher {
 
   init(_ db: Database) { self.db = db }
 
+  /// True when the portfolio held no trade before the import (known once `isStored` was called
+  /// for one of its rows): no id of the file's rows can be one it holds, as a file may give
+  /// an id once only.
+  func heldNothing(portfolioID: Int64) -> Bool {
+    extents[portfolioID].map { $0 == nil } ?? false
+  }
+
   /// True when `trade`, validated from a row, is one the portfolio already holds by content
   /// (rows with one of the user's own ids are left to the id rule and return false). A made-up
   /// id the portfolio holds on another trade is removed from `trade`. Call it for every row
@@ -49,7 +56,8 @@ final class StoredTradeMatcher {
       coinID: trade.coinID, quantity: trade.quantity, price: trade.price, fee: trade.fee,
       note: trade.note ?? "")
     if let id = trade.externalID {
-      guard id.hasPrefix(Trade.exportedIDPrefix) else { return false }
+      // A portfolio that held nothing holds no trade with the id (a query a row spared).
+      guard id.hasPrefix(Trade.exportedIDPrefix), extent != nil else { return false }
       switch try trade.externalIDHolder(db) {
       case .sameContent:
         // That stored trade is used up: an id-less row with the same content is another one.

@@ -236,7 +236,10 @@ public struct TradeImporter {
           }
           trade.linkID = target.id
         }
-        guard let id = try trade.insert(using: insert, db) else {
+        guard
+          let id = try trade.insert(
+            using: insert, db, newExternalID: stored.heldNothing(portfolioID: portfolio.id))
+        else {
           skipped += 1
           return
         }

@@ -166,8 +166,9 @@ public struct Trade: Equatable, Sendable {
     let orSkip: Statement
     /// Trades without an external id, given their ids here (`batched`).
     let batch: BatchedInsert?
-    /// The id the next trade gets: one more than the largest (as SQLite gives them), read at
-    /// the first insert; nil until then, or when the largest id leaves none.
+    /// The id the next trade gets: one more than the largest, 1 in an empty table (as SQLite
+    /// gives them), read at the first insert; nil until then, and from then on when the
+    /// largest id is the largest possible (SQLite then picks unused ids at random).
     private var nextID: Int64?
     private var readNextID = false
 
@@ -181,20 +182,20 @@ public struct Trade: Equatable, Sendable {
       if !readNextID {
         readNextID = true
         let largest = try db.scalarInt("SELECT max(id) FROM trades") ?? 0
-        nextID = largest < Int64.max ? max(largest, 0) + 1 : nil
+        nextID = largest < Int64.max ? largest + 1 : nil
       }
       return nextID
     }
 
-    /// Records that a trade was given `id`.
+    /// Records that a trade was given `id`, the next one (in a batch, or by SQLite).
     fileprivate func took(_ id: Int64) {
-      guard readNextID else { return }
-      nextID = id < Int64.max ? max(id + 1, nextID ?? 0) : nil
+      guard let next = nextID else { return }
+      nextID = next == id && id < Int64.max ? id + 1 : nil
     }
   }
 
   /// Prepares the statements `insert(using:)` runs. With `batched`, trades without an external
-  /// id are written in batches (`BatchedInsert`), their ids given in order, one more than the
+  /// id (or with one the portfolio does not hold) are written in batches (`BatchedInsert`), their ids given in order, one more than the
   /// largest, as SQLite would: for one transaction in which nothing else inserts trades (an
   /// import).
   public static func prepareInsert(_ db: Database, batched: Bool = false) throws
@@ -211,9 +212,16 @@ public struct Trade: Equatable, Sendable {
 
   /// Inserts the trade with statements from `prepareInsert` and returns its new id, or nil
   /// when a trade with the same external id already exists in the portfolio (nothing is
-  /// written then).
-  public func insert(using statements: InsertStatements, _ db: Database) throws -> Int64? {
-    if externalID == nil, let batch = statements.batch, let id = try statements.idForBatch(db) {
+  /// written then). `newExternalID` is the caller's word that no trade of the portfolio holds
+  /// the trade's external id: it is written in the batch too.
+  public func insert(
+    using statements: InsertStatements, _ db: Database, newExternalID: Bool = false
+  )
+    throws -> Int64?
+  {
+    if externalID == nil || newExternalID, let batch = statements.batch,
+      let id = try statements.idForBatch(db)
+    {
       try batch.add(
         id, portfolioID, executedAt, side.rawValue, coinID, quantity, price, fee, note,
         externalID, createdAt, locationID, kind.rawValue, incomeType?.rawValue, amount,

@@ -85,6 +85,25 @@ import Testing
     try expectBookedAsFromScratch(test)
   }
 
+  @Test func aNegativeLargestIDIsFollowedAsSQLiteFollowsIt() throws {
+    let test = try TestStore()
+    try test.trade(.buy, "bitcoin", "1", at: "100", on: "2023-01-01")
+    try test.db.execute("UPDATE trades SET id = -5")
+    try test.db.write { try Ledger(test.db).rebuild(portfolio: test.main()) }
+    let csv = """
+      date,side,coin,quantity,price,id
+      2024-01-01T00:00:00Z,buy,bitcoin,1,100,
+      2024-01-02T00:00:00Z,sell,bitcoin,0.5,100,x1
+      2024-01-03T00:00:00Z,buy,bitcoin,1,100,
+      """
+    #expect(try importing(test, csv).imported == 3)
+    #expect(
+      try test.db.rows("SELECT id FROM trades ORDER BY id") { try $0["id"] as Int64 } == [
+        -5, -4, -3, -2,
+      ])
+    try expectBookedAsFromScratch(test)
+  }
+
   @Test func aRefusedImportLeavesEveryTableAsItWas() throws {
     let test = try TestStore()
     try test.trade(.buy, "bitcoin", "1", at: "100", on: "2023-01-01")
@@ -119,5 +138,31 @@ import Testing
     #expect(try count(test, "disposals") == 1_500)
     #expect(try count(test, "lots") == 4_500)
     try expectBookedAsFromScratch(test)
+  }
+
+  @Test(arguments: [20, 300])
+  func aRowSQLiteRefusesLeavesEveryTableAsItWas(rows: Int) throws {
+    let test = try TestStore()
+    try test.trade(.buy, "ethereum", "1", at: "100", on: "2023-12-01")
+    // A lot left by hand for a trade id the import gives (the 10th row's): its lot conflicts,
+    // and SQLite ends the transaction (OR ROLLBACK), in a full batch the writer thread runs or
+    // in the rows written last.
+    try test.db.execute(
+      "INSERT INTO lots VALUES (11, 1, 'bitcoin', '2023-01-01T00:00:00Z', '1', '1', '1', '1')")
+    let before = (try trades(test), try test.derivedSnapshot())
+    var csv = "date,side,coin,quantity,price\n"
+    let start = Date(timeIntervalSince1970: 1_704_067_200)
+    for row in 0..<rows {
+      csv +=
+        "\(Timestamp.format(start.addingTimeInterval(Double(row) * 72_000))),buy,ethereum,1,\(100 + row)\n"
+    }
+    #expect(throws: SQLiteError.self) { try importing(test, csv) }
+    #expect(!test.db.isInTransaction)
+    #expect(try trades(test) == before.0)
+    #expect(try test.derivedSnapshot() == before.1)
+    // The connection goes on: CHECK constraints are back on, and a trade can be recorded.
+    #expect(try test.db.scalarInt("PRAGMA ignore_check_constraints") == 0)
+    try test.trade(.buy, "ethereum", "2", at: "90", on: "2023-12-02")
+    #expect(try count(test, "trades") == 2)
   }
 }
