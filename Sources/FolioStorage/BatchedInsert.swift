@@ -3,8 +3,8 @@ import Foundation
 
 /// An INSERT run for many rows at once: rows are gathered, and every `rowsPerRun` of them are
 /// written by one statement with that many rows in its `VALUES`. SQLite then opens the table's
-/// cursors, and finds where the rows go, once per run rather than once per row: an import's
-/// derived rows cost SQLite about a third less (docs/performance.md).
+/// cursors, and finds where the rows go, once per run rather than once per row: writing an
+/// import's rows costs SQLite a sixth to a fifth less (docs/performance.md).
 ///
 /// Rows not written yet are written before the connection does anything else: each statement
 /// it steps, and each SQL it executes, writes them first (`PendingWrites`). So no query, no
