@@ -36,7 +36,7 @@ public final class BatchedInsert {
       connection: connection,
       sql: insert + " VALUES "
         + Array(repeating: row, count: Self.rowsPerRun).joined(separator: ", "),
-      pending: pending)
+      shown: insert + " VALUES " + row + ", … (\(Self.rowsPerRun) rows)", pending: pending)
     self.columns = columns
     self.pending = pending
   }
@@ -166,9 +166,17 @@ final class PendingWrites {
     defer {
       started.stop()
       writer = nil
+      // A run that failed while `body` threw for another reason: SQLite may have ended the
+      // transaction, so nothing more may be written in it (`failure`).
+      if let failed = started.takeFailure(), failure == nil { fail(failed) }
     }
     let value = try body()
-    try started.finish()
+    do {
+      try started.finish()
+    } catch {
+      fail(error)
+      throw error
+    }
     return value
   }
 }

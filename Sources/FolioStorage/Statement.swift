@@ -114,16 +114,19 @@ public final class Statement {
   /// The connection's batched rows, written before this statement steps.
   private let pending: PendingWrites
 
-  init(connection: OpaquePointer, sql: String, pending: PendingWrites) throws {
+  /// `shown` is the SQL errors name instead of `sql` (a batch's, shortened).
+  init(connection: OpaquePointer, sql: String, shown: String? = nil, pending: PendingWrites)
+    throws
+  {
     var statement: OpaquePointer?
     let code = sqlite3_prepare_v2(connection, sql, -1, &statement, nil)
     guard code == SQLITE_OK, let statement else {
       sqlite3_finalize(statement)
-      throw SQLiteError(connection: connection, code: code, sql: sql)
+      throw SQLiteError(connection: connection, code: code, sql: shown ?? sql)
     }
     self.raw = statement
     self.connection = connection
-    self.sql = sql
+    self.sql = shown ?? sql
     self.pending = pending
   }
 

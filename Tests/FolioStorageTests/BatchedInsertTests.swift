@@ -156,4 +156,29 @@ import Testing
     try db.write { try batch.add(Int64(6), "after", "b") }
     #expect(try db.rows("SELECT i FROM t ORDER BY i") { try $0["i"] as Int64 } == [5, 6])
   }
+
+  @Test func aLastRunThatFailsWritesNothingElseOnItsOwn() throws {
+    let db = try database()
+    try db.execute("CREATE TABLE u (i INTEGER PRIMARY KEY) STRICT")
+    let batch = try db.prepareBatch("INSERT OR ROLLBACK INTO t (i, s, d)", columns: 3)
+    let other = try db.prepareBatch("INSERT INTO u (i)", columns: 1)
+    try db.write { try batch.add(Int64(0), "kept", "a") }
+    // The body ends with a full run that conflicts (handed to the writer) and rows of another
+    // batch not written yet; SQLite ends the transaction with the conflict.
+    #expect(throws: SQLiteError.self) {
+      try db.write {
+        try db.ignoringCheckConstraints {
+          try db.writingBehind {
+            for i in 0..<3 { try other.add(Int64(i)) }
+            for i in 0..<BatchedInsert.rowsPerRun { try batch.add(Int64(i), "x", "y") }
+          }
+        }
+      }
+    }
+    #expect(try rows(db) == [[.integer(0), .text("kept"), .text("a")]])
+    #expect(try db.scalarInt("SELECT count(*) FROM u") == 0)
+    #expect(try db.scalarInt("PRAGMA ignore_check_constraints") == 0)
+    try db.write { try other.add(Int64(7)) }
+    #expect(try db.scalarInt("SELECT count(*) FROM u") == 1)
+  }
 }
