@@ -108,7 +108,8 @@ public final class Statement {
     pending.waitForWriter()
     return raw
   }
-  /// The SQL text this statement was prepared from.
+  /// The SQL text this statement was prepared from (of a `BatchedInsert`'s run of many rows,
+  /// its first row followed by "…": what its errors name).
   public let sql: String
   private let connection: OpaquePointer
   /// The connection's batched rows, written before this statement steps.
