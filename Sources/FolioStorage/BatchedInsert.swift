@@ -171,12 +171,7 @@ final class PendingWrites {
       if let failed = started.takeFailure(), failure == nil { fail(failed) }
     }
     let value = try body()
-    do {
-      try started.finish()
-    } catch {
-      fail(error)
-      throw error
-    }
+    try flush()
     return value
   }
 }
