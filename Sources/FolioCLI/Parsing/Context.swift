@@ -166,9 +166,8 @@ final class Context {
   /// used, the database is undone, so a refused import leaves no new file: a file it created
   /// is removed with the folders made for it, and an empty file it found (as `touch` leaves
   /// it) is emptied again. Only when nothing else can be using it: it holds no one's records,
-  /// settings or coin list, the path still names the same file (device and inode), and closing
-  /// this command's connection removed the WAL and shared-memory files, which SQLite does only
-  /// when no other connection has the database open.
+  /// settings or coin list, and, once this command's connection is closed, no one else has it
+  /// open (`Database.undoMaking`).
   func removingNewDatabase<T>(onFailureOf body: () throws -> T) throws -> T {
     do {
       return try body()
@@ -184,18 +183,7 @@ final class Context {
         }
       guard let undo else { throw error }
       openStore = nil
-      let path = undo.path
-      guard undo.file.isAt(path),
-        !FileManager.default.fileExists(atPath: path + "-wal"),
-        !FileManager.default.fileExists(atPath: path + "-shm")
-      else { throw error }
-      if let made = undo.made {
-        unlink(path)
-        unlink(path + "-journal")
-        for folder in made.folders.reversed() { rmdir(folder) }
-      } else {
-        truncate(path, 0)
-      }
+      _ = Database.undoMaking(undo.path, file: undo.file, made: undo.made)
       throw error
     }
   }

@@ -352,4 +352,19 @@ extension ImportTradesTests {
     #expect(sandbox.run("import", "trades", empty).code == 65)
     #expect(FileManager.default.fileExists(atPath: sandbox.database))
   }
+
+  /// An empty file the import made a database of is emptied again when the import is refused,
+  /// but not while anyone else has it open (here a descriptor this test holds, as another
+  /// process reading or writing it would): what they wrote stays.
+  @Test func aRefusedImportKeepsANewDatabaseSomeoneElseHasOpen() throws {
+    let empty = sandbox.write("empty.csv", "")
+    #expect(FileManager.default.createFile(atPath: sandbox.database, contents: nil))
+    #expect(sandbox.run("import", "trades", empty).code == 65)
+    #expect(FileManager.default.contents(atPath: sandbox.database) == Data())
+    let other = open(sandbox.database, O_RDONLY)
+    defer { close(other) }
+    #expect(sandbox.run("import", "trades", empty).code == 65)
+    #expect((FileManager.default.contents(atPath: sandbox.database)?.count ?? 0) > 0)
+    #expect(sandbox.run("holdings").code == 0)
+  }
 }
