@@ -719,7 +719,7 @@ public final class Database {
   /// is held, anyone's open of the file waits. Returns false, changing nothing, otherwise (and
   /// on a file system without leases).
   public static func undoMaking(_ path: String, file: FileIdentity, made: MadeFile?) -> Bool {
-    let descriptor = open(path, O_RDWR | O_CLOEXEC)
+    let descriptor = open(path, O_RDWR | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
     guard descriptor >= 0 else { return false }
     defer { close(descriptor) }
     var status = stat()

@@ -108,7 +108,8 @@ public enum FolioCLI {
           out: out, err: err, environment: environment, globals: invocation.globals, now: now,
           createsDatabase: command.createsDatabase, width: width,
           stdoutIsTerminal: stdoutIsTerminal, stderrIsTerminal: stderrIsTerminal)
-        try command.run(context)
+        // A refused command leaves no database it made behind.
+        try context.removingNewDatabase { try command.run(context) }
       }
       return ExitCode.ok
     } catch is OutputFailed {

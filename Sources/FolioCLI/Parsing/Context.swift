@@ -162,8 +162,8 @@ final class Context {
     return try body()
   }
 
-  /// Runs `body` (an import); when it fails after this command made a database no one has
-  /// used, the database is undone, so a refused import leaves no new file: a file it created
+  /// Runs `body` (a command); when it fails after this command made a database no one has
+  /// used, the database is undone, so a refused command leaves no new file: a file it created
   /// is removed with the folders made for it, and an empty file it found (as `touch` leaves
   /// it) is emptied again. Only when nothing else can be using it: it holds no one's records,
   /// settings or coin list, and, once this command's connection is closed, no one else has it

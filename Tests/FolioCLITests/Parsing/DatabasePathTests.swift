@@ -131,6 +131,26 @@ import Testing
     #expect(sandbox.run("--db", path, "tx", "list").out.contains("bitcoin"))
   }
 
+  /// A command refused once it has made the database (an oversell, a portfolio that does not
+  /// exist, prices that cannot be read) leaves no new file or folder; one that succeeds keeps it.
+  @Test func aRefusedCommandLeavesNoNewDatabase() throws {
+    let path = sandbox.file("new/folio.sqlite3")
+    let junk = sandbox.write("junk.json", "{")
+    for arguments in [
+      ["sell", "bitcoin", "1", "--price", "100"],
+      ["--portfolio", "nosuch", "buy", "bitcoin", "1", "--price", "100"],
+      ["market", "import", junk],
+      ["portfolio", "rename", "nosuch", "other"],
+    ] {
+      let refused = sandbox.run(["--db", path] + arguments)
+      #expect([65, 66].contains(refused.code), "\(arguments): \(refused.err)")
+      #expect(!FileManager.default.fileExists(atPath: sandbox.file("new")), "\(arguments)")
+    }
+    #expect(sandbox.run("--db", path, "portfolio", "add", "cold").code == 0)
+    #expect(sandbox.run("--db", path, "sell", "bitcoin", "1", "--price", "100").code == 65)
+    #expect(sandbox.run("--db", path, "portfolio", "list").out.contains("cold"))
+  }
+
   @Test func anEmptyDatabasePathIsAUsageError() throws {
     for arguments in [
       ["--db", "", "holdings"], ["holdings", "--db="], ["--portfolio", "", "tx", "list"],

@@ -52,7 +52,7 @@ struct ImportExchange: FolioCommand {
     let report =
       try dryRun && !FileManager.default.fileExists(atPath: context.location().path)
       ? context.withScratchStore(importing)
-      : context.removingNewDatabase(onFailureOf: importing)
+      : importing()
     report.notes.forEach(context.note)
     switch format {
     case .json:
