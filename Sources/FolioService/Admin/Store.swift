@@ -183,6 +183,13 @@ public final class Store {
     if FileManager.default.fileExists(atPath: path) && access(path, R_OK) != 0 {
       return "the file cannot be read (\(message)); check its permissions"
     }
+    if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: path),
+      !FileManager.default.fileExists(atPath: path)
+    {
+      return
+        "it is a symbolic link to \(target), which names no file, and folio creates no file "
+        + "through a link; create that file first (an empty one will do) or give its path"
+    }
     return message
   }
 }

@@ -151,6 +151,25 @@ import Testing
     #expect(sandbox.run("--db", path, "portfolio", "list").out.contains("cold"))
   }
 
+  /// A symbolic link to a file that does not exist is not followed to create it: the message
+  /// names the link's target and what to do; an empty file there is then made a database.
+  @Test func aLinkToNoFileSaysSoAndCreatesNothing() throws {
+    let link = sandbox.file("link.sqlite3")
+    #expect(symlink("target.sqlite3", link) == 0)
+    let refused = sandbox.run("--db", link, "buy", "bitcoin", "1", "--price", "100")
+    #expect(refused.code == 74)
+    #expect(
+      refused.err
+        == "folio: error: cannot open the database at \(link): it is a symbolic link to "
+        + "target.sqlite3, which names no file, and folio creates no file through a link; "
+        + "create that file first (an empty one will do) or give its path\n")
+    #expect(!FileManager.default.fileExists(atPath: sandbox.file("target.sqlite3")))
+    #expect(FileManager.default.createFile(atPath: sandbox.file("target.sqlite3"), contents: nil))
+    #expect(sandbox.run("--db", link, "buy", "bitcoin", "1", "--price", "100").code == 0)
+    #expect(
+      sandbox.run("--db", sandbox.file("target.sqlite3"), "tx", "list").out.contains("bitcoin"))
+  }
+
   @Test func anEmptyDatabasePathIsAUsageError() throws {
     for arguments in [
       ["--db", "", "holdings"], ["holdings", "--db="], ["--portfolio", "", "tx", "list"],
