@@ -17,8 +17,7 @@ suspended="SELECT %s FROM sqlite_schema
   WHERE tbl_name = 'trades' AND sql NOT LIKE 'CREATE UNIQUE%%'
     AND ((type = 'index' AND sql NOT LIKE '%%WHERE%%')
       OR (type = 'trigger' AND sql LIKE '%% INSERT ON trades%%'))"
-# As folio fills a database it made: a rollback journal, turned to WAL at the end.
-echo 'PRAGMA journal_mode = DELETE;'
+echo 'PRAGMA journal_mode = WAL;'
 echo 'PRAGMA ignore_check_constraints = ON;'
 echo "ATTACH '$done_db' AS done;"
 echo 'BEGIN;'
@@ -30,4 +29,3 @@ done
 # shellcheck disable=SC2059
 sqlite3 "$done_db" "$(printf "$suspended" "sql || ';'")"
 echo 'COMMIT;'
-echo 'PRAGMA journal_mode = WAL;'

@@ -23,8 +23,7 @@ tables=(trades lots lot_consumptions disposals positions position_days)
 suspended="tbl_name = 'trades' AND sql NOT LIKE 'CREATE UNIQUE%' AND sql NOT LIKE '%WHERE%'"
 
 mkdir -p "$dir"
-# As folio fills a database it made: a rollback journal, turned to WAL at the end.
-echo 'PRAGMA journal_mode = DELETE;'
+echo 'PRAGMA journal_mode = WAL;'
 for table in "${tables[@]}"; do
   # The columns with their declared types, the primary key (an INTEGER PRIMARY KEY stays the
   # rowid), and WITHOUT ROWID where the table has it.
@@ -53,4 +52,3 @@ for table in "${tables[@]}"; do
 done
 sqlite3 "$done_db" "SELECT sql || ';' FROM sqlite_schema WHERE type = 'index' AND $suspended"
 echo 'COMMIT;'
-echo 'PRAGMA journal_mode = WAL;'

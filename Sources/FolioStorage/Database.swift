@@ -183,10 +183,10 @@ public final class Database {
   /// Switches the file to WAL (https://sqlite.org/wal.html) unless it already is. The switch
   /// needs an exclusive lock and SQLite does not call the busy handler for it, so when two
   /// processes open a new file at the same moment the second one retries here, for up to
-  /// the busy timeout; without `waiting`, a busy file fails at once.
-  public func enableWriteAheadLog(waiting: Bool = true) throws {
+  /// the busy timeout.
+  public func enableWriteAheadLog() throws {
     if try scalarText("PRAGMA journal_mode") == "wal" { return }
-    let deadline = Date().addingTimeInterval(waiting ? Double(busyTimeout) / 1_000 : 0)
+    let deadline = Date().addingTimeInterval(Double(busyTimeout) / 1_000)
     while true {
       do {
         try execute("PRAGMA journal_mode = WAL")
@@ -710,45 +710,6 @@ public final class Database {
     }
     for base in stale { removeFiles(of: folder.isEmpty ? base : folder + "/" + base) }
   }
-
-  /// Undoes a database this process made, once its connection is closed: removes the file
-  /// (`made`, with its journal and the folders made for it) or empties the file it found empty
-  /// (`foundEmpty`). Only when `path` still names that file, no WAL or shared-memory file is
-  /// beside it, and no one else has it open, which Linux proves by granting a write lease
-  /// (`F_SETLEASE`): it refuses one while another descriptor has the file open, and while it
-  /// is held, anyone's open of the file waits. Returns false, changing nothing, otherwise (and
-  /// on a file system without leases).
-  public static func undoMaking(_ path: String, file: FileIdentity, made: MadeFile?) -> Bool {
-    let descriptor = open(path, O_RDWR | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
-    guard descriptor >= 0 else { return false }
-    defer { close(descriptor) }
-    var status = stat()
-    guard fstat(descriptor, &status) == 0, FileIdentity(status) == file,
-      !FileManager.default.fileExists(atPath: path + "-wal"),
-      !FileManager.default.fileExists(atPath: path + "-shm")
-    else { return false }
-    // An open by someone else while the lease is held sends this process SIGIO, whose default
-    // is to end it; ignored meanwhile.
-    var ignore = sigaction()
-    ignore.__sigaction_handler.sa_handler = SIG_IGN
-    var previous = sigaction()
-    sigaction(SIGIO, &ignore, &previous)
-    defer { sigaction(SIGIO, &previous, nil) }
-    guard fcntl(descriptor, setLease, Int32(F_WRLCK)) == 0 else { return false }
-    defer { _ = fcntl(descriptor, setLease, Int32(F_UNLCK)) }
-    if let made {
-      unlink(path)
-      unlink(path + "-journal")
-      for folder in made.folders.reversed() { rmdir(folder) }
-    } else {
-      ftruncate(descriptor, 0)
-    }
-    return true
-  }
-
-  /// `F_SETLEASE` (`F_LINUX_SPECIFIC_BASE` + 0 in `<linux/fcntl.h>`), which Glibc's Swift
-  /// module does not export.
-  private static let setLease: Int32 = 1024
 
   /// Removes a database file and the journal, WAL and shared-memory files beside it.
   public static func removeFiles(of path: String) {

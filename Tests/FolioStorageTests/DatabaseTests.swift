@@ -413,41 +413,6 @@ import Testing
     released.wait()
   }
 
-  /// A database this process made is undone only when no one else has it open: a
-  /// descriptor on it anywhere (here, one this test opened) keeps it.
-  @Test func undoingAMadeDatabaseWaitsUntilNoOneElseHasItOpen() throws {
-    let path = folder.file("made/deeper/new.sqlite3")
-    let made = try #require(
-      try {
-        let db = try Database(path: path)
-        try db.execute("CREATE TABLE t (x)")
-        return db.made
-      }())
-    #expect(made.folders.count == 2)
-    let other = Glibc.open(path, O_RDONLY)
-    #expect(other >= 0)
-    #expect(!Database.undoMaking(path, file: made.file, made: made))
-    #expect(FileManager.default.fileExists(atPath: path))
-    close(other)
-    // A file put at the path since is not the one made.
-    let moved = path + ".moved"
-    #expect(rename(path, moved) == 0)
-    #expect(FileManager.default.createFile(atPath: path, contents: Data("theirs".utf8)))
-    #expect(!Database.undoMaking(path, file: made.file, made: made))
-    #expect(FileManager.default.contents(atPath: path) == Data("theirs".utf8))
-    #expect(unlink(path) == 0 && rename(moved, path) == 0)
-    #expect(Database.undoMaking(path, file: made.file, made: made))
-    #expect(!FileManager.default.fileExists(atPath: path))
-    #expect(!FileManager.default.fileExists(atPath: folder.file("made")))
-    // A file found empty is emptied again, not removed.
-    let found = folder.file("found.sqlite3")
-    #expect(FileManager.default.createFile(atPath: found, contents: nil))
-    try Database(path: found).execute("CREATE TABLE t (x)")
-    let identity = try #require(FileIdentity(at: found))
-    #expect(Database.undoMaking(found, file: identity, made: nil))
-    #expect(FileManager.default.contents(atPath: found) == Data())
-  }
-
   @Test func backupNeverOverwrites() throws {
     let db = try open()
     let existing = folder.file("taken.sqlite3")

@@ -111,15 +111,18 @@ final class Context {
     return try opened(Store(try location(), mustExist: !createsDatabase, now: now))
   }
 
-  /// `store()` for a dry run, which changes nothing, not even the schema: an existing file
-  /// with pending migrations is refused ("run 'folio db migrate' first") instead of upgraded.
-  func dryRunStore() throws -> Store {
-    if let openStore { return openStore }
+  /// Runs `body` with the store a command writes to, `store()`. A dry run changes nothing, not
+  /// even the schema: an existing file with pending migrations is refused ("run 'folio db
+  /// migrate' first") instead of upgraded, and without a database the dry run looks at a new,
+  /// empty one in a temporary folder, removed after, so that it creates none.
+  func withStore<T>(dryRun: Bool, _ body: (Store) throws -> T) throws -> T {
+    guard dryRun, openStore == nil else { return try body(store()) }
     let location = try location()
-    if FileManager.default.fileExists(atPath: location.path) {
-      _ = try Store(readOnly: location)
+    guard FileManager.default.fileExists(atPath: location.path) else {
+      return try withScratchStore { try body(store()) }
     }
-    return try store()
+    _ = try Store(readOnly: location)
+    return try body(store())
   }
 
   /// The database, which must already exist; migrated if needed.
@@ -146,10 +149,8 @@ final class Context {
     return opened(try Store(readOnly: location))
   }
 
-  /// Runs `body` with `store()` a new database in a temporary folder, removed after: what a
-  /// command that writes nothing (a dry run) looks at when no database exists yet, so that it
-  /// creates none.
-  func withScratchStore<T>(_ body: () throws -> T) throws -> T {
+  /// Runs `body` with `store()` a new database in a temporary folder, removed after.
+  private func withScratchStore<T>(_ body: () throws -> T) throws -> T {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
       "folio-scratch-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
@@ -166,8 +167,9 @@ final class Context {
   /// used, the database is undone, so a refused command leaves no new file: a file it created
   /// is removed with the folders made for it, and an empty file it found (as `touch` leaves
   /// it) is emptied again. Only when nothing else can be using it: it holds no one's records,
-  /// settings or coin list, and, once this command's connection is closed, no one else has it
-  /// open (`Database.undoMaking`).
+  /// settings or coin list, the path still names the same file (device and inode), and closing
+  /// this command's connection removed the WAL and shared-memory files, which SQLite does only
+  /// when no other connection has the database open.
   func removingNewDatabase<T>(onFailureOf body: () throws -> T) throws -> T {
     do {
       return try body()
@@ -183,7 +185,18 @@ final class Context {
         }
       guard let undo else { throw error }
       openStore = nil
-      _ = Database.undoMaking(undo.path, file: undo.file, made: undo.made)
+      let path = undo.path
+      guard undo.file.isAt(path),
+        !FileManager.default.fileExists(atPath: path + "-wal"),
+        !FileManager.default.fileExists(atPath: path + "-shm")
+      else { throw error }
+      if let made = undo.made {
+        unlink(path)
+        unlink(path + "-journal")
+        for folder in made.folders.reversed() { rmdir(folder) }
+      } else {
+        truncate(path, 0)
+      }
       throw error
     }
   }

@@ -68,8 +68,6 @@ public final class Store {
   public let migration: Migrator.Outcome
   /// The file, when it was empty (as `touch` leaves it) before this store made it a database.
   public let foundEmpty: FileIdentity?
-  /// True when this store made the database, which it turns to WAL when it closes.
-  private let makesDatabase: Bool
 
   /// Opens the database at `location`, creating and migrating it as needed.
   /// With `mustExist`, a missing file is an error instead of a new database.
@@ -88,21 +86,9 @@ public final class Store {
     database = try Self.open(location, mode: .readWriteCreate, writeAheadLog: false)
     Database.removeLeftovers(of: location.path)
     if exists { _ = try migrator.status(of: database) }
-    // A database this store made (a new file, or an empty one) is filled in SQLite's
-    // rollback-journal mode and turned to WAL when the store closes: its first import writes
-    // each page once, into the file, instead of twice (into the WAL, then into the file when
-    // closing checkpoints it). Measured in docs/performance.md.
-    makesDatabase = database.made != nil || foundEmpty != nil
-    if !makesDatabase { try database.enableWriteAheadLog() }
+    try database.enableWriteAheadLog()
     migration = try migrator.migrate(database, now: now, completing: Self.completeMigration)
     try CoinDirectory.addBuiltInList(database)
-  }
-
-  deinit {
-    // One attempt, which SQLite refuses at once while another connection reads or writes the
-    // file. The database is whole either way: the next store that opens it to write turns it
-    // to WAL.
-    if makesDatabase { try? database.enableWriteAheadLog(waiting: false) }
   }
 
   /// True when the regular file at `path` holds no byte and no WAL beside it holds any either
@@ -130,7 +116,6 @@ public final class Store {
     // An empty file is no database: nothing to inspect or copy.
     if Self.isEmptyFile(location.path) { throw StoreError.emptyFile(location.path) }
     foundEmpty = nil
-    makesDatabase = false
     database = try Self.open(location, mode: .readOnly)
     Database.removeLeftovers(of: location.path)
     migration = Migrator.Outcome(applied: [], backupPath: nil)

@@ -101,8 +101,7 @@ import Testing
     #expect(DatabaseProbe.run(shared, "SELECT method FROM portfolios").out == "hifo\n")
 
     // The import makes the database once its input is open; another connection (this
-    // test's, a reader: the new database is in rollback-journal mode until the import ends,
-    // so a writer would wait for it) opens it and stays open: the refused import leaves it.
+    // test's) opens it and stays open: the refused import leaves it.
     let held = sandbox.file("held.sqlite3")
     let (second, secondInput) = try importWaiting(into: held)
     let writer = try #require(FileHandle(forWritingAtPath: secondInput))
@@ -110,7 +109,7 @@ import Testing
     for _ in 0..<1000 where other == nil {
       // Until the import has made the file and migrated it (it then waits on its input).
       if FileManager.default.fileExists(atPath: held),
-        let open = try? Database(path: held, mode: .readOnly),
+        let open = try? Database(path: held, .init(mode: .readWrite)),
         (try? open.scalarInt("SELECT count(*) FROM portfolios")) == 1
       {
         other = open

@@ -19,34 +19,6 @@ import Testing
     #expect(try store.database.scalarInt("PRAGMA user_version") == Int64(Migration.embedded.count))
   }
 
-  /// A store that made the database fills it in rollback-journal mode and turns it to WAL
-  /// when it closes; a store that opens an existing database turns it to WAL at once.
-  @Test func aNewDatabaseIsTurnedToWALWhenTheStoreThatMadeItCloses() throws {
-    do {
-      let store = try Store(location())
-      #expect(try store.database.scalarText("PRAGMA journal_mode") == "delete")
-      try store.database.execute("INSERT INTO settings (key, value) VALUES ('a', 'b')")
-    }
-    do {
-      let reopened = try Store(location(), mustExist: true)
-      #expect(try reopened.database.scalarText("PRAGMA journal_mode") == "wal")
-      #expect(try reopened.database.scalarText("SELECT value FROM settings WHERE key = 'a'") == "b")
-    }
-    // A store that could not turn it (another connection was reading) leaves it to the next.
-    do {
-      var store: Store? = try Store(location("second.sqlite3"))
-      let reader = try Database(path: location("second.sqlite3").path, mode: .readOnly)
-      try reader.execute("BEGIN")
-      _ = try reader.scalarInt("SELECT count(*) FROM settings")
-      #expect(store != nil)
-      store = nil
-      #expect(try reader.scalarText("PRAGMA journal_mode") == "delete")
-      try reader.execute("COMMIT")
-    }
-    let next = try Store(location("second.sqlite3"), mustExist: true)
-    #expect(try next.database.scalarText("PRAGMA journal_mode") == "wal")
-  }
-
   @Test func missingFileIsAnErrorWhenItMustExist() {
     #expect(throws: StoreError.missingDatabase(location().path)) {
       try Store(location(), mustExist: true)

@@ -43,16 +43,11 @@ struct ImportExchange: FolioCommand {
     let export = try ExchangeImporter.read(
       from: CSVReader(handle: handle, source: source), source: source, exchange: exchange,
       skipUnknown: skipUnknown)
-    func importing() throws -> ExchangeImportReport {
-      try ExchangeImporter(dryRun ? context.dryRunStore() : context.store()).importExport(
+    let report = try context.withStore(dryRun: dryRun) { store in
+      try ExchangeImporter(store).importExport(
         export, into: context.portfolio(), dryRun: dryRun, allowFuture: allowFuture,
         now: context.now)
     }
-    // A dry run without a database previews against a new, empty one, and creates none.
-    let report =
-      try dryRun && !FileManager.default.fileExists(atPath: context.location().path)
-      ? context.withScratchStore(importing)
-      : importing()
     report.notes.forEach(context.note)
     switch format {
     case .json:

@@ -52,12 +52,13 @@ struct ImportTrades: FolioCommand {
       guard total > 0 else { return }
       progress.show("importing trades (\(min(100, done * 100 / total))%)")
     }
-    let report = try TradeImporter(dryRun ? context.dryRunStore() : context.store())
-      .importTrades(
+    let report = try context.withStore(dryRun: dryRun) { store in
+      try TradeImporter(store).importTrades(
         from: CSVReader(handle: handle, source: source), source: source,
         into: context.portfolio(), dryRun: dryRun, allowFuture: allowFuture,
         newCoin: newCoin.newCoin, timeZone: timeZone, newestFirst: newestFirst, now: context.now,
         progress: update)
+    }
     progress.finish()
     report.notes.forEach(context.note)
     switch format {
