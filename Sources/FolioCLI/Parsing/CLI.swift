@@ -108,8 +108,7 @@ public enum FolioCLI {
           out: out, err: err, environment: environment, globals: invocation.globals, now: now,
           createsDatabase: command.createsDatabase, width: width,
           stdoutIsTerminal: stdoutIsTerminal, stderrIsTerminal: stderrIsTerminal)
-        // A refused command leaves no database it made behind.
-        try context.removingNewDatabase { try command.run(context) }
+        try command.run(context)
       }
       return ExitCode.ok
     } catch is OutputFailed {

@@ -115,8 +115,10 @@ final class Context {
   /// even the schema: an existing file with pending migrations is refused ("run 'folio db
   /// migrate' first") instead of upgraded, and without a database the dry run looks at a new,
   /// empty one in a temporary folder, removed after, so that it creates none.
+  /// A refused import into a database it created leaves no new file behind
+  /// (`removingNewDatabase`).
   func withStore<T>(dryRun: Bool, _ body: (Store) throws -> T) throws -> T {
-    guard dryRun, openStore == nil else { return try body(store()) }
+    guard dryRun, openStore == nil else { return try removingNewDatabase { try body(store()) } }
     let location = try location()
     guard FileManager.default.fileExists(atPath: location.path) else {
       return try withScratchStore { try body(store()) }
@@ -163,14 +165,14 @@ final class Context {
     return try body()
   }
 
-  /// Runs `body` (a command); when it fails after this command made a database no one has
-  /// used, the database is undone, so a refused command leaves no new file: a file it created
+  /// Runs `body` (an import); when it fails after this command made a database no one has
+  /// used, the database is undone, so a refused import leaves no new file: a file it created
   /// is removed with the folders made for it, and an empty file it found (as `touch` leaves
   /// it) is emptied again. Only when nothing else can be using it: it holds no one's records,
   /// settings or coin list, the path still names the same file (device and inode), and closing
   /// this command's connection removed the WAL and shared-memory files, which SQLite does only
   /// when no other connection has the database open.
-  func removingNewDatabase<T>(onFailureOf body: () throws -> T) throws -> T {
+  private func removingNewDatabase<T>(onFailureOf body: () throws -> T) throws -> T {
     do {
       return try body()
     } catch {

@@ -171,8 +171,13 @@ public final class Store {
     if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: path),
       !FileManager.default.fileExists(atPath: path)
     {
+      var status = stat()
+      if stat(path, &status) != 0 && errno == ELOOP {
+        return "it is a symbolic link that leads back to itself (through \(target))"
+      }
+      let named = target.hasPrefix("/") || folder.isEmpty ? target : folder + "/" + target
       return
-        "it is a symbolic link to \(target), which names no file, and folio creates no file "
+        "it is a symbolic link to \(named), which names no file, and folio creates no file "
         + "through a link; create that file first (an empty one will do) or give its path"
     }
     return message

@@ -30,6 +30,10 @@ struct ImportTrades: FolioCommand {
 
   enum Format: String, OutputFormat { case text, json }
 
+  /// A dry run writes nothing, so it never creates the database (without one it looks at a
+  /// new one in a temporary folder).
+  var createsDatabase: Bool { !dryRun }
+
   @Argument(name: "file", help: "The CSV file, or - for standard input.") var path: String
   @Flag(help: "Validate and report without writing anything.") var dryRun: Bool
   @Flag(help: "Accept dates more than a day in the future.") var allowFuture: Bool
@@ -52,6 +56,7 @@ struct ImportTrades: FolioCommand {
       guard total > 0 else { return }
       progress.show("importing trades (\(min(100, done * 100 / total))%)")
     }
+    // A refused import into a database it created leaves no new file behind.
     let report = try context.withStore(dryRun: dryRun) { store in
       try TradeImporter(store).importTrades(
         from: CSVReader(handle: handle, source: source), source: source,

@@ -103,7 +103,7 @@ import Testing
         + "by /global of 2024-01-24T00:28:56Z) within 3%; the prices look like USD: if the page "
         + "is in USD, import it with --vs usd, or give --force to import it as EUR anyway "
         + "(nothing was imported)\n")
-    #expect(!FileManager.default.fileExists(atPath: sandbox.database))  // none made: nothing stored
+    #expect(try sandbox.sqlite("SELECT count(*) FROM global_snapshots") == "0\n")
   }
 
   @Test func withoutRatesAPageImportedAsUSDMustPriceStablecoinsNearOneUnlessForced() throws {
@@ -115,7 +115,7 @@ import Testing
         + "(dai, first-digital-usd, frax, tether, true-usd, usd-coin, usdd) have a median price "
         + "of 0.920646, expected 1 within 3%; give the currency the page was saved in with --vs, "
         + "or give --force to import it as USD anyway (nothing was imported)\n")
-    #expect(!FileManager.default.fileExists(atPath: sandbox.database))  // none made: nothing stored
+    #expect(try sandbox.sqlite("SELECT count(*) FROM market_snapshots") == "0\n")
     let forced = sandbox.run("market", "import", "--force", eur)
     #expect(forced.code == 0)
     #expect(
@@ -199,7 +199,7 @@ import Testing
       refused.err
         == "folio: error: \(future): its time, 2099-01-01T00:00:00Z (coin 'b'), is more than a "
         + "day after now; file it under the time it was taken with --at (nothing was imported)\n")
-    #expect(!FileManager.default.fileExists(atPath: sandbox.database))  // none made: nothing stored
+    #expect(try sandbox.sqlite("SELECT count(*) FROM market_snapshots") == "0\n")
     let late = sandbox.run("market", "import", "--at", "2024-12-02T00:00:00Z", future)
     #expect(late.code == 65)
     #expect(late.err.contains("--at 2024-12-02T00:00:00Z is more than a day after now"))

@@ -198,8 +198,7 @@ import Testing
         "CoinGecko sent a response for /coins/markets page 1 that Folio cannot read (line 1, "
           + "column 38: expected ',' or '}' after an object member, found the end of the input)"))
     #expect(malformed.err.contains("(nothing was stored; the cache is still empty)"))
-    // The refreshes made the database; refused, they leave none behind.
-    #expect(!FileManager.default.fileExists(atPath: sandbox.database))
+    #expect(try sandbox.sqlite("SELECT count(*) FROM market_snapshots") == "0\n")
   }
 
   @Test func apiKeysAreSentInTheirHeaders() throws {

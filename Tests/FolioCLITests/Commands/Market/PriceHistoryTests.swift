@@ -110,7 +110,7 @@ import Testing
     let refused = sandbox.run("market", "import", bad, "--coin", "bitcoin")
     #expect(refused.code == 65)
     #expect(refused.err.contains("\(bad):1: not a CoinGecko response"), "\(refused.err)")
-    #expect(!FileManager.default.fileExists(atPath: sandbox.database))  // none made: nothing stored
+    #expect(try sandbox.sqlite("SELECT count(*) FROM daily_prices") == "0\n")
   }
 
   @Test func aMarketChartForACoinTheDirectoryDoesNotKnowIsRefusedAndNothingStored() throws {
@@ -125,7 +125,10 @@ import Testing
     let unknown = sandbox.run("market", "import", chart, "--coin", "zzzq-not-a-coin")
     #expect(unknown.code == 66)
     #expect(!unknown.err.contains("--new-coin"), "\(unknown.err)")
-    #expect(!FileManager.default.fileExists(atPath: sandbox.database))  // none made: nothing stored
+    #expect(try sandbox.sqlite("SELECT count(*) FROM daily_prices") == "0\n")
+    #expect(
+      try sandbox.sqlite("SELECT count(*) FROM coins WHERE id IN ('bitcoinn', 'zzzq-not-a-coin')")
+        == "0\n")
   }
 
   // MARK: - Fetching
@@ -305,7 +308,7 @@ extension PriceHistoryTests {
     let refused = sandbox.run("market", "import", seconds, "--coin", "bitcoin")
     #expect(refused.code == 65)
     #expect(refused.err.contains("is before 2009; market_chart times are milliseconds"))
-    #expect(!FileManager.default.fileExists(atPath: sandbox.database))  // none made: nothing stored
+    #expect(try sandbox.sqlite("SELECT count(*) FROM daily_prices") == "0\n")
     let late = history("--coins", "bitcoin", "--since", "2024-11-30")
     #expect(late.code == 65)
     #expect(

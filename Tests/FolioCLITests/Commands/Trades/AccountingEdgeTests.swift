@@ -76,7 +76,7 @@ import Testing
     #expect(
       imported.err.contains("\(file):2: quantity × price: 1 × \(huge) + the fee 1"),
       "\(imported.err)")
-    #expect(!FileManager.default.fileExists(atPath: sandbox.database))  // none made: nothing stored
+    #expect(try sandbox.sqlite("SELECT count(*) FROM trades") == "0\n")
   }
 
   /// 9,999,999,999 bitcoin at 10¹¹ is beyond the decimal range. `holdings` and `report`
