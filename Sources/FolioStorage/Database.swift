@@ -60,6 +60,13 @@ public final class Database {
     }
   }
 
+  /// The page size, in bytes, of the databases folio creates (SQLite's default is 4,096). With
+  /// 16 KiB pages an import writes a quarter of the pages, each with its WAL frame header,
+  /// write call and checksum, and SQLite splits and balances a quarter as many: 100,000 trades
+  /// import in 8 % less time (docs/performance.md). Reads of a few rows cost the same; an
+  /// empty database takes 0.8 MB instead of 0.25. A file keeps the page size it was made with.
+  public static let newFilePageSize = 16_384
+
   /// The connection, for the thread that holds it (see `handle`).
   private let raw: OpaquePointer
   /// The connection, once the batch writer, if one runs, has written what it was handed
@@ -183,9 +190,13 @@ public final class Database {
   /// Switches the file to WAL (https://sqlite.org/wal.html) unless it already is. The switch
   /// needs an exclusive lock and SQLite does not call the busy handler for it, so when two
   /// processes open a new file at the same moment the second one retries here, for up to
-  /// the busy timeout.
+  /// the busy timeout. An empty file gets pages of `newFilePageSize` bytes first.
   public func enableWriteAheadLog() throws {
     if try scalarText("PRAGMA journal_mode") == "wal" { return }
+    // An empty file takes its page size from its first write, which the switch is.
+    if try scalarInt("PRAGMA page_count") == 0 {
+      try execute("PRAGMA page_size = \(Self.newFilePageSize)")
+    }
     let deadline = Date().addingTimeInterval(Double(busyTimeout) / 1_000)
     while true {
       do {

@@ -95,6 +95,23 @@ import Testing
     #expect(try db.scalarInt("PRAGMA synchronous") == 2)
   }
 
+  /// A file folio makes (or finds empty) gets 16 KiB pages; a database made with another size,
+  /// by an older folio or the sqlite3 CLI, keeps its own, and folio writes to it as before.
+  @Test func newDatabasesGetLargerPagesAndOldOnesKeepTheirs() throws {
+    #expect(try open("new.sqlite3").pageSize == 16_384)
+    FileManager.default.createFile(atPath: folder.file("empty.sqlite3"), contents: Data())
+    #expect(try open("empty.sqlite3").pageSize == 16_384)
+
+    let old = folder.file("old.sqlite3")
+    let made = try Database(path: old, .init(writeAheadLog: false))
+    try made.execute("PRAGMA page_size = 4096; CREATE TABLE t (x INTEGER)")
+    let reopened = try open("old.sqlite3")
+    try reopened.execute("INSERT INTO t VALUES (1)")
+    #expect(try reopened.scalarText("PRAGMA journal_mode") == "wal")
+    #expect(try reopened.pageSize == 4_096)
+    #expect(try reopened.scalarInt("SELECT count(*) FROM t") == 1)
+  }
+
   @Test func oneConfigurationHoldsEverySetting() throws {
     var configuration = Database.Configuration(busyTimeout: 1_234, writeAheadLog: false)
     (configuration.synchronous, configuration.foreignKeys) = (.normal, false)

@@ -72,6 +72,8 @@ import Testing
     #expect(
       DatabaseProbe.run(target, "PRAGMA user_version").out
         == "\(latest)\n")
+    // The pages of a new database (Database.newFilePageSize), as the sqlite3 CLI reads them.
+    #expect(DatabaseProbe.run(target, "PRAGMA page_size").out == "16384\n")
 
     let again = try folio("db", "migrate", db: target)
     #expect(again.code == 0)
