@@ -77,7 +77,7 @@ public final class Store {
   /// refused before anything (not even the switch to WAL) writes to it.
   public init(_ location: StoreLocation, mustExist: Bool = false, now: Date = Date()) throws {
     let exists = FileManager.default.fileExists(atPath: location.path)
-    if mustExist && !exists { throw StoreError.missingDatabase(location.path) }
+    if mustExist && !exists { throw Self.missingDatabase(location.path) }
     // A reader never makes a database, not even of an empty file (SQLite reads one as a
     // database without tables, and migrating would write the schema into it).
     foundEmpty = Self.isEmptyFile(location.path) ? FileIdentity(at: location.path) : nil
@@ -111,7 +111,7 @@ public final class Store {
   /// the file is opened as it is, for commands that only inspect or copy it.
   public init(readOnly location: StoreLocation, requireCurrentSchema: Bool = true) throws {
     guard FileManager.default.fileExists(atPath: location.path) else {
-      throw StoreError.missingDatabase(location.path)
+      throw Self.missingDatabase(location.path)
     }
     // An empty file is no database: nothing to inspect or copy.
     if Self.isEmptyFile(location.path) { throw StoreError.emptyFile(location.path) }
@@ -168,18 +168,35 @@ public final class Store {
     if FileManager.default.fileExists(atPath: path) && access(path, R_OK) != 0 {
       return "the file cannot be read (\(message)); check its permissions"
     }
-    if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: path),
-      !FileManager.default.fileExists(atPath: path)
-    {
-      var status = stat()
-      if stat(path, &status) != 0 && errno == ELOOP {
-        return "it is a symbolic link that leads back to itself (through \(target))"
-      }
-      let named = target.hasPrefix("/") || folder.isEmpty ? target : folder + "/" + target
-      return
-        "it is a symbolic link to \(named), which names no file, and folio creates no file "
-        + "through a link; create that file first (an empty one will do) or give its path"
+    if let link = brokenLink(path) {
+      return link.loops
+        ? "it is \(link.description)"
+        : "it is \(link.description), and folio creates no file through a link; create that "
+          + "file first (an empty one will do) or give its path"
     }
     return message
+  }
+
+  /// "no database at PATH", or, when PATH is a symbolic link that leads to no file, what the
+  /// link is.
+  static func missingDatabase(_ path: String) -> StoreError {
+    guard let link = brokenLink(path) else { return .missingDatabase(path) }
+    return .brokenLink(path: path, link: link.description)
+  }
+
+  /// What the symbolic link at `path` is, when it leads to no file: "a symbolic link to
+  /// TARGET, which names no file" (a relative target shown from the link's folder), or "a
+  /// symbolic link that leads back to itself (through TARGET)".
+  private static func brokenLink(_ path: String) -> (description: String, loops: Bool)? {
+    guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: path),
+      !FileManager.default.fileExists(atPath: path)
+    else { return nil }
+    var status = stat()
+    if stat(path, &status) != 0 && errno == ELOOP {
+      return ("a symbolic link that leads back to itself (through \(target))", true)
+    }
+    let folder = PathName.folder(of: path)
+    let named = target.hasPrefix("/") || folder.isEmpty ? target : folder + "/" + target
+    return ("a symbolic link to \(named), which names no file", false)
   }
 }

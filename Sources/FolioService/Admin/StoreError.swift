@@ -4,6 +4,8 @@ import Foundation
 public enum StoreError: LocalizedError, ClassifiedError, Equatable {
   /// The command reads an existing database and there is none at the path.
   case missingDatabase(String)
+  /// The same, when the path is a symbolic link that leads to no file (`link` says how).
+  case brokenLink(path: String, link: String)
   /// The command reads an existing database and the file at the path is empty (as `touch`
   /// leaves it), with no WAL beside it: no database yet.
   case emptyFile(String)
@@ -16,7 +18,7 @@ public enum StoreError: LocalizedError, ClassifiedError, Equatable {
 
   public var kind: FailureKind {
     switch self {
-    case .missingDatabase, .emptyFile: return .inputMissing
+    case .missingDatabase, .brokenLink, .emptyFile: return .inputMissing
     case .cannotOpen: return .io
     case .checkFailed, .notADatabase: return .badData
     }
@@ -26,6 +28,8 @@ public enum StoreError: LocalizedError, ClassifiedError, Equatable {
     switch self {
     case .missingDatabase(let path):
       return "no database at \(path); record a trade or run 'folio db migrate' to create one"
+    case .brokenLink(let path, let link):
+      return "no database at \(path): it is \(link); give the path of a database"
     case .emptyFile(let path):
       return
         "\(path) is an empty file, not a database yet; record a trade or run 'folio db migrate' "

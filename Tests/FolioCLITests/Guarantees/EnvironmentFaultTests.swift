@@ -189,11 +189,16 @@ import Testing
   @Test func corruptedDatabaseSaysItIsDamagedAndChangesNothing() throws {
     let path = try database(rows: 3_000)
     #expect(try folio("db", "backup", sandbox.file("backup.sqlite3")).code == 0)
-    // Overwrite the middle of the file (the trades table and its indexes) with a pattern.
-    let size = try #require(bytes(path)).count
+    // Overwrite the pages of the trades table (SQLite's dbstat names them) with a pattern.
+    let pageSize = try #require(Int(DatabaseProbe.run(path, "PRAGMA page_size").out.dropLast()))
+    let pages = DatabaseProbe.run(path, "SELECT pageno FROM dbstat WHERE name = 'trades'").out
+      .split(separator: "\n").compactMap { UInt64($0) }
+    #expect(pages.count > 2)
     let handle = try #require(FileHandle(forWritingAtPath: path))
-    try handle.seek(toOffset: UInt64(size / 4))
-    handle.write(Data(repeating: 0xA5, count: size / 2))
+    for page in pages {
+      try handle.seek(toOffset: (page - 1) * UInt64(pageSize))
+      try handle.write(contentsOf: Data(repeating: 0xA5, count: pageSize))
+    }
     try handle.close()
     let corrupted = bytes(path)
 
@@ -218,7 +223,7 @@ import Testing
   // MARK: - Full disk
 
   @Test(.enabled(if: mountWorks)) func fullDiskWhileImportingWritesNothing() throws {
-    let disk = try sandbox.mountSmallDisk(size: "1m")
+    let disk = try sandbox.mountSmallDisk(size: "2m")
     defer { sandbox.unmount(disk) }
     let path = disk + "/folio.sqlite3"
     #expect(try folio("buy", "bitcoin", "1", "--price", "40000", db: path).code == 0)

@@ -150,6 +150,17 @@ import Testing
       looped.err.hasSuffix(
         "it is a symbolic link that leads back to itself (through loop.sqlite3)\n"), "\(looped.err)"
     )
+    // A command that only reads names the link too, not what would create a database (66).
+    for (path, link) in [
+      (link, "a symbolic link to \(sandbox.file("target.sqlite3")), which names no file"),
+      (loop, "a symbolic link that leads back to itself (through loop.sqlite3)"),
+    ] {
+      let read = sandbox.run("--db", path, "holdings")
+      #expect(read.code == 66)
+      #expect(
+        read.err == "folio: error: no database at \(path): it is \(link); give the path of a "
+          + "database\n")
+    }
     #expect(!FileManager.default.fileExists(atPath: sandbox.file("target.sqlite3")))
     #expect(FileManager.default.createFile(atPath: sandbox.file("target.sqlite3"), contents: nil))
     #expect(sandbox.run("--db", link, "buy", "bitcoin", "1", "--price", "100").code == 0)
