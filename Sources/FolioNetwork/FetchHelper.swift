@@ -21,7 +21,9 @@ public enum FetchHelper {
   ) -> Int32 {
     // folio ignores SIGPIPE, and an ignored signal stays ignored across exec: restore the
     // default, so a folio that stopped reading ends the helper instead of a write trapping.
+    // SIGXFSZ too, which the RLIMIT_FSIZE backstop below relies on to end the helper.
     signal(SIGPIPE, SIG_DFL)
+    signal(SIGXFSZ, SIG_DFL)
     let request: Request
     do {
       request = try parse(arguments)

@@ -23,6 +23,10 @@ public enum FolioCLI {
     // die by SIGPIPE with the trade stored): writes fail with EPIPE instead, which `finish`
     // turns into a quiet exit 74.
     signal(SIGPIPE, SIG_IGN)
+    // Nor may a file-size limit (`ulimit -f`) kill it half-way through a write, leaving a new
+    // database without its schema: a write past the limit fails with EFBIG instead, and the
+    // command reports it and rolls back like any failed write.
+    signal(SIGXFSZ, SIG_IGN)
     let out = DescriptorWriter(descriptor: STDOUT_FILENO)
     let err = DescriptorWriter(descriptor: STDERR_FILENO)
     occupyClosedStandardDescriptors(out: out, err: err)
@@ -206,6 +210,15 @@ public enum FolioCLI {
       return
         "the disk holding \(file) is full \(detail); \(rolledBack). "
         + "Free some space and run the command again"
+    case .ioError where error.isFailedWrite:
+      // A write past a file size limit fails with EFBIG (SIGXFSZ is ignored): say the limit
+      // (rlim_t.max is RLIM_INFINITY, no limit).
+      var limit = rlimit()
+      guard getrlimit(Int32(RLIMIT_FSIZE.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max
+      else { return "reading or writing \(file) failed \(detail); \(rolledBack)" }
+      return
+        "writing \(file) failed \(detail); \(rolledBack). This process may write files of "
+        + "at most \(limit.rlim_cur) bytes (ulimit -f): raise that limit and run the command again"
     case .ioError:
       return "reading or writing \(file) failed \(detail); \(rolledBack)"
     case .damaged:

@@ -45,8 +45,10 @@ public enum SQLiteShell {
   /// Replaces this process with `executable` (see execv(3)); returns only by throwing.
   public static func exec(_ executable: String, arguments: [String]) throws -> Never {
     var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-    // folio ignores SIGPIPE; the shell gets the default back (an ignored signal survives exec).
+    // folio ignores SIGPIPE and SIGXFSZ; the shell gets the defaults back (an ignored signal
+    // survives exec).
     signal(SIGPIPE, SIG_DFL)
+    signal(SIGXFSZ, SIG_DFL)
     execv(executable, &argv)
     let reason = String(cString: strerror(errno))
     for pointer in argv { free(pointer) }

@@ -222,6 +222,30 @@ import Testing
 
   // MARK: - Full disk
 
+  /// A file size limit (`ulimit -f`) the database would pass: the write fails instead of
+  /// SIGXFSZ killing folio half-way, the message names the limit, and nothing is committed.
+  @Test func aFileSizeLimitFailsTheWriteAndSaysSo() throws {
+    #expect(try folio("buy", "bitcoin", "1", "--price", "40000").code == 0)
+    var csv = "date,side,coin,quantity,price,fee,note\n"
+    for row in 0..<20_000 { csv += "2024-01-01T00:00:00Z,buy,ethereum,0.01,2000,0,row \(row)\n" }
+    let file = try sandbox.write("big.csv", csv)
+    let limited = try Binary.runTool(
+      "/bin/sh",
+      ["-c", "ulimit -f 1500 && exec \"$0\" import trades \"$1\"", Binary.folioPath, file],
+      environment: ["FOLIO_DB": sandbox.database])
+    // 1500 blocks, which sh counts in 512 or 1024 bytes.
+    expectOneError(
+      limited, code: 74,
+      "the command's changes were rolled back. This process may write files of at most ")
+    #expect(
+      ["768000", "1536000"].contains {
+        limited.err.hasSuffix(
+          " \($0) bytes (ulimit -f): raise that limit and run the command again\n")
+      }, "\(limited.err)")
+    #expect(DatabaseProbe.run(sandbox.database, "PRAGMA integrity_check").out == "ok\n")
+    #expect(DatabaseProbe.run(sandbox.database, "SELECT count(*) FROM trades").out == "1\n")
+  }
+
   @Test(.enabled(if: mountWorks)) func fullDiskWhileImportingWritesNothing() throws {
     let disk = try sandbox.mountSmallDisk(size: "2m")
     defer { sandbox.unmount(disk) }
