@@ -20,6 +20,7 @@ struct Demo: FolioCommand {
 
   func run(_ context: Context) throws {
     let path = context.globals.database ?? DemoBuilder.defaultPath(now: context.now)
+    context.databaseInUse = path
     let (outcome, report) = try DemoBuilder.create(at: path, now: context.now)
     // The path whole on its line, to copy.
     context.print("Demo database: \(path)")

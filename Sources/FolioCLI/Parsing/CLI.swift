@@ -96,6 +96,7 @@ public enum FolioCLI {
       terminalColumns: terminalColumns)
     var globals = GlobalOptions()
     var path: [String]?
+    var context: Context?
     do {
       let invocation = try Parser.parse(arguments, root: Root.spec)
       globals = invocation.globals
@@ -108,11 +109,12 @@ public enum FolioCLI {
       case .overview:
         out.write(Help.overview(Root.spec, width: width))
       case .run(let command):
-        let context = Context(
+        let commandContext = Context(
           out: out, err: err, environment: environment, globals: invocation.globals, now: now,
           createsDatabase: command.createsDatabase, width: width,
           stdoutIsTerminal: stdoutIsTerminal, stderrIsTerminal: stderrIsTerminal)
-        try command.run(context)
+        context = commandContext
+        try command.run(commandContext)
       }
       return ExitCode.ok
     } catch is OutputFailed {
@@ -123,9 +125,9 @@ public enum FolioCLI {
       writeUsage(of: error.commandPath, to: err)
       return ExitCode.usage
     } catch {
-      let database = try? StoreLocation.resolve(
-        option: globals.database, environment: environment
-      ).path
+      let database =
+        context?.databaseInUse
+        ?? (try? StoreLocation.resolve(option: globals.database, environment: environment).path)
       let (message, code) = describe(error, database: database)
       err.write("folio: error: \(message)\n")
       // Text that does not parse (64) found while running is a usage error like any other.

@@ -53,6 +53,9 @@ final class Context {
   /// prose lines wrap to it.
   let width: Int
   private var openStore: Store?
+  /// The database a command uses when it is not the one `--db` names (a dry run's temporary
+  /// one, `demo`'s): messages about the file name it.
+  var databaseInUse: String?
 
   init(
     out: TextSink, err: TextSink, environment: [String: String], globals: GlobalOptions,
@@ -160,9 +163,12 @@ final class Context {
       openStore = nil
       try? FileManager.default.removeItem(at: folder)
     }
-    openStore = try Store(
-      StoreLocation(path: folder.appendingPathComponent("folio.sqlite3").path), now: now)
-    return try body()
+    let path = folder.appendingPathComponent("folio.sqlite3").path
+    databaseInUse = path
+    openStore = try Store(StoreLocation(path: path), now: now)
+    let result = try body()
+    databaseInUse = nil
+    return result
   }
 
   /// Runs `body` (an import); when it fails after this command made a database no one has

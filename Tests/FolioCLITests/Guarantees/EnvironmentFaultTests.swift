@@ -222,6 +222,23 @@ import Testing
 
   // MARK: - Full disk
 
+  /// A dry run without a database previews against a temporary one in TMPDIR: when that disk
+  /// is full, the message names the temporary database, not the path given to --db.
+  @Test(.enabled(if: mountWorks)) func aFullTemporaryFolderIsNamedInADryRun() throws {
+    let disk = try sandbox.mountSmallDisk(size: "600k")
+    defer { sandbox.unmount(disk) }
+    let csv = try sandbox.write(
+      "one.csv", "date,side,coin,quantity,price,fee,note\n2024-01-01T00:00:00Z,buy,bitcoin,1,5,0,\n"
+    )
+    let result = try Binary.run(
+      ["import", "trades", csv, "--dry-run"],
+      environment: ["FOLIO_DB": sandbox.database, "TMPDIR": disk])
+    expectOneError(result, code: 74, "the disk holding the database at \(disk)/folio-scratch-")
+    #expect(!result.err.contains(sandbox.database), "\(result.err)")
+    #expect(!exists(sandbox.database))
+    #expect(try FileManager.default.contentsOfDirectory(atPath: disk).isEmpty)
+  }
+
   /// A file size limit (`ulimit -f`) the database would pass: the write fails instead of
   /// SIGXFSZ killing folio half-way, the message names the limit, and nothing is committed.
   @Test func aFileSizeLimitFailsTheWriteAndSaysSo() throws {
