@@ -193,9 +193,12 @@ public final class Database {
   /// the busy timeout. An empty file gets pages of `newFilePageSize` bytes first.
   public func enableWriteAheadLog() throws {
     if try scalarText("PRAGMA journal_mode") == "wal" { return }
-    // An empty file takes its page size from its first write, which the switch is.
+    // An empty file takes its page size from its first write, which the switch is. SQLite
+    // turned the cache's size in KiB into pages of the old size: again with the new one (else
+    // a cache of 24 MiB holds 96 MiB).
     if try scalarInt("PRAGMA page_count") == 0 {
       try execute("PRAGMA page_size = \(Self.newFilePageSize)")
+      try execute("PRAGMA cache_size = -\(configuration.cacheKiB)")
     }
     let deadline = Date().addingTimeInterval(Double(busyTimeout) / 1_000)
     while true {

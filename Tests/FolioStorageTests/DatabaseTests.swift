@@ -112,6 +112,24 @@ import Testing
     #expect(try reopened.scalarInt("SELECT count(*) FROM t") == 1)
   }
 
+  /// SQLite counts the cache in pages, reckoned from the page size when the cache was set: a
+  /// new file's larger pages must not make the cache four times the size asked for.
+  @Test func theCacheKeepsItsSizeInBytesWhenANewFileGetsLargerPages() throws {
+    var configuration = Database.Configuration(writeAheadLog: false)
+    configuration.cacheKiB = 1_024
+    let db = try Database(path: folder.file("cache.sqlite3"), configuration)
+    try db.enableWriteAheadLog()
+    #expect(try db.pageSize == 16_384)
+    try db.execute("CREATE TABLE t (b BLOB)")
+    try db.execute("BEGIN")
+    for _ in 0..<512 { try db.execute("INSERT INTO t VALUES (zeroblob(16000))") }
+    var (used, highest): (Int32, Int32) = (0, 0)
+    #expect(sqlite3_db_status(db.handle, SQLITE_DBSTATUS_CACHE_USED, &used, &highest, 0) == 0)
+    try db.execute("COMMIT")
+    #expect(used > 512 * 1_024, "\(used)")  // the cache filled…
+    #expect(used < 1_280 * 1_024, "\(used)")  // …up to about the 1 MiB asked for
+  }
+
   @Test func oneConfigurationHoldsEverySetting() throws {
     var configuration = Database.Configuration(busyTimeout: 1_234, writeAheadLog: false)
     (configuration.synchronous, configuration.foreignKeys) = (.normal, false)
