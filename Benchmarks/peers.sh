@@ -10,7 +10,8 @@
 # the floor, the CLI copying them in one statement per table from a database that holds them
 # (Benchmarks/floor.sh); and the peers' times over each: how far ahead a program storing those
 # rows could be, were its own work (reading the CSV, decimals, booking, prices, holdings) free.
-# A peer that is not installed is skipped. Each timing is the fastest of FOLIO_BENCH_RUNS (default 3) runs, by CPU time.
+# A peer that is not installed is skipped. Each timing is the fastest of FOLIO_BENCH_RUNS (default 3) runs, by CPU time,
+# each run after a `sync`.
 #
 # usage: Benchmarks/peers.sh [TRADES]   (default 100000; needs python3 and GNU time)
 set -euo pipefail
@@ -42,6 +43,9 @@ measure() {
   local name=$1 best='' line
   shift
   for _ in $(seq "$runs"); do
+    # What earlier runs, the build and the generator wrote is flushed first, so that no run
+    # waits behind another's writes to the disk.
+    sync
     /usr/bin/time -o "$work/time" -f '%e %U %S %M' "$@" >/dev/null 2>"$work/$name.err" || {
       echo "$name failed: $(tail -1 "$work/$name.err")" >&2
       return 0
@@ -96,6 +100,7 @@ if command -v cc >/dev/null; then
   for _ in $(seq "$runs"); do
     rm -f "$work/bulk.sqlite3" "$work/bulk.sqlite3-wal" "$work/bulk.sqlite3-shm"
     "$bin/folio" --db "$work/bulk.sqlite3" db migrate >/dev/null
+    sync
     read -r w c <<<"$("$work/write-floor" bulk "$work/folio.sqlite3" "$work/bulk.sqlite3")"
     if [ -z "$best" ] || python3 -c "import sys; sys.exit(not $c < ${best#* })"; then
       best="$w $c"
