@@ -65,11 +65,6 @@ public struct SQLiteError: Error, CustomStringConvertible, Equatable {
   /// True for SQLITE_BUSY and SQLITE_LOCKED: another connection holds the lock.
   public var isBusy: Bool { category == .busy }
 
-  /// True for SQLITE_IOERR_WRITE: the operating system refused a write (an I/O error, or a
-  /// write past the process's file size limit). Swift cannot import that macro: it is
-  /// SQLITE_IOERR | (3 << 8).
-  public var isFailedWrite: Bool { extendedCode == SQLITE_IOERR | 3 << 8 }
-
   public var description: String {
     let name = String(cString: sqlite3_errstr(code)).replacingOccurrences(of: " failed", with: "")
     var text = "SQLite error \(extendedCode) (\(name)): \(message)"

@@ -212,17 +212,15 @@ public enum FolioCLI {
       return
         "the disk holding \(file) is full \(detail); \(rolledBack). "
         + "Free some space and run the command again"
-    case .ioError where error.isFailedWrite:
-      // A write past a file size limit fails with EFBIG (SIGXFSZ is ignored): say the limit
-      // (rlim_t.max is RLIM_INFINITY, no limit).
+    case .ioError:
+      // A write past a file size limit fails as an I/O error (SIGXFSZ is ignored), a file
+      // written or its shared memory grown: say the limit (rlim_t.max is RLIM_INFINITY).
+      let failed = "reading or writing \(file) failed \(detail); \(rolledBack)"
       var limit = rlimit()
       guard getrlimit(Int32(RLIMIT_FSIZE.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max
-      else { return "reading or writing \(file) failed \(detail); \(rolledBack)" }
-      return
-        "writing \(file) failed \(detail); \(rolledBack). This process may write files of "
-        + "at most \(limit.rlim_cur) bytes (ulimit -f): raise that limit and run the command again"
-    case .ioError:
-      return "reading or writing \(file) failed \(detail); \(rolledBack)"
+      else { return failed }
+      return failed + ". This process may write files of at most \(limit.rlim_cur) bytes "
+        + "(ulimit -f): raise that limit and run the command again"
     case .damaged:
       return
         "\(file) is damaged \(detail); \(rolledBack). Run 'folio db check', and "

@@ -169,10 +169,10 @@ public final class Store {
       return "the file cannot be read (\(message)); check its permissions"
     }
     if let link = brokenLink(path) {
-      return link.loops
-        ? "it is \(link.description)"
-        : "it is \(link.description), and folio creates no file through a link; create that "
+      return link.namesNoFile
+        ? "it is \(link.description), and folio creates no file through a link; create that "
           + "file first (an empty one will do) or give its path"
+        : "it is \(link.description)"
     }
     return message
   }
@@ -184,19 +184,37 @@ public final class Store {
     return .brokenLink(path: path, link: link.description)
   }
 
-  /// What the symbolic link at `path` is, when it leads to no file: "a symbolic link to
-  /// TARGET, which names no file" (a relative target shown from the link's folder), or "a
-  /// symbolic link that leads back to itself (through TARGET)".
-  private static func brokenLink(_ path: String) -> (description: String, loops: Bool)? {
-    guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: path),
-      !FileManager.default.fileExists(atPath: path)
-    else { return nil }
-    var status = stat()
-    if stat(path, &status) != 0 && errno == ELOOP {
-      return ("a symbolic link that leads back to itself (through \(target))", true)
+  /// What the symbolic link at `path` is, when it leads to no file the system can reach: "a
+  /// symbolic link to END, which names no file", END being the last name of the chain of
+  /// links (a relative one shown from its link's folder); or why the system does not follow it
+  /// (a loop or more than 40 links, a folder it may not enter). Nil for anything else.
+  private static func brokenLink(_ path: String) -> (description: String, namesNoFile: Bool)? {
+    guard let first = try? FileManager.default.destinationOfSymbolicLink(atPath: path) else {
+      return nil
     }
-    let folder = PathName.folder(of: path)
-    let named = target.hasPrefix("/") || folder.isEmpty ? target : folder + "/" + target
-    return ("a symbolic link to \(named), which names no file", false)
+    var status = stat()
+    guard stat(path, &status) != 0 else { return nil }
+    let failure = errno
+    if failure == ELOOP {
+      return (
+        "a symbolic link that leads back to itself or through more than 40 links (the first to "
+          + "\(first))", false
+      )
+    }
+    var end = path
+    for _ in 0..<40 {
+      guard let next = try? FileManager.default.destinationOfSymbolicLink(atPath: end) else {
+        break
+      }
+      let folder = PathName.folder(of: end)
+      end = next.hasPrefix("/") || folder.isEmpty ? next : folder + "/" + next
+    }
+    guard failure == ENOENT else {
+      return (
+        "a symbolic link to \(end), which cannot be reached (\(FileError.describe(errno: failure)))",
+        false
+      )
+    }
+    return ("a symbolic link to \(end), which names no file", true)
   }
 }

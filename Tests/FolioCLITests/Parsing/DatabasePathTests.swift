@@ -148,12 +148,20 @@ import Testing
     #expect(looped.code == 74)
     #expect(
       looped.err.hasSuffix(
-        "it is a symbolic link that leads back to itself (through loop.sqlite3)\n"), "\(looped.err)"
-    )
+        "it is a symbolic link that leads back to itself or through more than 40 links (the "
+          + "first to loop.sqlite3)\n"), "\(looped.err)")
     // A command that only reads names the link too, not what would create a database (66).
+    // A chain of links is named by its last name.
+    let chain = sandbox.file("chain.sqlite3")
+    #expect(symlink("link.sqlite3", chain) == 0)
     for (path, link) in [
       (link, "a symbolic link to \(sandbox.file("target.sqlite3")), which names no file"),
-      (loop, "a symbolic link that leads back to itself (through loop.sqlite3)"),
+      (chain, "a symbolic link to \(sandbox.file("target.sqlite3")), which names no file"),
+      (
+        loop,
+        "a symbolic link that leads back to itself or through more than 40 links (the first to "
+          + "loop.sqlite3)"
+      ),
     ] {
       let read = sandbox.run("--db", path, "holdings")
       #expect(read.code == 66)
