@@ -221,6 +221,13 @@ public enum FolioCLI {
       else { return failed }
       return failed + ". This process may write files of at most \(limit.rlim_cur) bytes "
         + "(ulimit -f): raise that limit and run the command again"
+    case .cannotOpen:
+      // Not the file itself, which opened: a file beside it (-wal, -shm, -journal) or a
+      // temporary one. No statement is shown: it may be a whole migration.
+      return
+        "cannot open \(file), or a file SQLite keeps beside it or in the temporary folder "
+        + "\(detail); \(rolledBack). Check that folder's permissions, its free space and its "
+        + "free inodes (df -i)"
     case .damaged:
       return
         "\(file) is damaged \(detail); \(rolledBack). Run 'folio db check', and "
