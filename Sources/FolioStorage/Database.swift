@@ -61,10 +61,10 @@ public final class Database {
   }
 
   /// The page size, in bytes, of the databases folio creates (SQLite's default is 4,096). With
-  /// 16 KiB pages an import writes a quarter of the pages, each with its WAL frame header,
-  /// write call and checksum, and SQLite splits and balances a quarter as many: 100,000 trades
-  /// import in 8 % less time (docs/performance.md). Reads of a few rows cost the same; an
-  /// empty database takes 0.8 MB instead of 0.25. A file keeps the page size it was made with.
+  /// 16 KiB pages an import writes a quarter as many pages, each with its WAL frame header and
+  /// its write calls: 100,000 trades import in 8 % less time (docs/performance.md). Reads of a
+  /// few rows cost the same; an empty database takes 0.8 MB instead of 0.25, and making one
+  /// needs about 1.9 MB free. A file keeps the page size it was made with.
   public static let newFilePageSize = 16_384
 
   /// The connection, for the thread that holds it (see `handle`).
