@@ -177,11 +177,20 @@ public final class Store {
     return message
   }
 
-  /// "no database at PATH", or, when PATH is a symbolic link that leads to no file, what the
-  /// link is.
+  /// "no database at PATH", or, when PATH or a missing folder on the way to it is a symbolic
+  /// link that leads to no file, what the link is.
   static func missingDatabase(_ path: String) -> StoreError {
-    guard let link = brokenLink(path) else { return .missingDatabase(path) }
-    return .brokenLink(path: path, link: link.description)
+    if let link = brokenLink(path) {
+      return .brokenLink(path: path, reason: "it is \(link.description)")
+    }
+    var folder = PathName.folder(of: path)
+    while !folder.isEmpty && folder != "/" && !FileManager.default.fileExists(atPath: folder) {
+      if let link = brokenLink(folder) {
+        return .brokenLink(path: path, reason: "its folder \(folder) is \(link.description)")
+      }
+      folder = PathName.folder(of: folder)
+    }
+    return .missingDatabase(path)
   }
 
   /// What the symbolic link at `path` is, when it leads to no file the system can reach: "a

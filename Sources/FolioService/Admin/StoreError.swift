@@ -4,8 +4,9 @@ import Foundation
 public enum StoreError: LocalizedError, ClassifiedError, Equatable {
   /// The command reads an existing database and there is none at the path.
   case missingDatabase(String)
-  /// The same, when the path is a symbolic link that leads to no file (`link` says how).
-  case brokenLink(path: String, link: String)
+  /// The same, when the path, or a folder on the way to it, is a symbolic link that leads to
+  /// no file (`reason` says which and how).
+  case brokenLink(path: String, reason: String)
   /// The command reads an existing database and the file at the path is empty (as `touch`
   /// leaves it), with no WAL beside it: no database yet.
   case emptyFile(String)
@@ -28,8 +29,8 @@ public enum StoreError: LocalizedError, ClassifiedError, Equatable {
     switch self {
     case .missingDatabase(let path):
       return "no database at \(path); record a trade or run 'folio db migrate' to create one"
-    case .brokenLink(let path, let link):
-      return "no database at \(path): it is \(link); give the path of a database"
+    case .brokenLink(let path, let reason):
+      return "no database at \(path): \(reason); give the path of a database"
     case .emptyFile(let path):
       return
         "\(path) is an empty file, not a database yet; record a trade or run 'folio db migrate' "

@@ -169,6 +169,15 @@ import Testing
         read.err == "folio: error: no database at \(path): it is \(link); give the path of a "
           + "database\n")
     }
+    // A folder on the way that is a link to nothing is named too.
+    #expect(symlink("gone", sandbox.file("dir")) == 0)
+    let inside = sandbox.run("--db", sandbox.file("dir/folio.sqlite3"), "holdings")
+    #expect(inside.code == 66)
+    #expect(
+      inside.err
+        == "folio: error: no database at \(sandbox.file("dir/folio.sqlite3")): its folder "
+        + "\(sandbox.file("dir")) is a symbolic link to \(sandbox.file("gone")), which names no "
+        + "file; give the path of a database\n")
     #expect(!FileManager.default.fileExists(atPath: sandbox.file("target.sqlite3")))
     #expect(FileManager.default.createFile(atPath: sandbox.file("target.sqlite3"), contents: nil))
     #expect(sandbox.run("--db", link, "buy", "bitcoin", "1", "--price", "100").code == 0)
