@@ -259,6 +259,13 @@ public final class Database {
     }
     if mkdir(folder, 0o700) == 0 {
       made.append(folder)
+    } else if errno == EEXIST, !FileManager.default.fileExists(atPath: folder),
+      let target = try? FileManager.default.destinationOfSymbolicLink(atPath: folder)
+    {
+      // Not another process's new folder: a symbolic link to nothing, which folio does not
+      // follow to make a folder.
+      throw FileError.cannotCreate(
+        path: path, reason: "\(folder) is a symbolic link to \(target), which names no folder")
     } else if errno != EEXIST {
       throw FileError.cannotCreate(
         path: path,

@@ -178,6 +178,14 @@ import Testing
         == "folio: error: no database at \(sandbox.file("dir/folio.sqlite3")): its folder "
         + "\(sandbox.file("dir")) is a symbolic link to \(sandbox.file("gone")), which names no "
         + "file; give the path of a database\n")
+    let write = sandbox.run(
+      "--db", sandbox.file("dir/folio.sqlite3"), "buy", "bitcoin", "1", "--price", "100")
+    #expect(write.code == 74)
+    #expect(
+      write.err.hasSuffix(
+        "\(sandbox.file("dir")) is a symbolic link to gone, which names no folder\n"),
+      "\(write.err)")
+    #expect(!FileManager.default.fileExists(atPath: sandbox.file("gone")))
     #expect(!FileManager.default.fileExists(atPath: sandbox.file("target.sqlite3")))
     #expect(FileManager.default.createFile(atPath: sandbox.file("target.sqlite3"), contents: nil))
     #expect(sandbox.run("--db", link, "buy", "bitcoin", "1", "--price", "100").code == 0)
