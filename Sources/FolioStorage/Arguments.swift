@@ -19,6 +19,10 @@ public struct Arguments {
     /// always follows), so SQLite may treat them as a C string.
     case text(start: Int, count: Int, terminated: Bool)
     case blob(start: Int, count: Int)
+    /// A decimal, as the two halves of its units. Its canonical text goes into the buffer when
+    /// the values are bound (`bind`), by the thread that binds them: a batch writer
+    /// (`BatchedInsert`) formats a batch's decimals, not the thread making its rows.
+    case decimal(high: Int64, low: UInt64)
   }
 
   private(set) var slots: [Slot] = []
@@ -64,6 +68,13 @@ public struct Arguments {
     }
   }
 
+  public mutating func append(_ value: ExactDecimal) {
+    slots.append(
+      .decimal(
+        high: Int64(truncatingIfNeeded: value.units >> 64),
+        low: UInt64(truncatingIfNeeded: value.units)))
+  }
+
   /// Appends UTF-8 text, such as a buffer on the stack: it is copied into the buffer.
   /// `mayHoldNUL` false is a promise that it holds none (a decimal's digits), and spares the
   /// search.
@@ -74,14 +85,13 @@ public struct Arguments {
     slots.append(.text(start: start, count: text.count, terminated: !holdsNUL))
   }
 
-  /// Binds every value to `statement`, whose parameters must be as many. `buffer` is this
-  /// value's `bytes`: SQLite copies what it needs of them when `copying`, else reads them in
-  /// place, and then they must stay where they are until the bindings are cleared.
-  /// With `range`, only those values are bound (a batch's rows, `BatchedInsert`).
-  func bind(
-    to statement: Statement, buffer: UnsafeBufferPointer<UInt8>, copying: Bool,
-    slots range: Range<Int>? = nil
-  ) throws {
+  /// Binds every value to `statement`, whose parameters must be as many. SQLite copies the
+  /// text of the values when `copying`, else reads it in place in `bytes`, which must then
+  /// stay as it is until the bindings are cleared. With `range`, only those values are bound
+  /// (a batch's rows, `BatchedInsert`).
+  mutating func bind(to statement: Statement, copying: Bool, slots range: Range<Int>? = nil)
+    throws
+  {
     // Called by the thread that holds the connection (see `Statement.raw`).
     let handle = statement.raw
     let destructor = copying ? sqliteTransient : nil
@@ -93,6 +103,8 @@ public struct Arguments {
         message: "\(range.count) values bound to a statement with \(parameters) parameters",
         sql: statement.sql)
     }
+    writeDecimals(in: range)
+    let buffer = bytes.buffer
     for (offset, slot) in slots[range].enumerated() {
       let index = Int32(truncatingIfNeeded: offset + 1)
       let code: Int32
@@ -115,8 +127,25 @@ public struct Arguments {
       case .blob(let start, let count):
         code = sqlite3_bind_blob64(
           handle, index, buffer.baseAddress?.advanced(by: start), UInt64(count), destructor)
+      case .decimal:
+        // Not reached: `writeDecimals` made every decimal in the range text.
+        code = SQLITE_MISUSE
       }
       try statement.check(code)
+    }
+  }
+}
+
+extension Arguments {
+  /// Writes the canonical text of the decimals among `range` into the buffer, each followed by
+  /// a NUL, and makes them text values.
+  private mutating func writeDecimals(in range: Range<Int>) {
+    for index in range {
+      guard case .decimal(let high, let low) = slots[index] else { continue }
+      let value = ExactDecimal(units: Int128(high) << 64 | Int128(low))
+      slots[index] = value.withCanonicalText { text in
+        .text(start: bytes.append(text, terminated: true), count: text.count, terminated: true)
+      }
     }
   }
 }

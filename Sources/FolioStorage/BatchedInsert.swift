@@ -51,7 +51,7 @@ public final class BatchedInsert {
   public func add<each Value: SQLBindable>(_ values: repeat each Value) throws {
     if let failure = pending.failure { throw failure }
     let before = arguments.count
-    repeat (each values).append(to: &arguments)
+    Self.append(repeat each values, to: &arguments)
     let added = arguments.count - before
     guard added == columns else {
       arguments.removeLast(added)
@@ -66,13 +66,12 @@ public final class BatchedInsert {
     guard arguments.count == columns * Self.rowsPerRun else { return }
     do {
       if let writer = pending.writer {
-        // The full batch goes to the writer with its buffer; the next one starts a new buffer.
-        let full = arguments
-        arguments = Arguments()
-        try writer.hand(many, full)
+        // The full batch goes to the writer with its buffer; the next one fills a buffer the
+        // writer is done with.
+        try writer.hand(many, &arguments)
       } else {
         defer { drop() }
-        try many.runBound(from: arguments, slots: 0..<arguments.count)
+        try many.runBound(from: &arguments, slots: 0..<arguments.count)
       }
     } catch {
       pending.fail(error)
@@ -80,11 +79,19 @@ public final class BatchedInsert {
     }
   }
 
+  /// Appends the values with one access to `arguments` (one exclusivity check, not one a
+  /// value).
+  private static func append<each Value: SQLBindable>(
+    _ values: repeat each Value, to arguments: inout Arguments
+  ) {
+    repeat (each values).append(to: &arguments)
+  }
+
   /// Writes the rows gathered so far, one statement each (fewer than `rowsPerRun`).
   fileprivate func writeRest() throws {
     defer { drop() }
     for row in 0..<arguments.count / columns {
-      try one.runBound(from: arguments, slots: row * columns..<(row + 1) * columns)
+      try one.runBound(from: &arguments, slots: row * columns..<(row + 1) * columns)
     }
   }
 
@@ -185,13 +192,16 @@ final class BatchWriter: @unchecked Sendable {
 
   private struct Run {
     let statement: Unmanaged<Statement>
-    let arguments: Arguments
+    var arguments: Arguments
   }
 
   private let condition = NSCondition()
   private var thread: BackgroundThread?
   // Guarded by `condition`.
   private var runs: [Run] = []
+  /// The emptied arguments of runs written, with their buffers, for the next batches: a batch
+  /// then allocates nothing (its buffer and values grew to a batch's size once).
+  private var spent: [Arguments] = []
   private var writing = false
   private var stopping = false
   private var failure: (any Error)?
@@ -206,14 +216,17 @@ final class BatchWriter: @unchecked Sendable {
     return writer
   }
 
-  /// Hands one run to the writer, waiting while it holds `depth`. Throws the failure of an
-  /// earlier run: the runs after it are not written.
-  func hand(_ statement: Statement, _ arguments: Arguments) throws {
+  /// Hands one run to the writer, waiting while it holds `depth`, and leaves `arguments`
+  /// empty for the next batch. Throws the failure of an earlier run: the runs after it are
+  /// not written.
+  func hand(_ statement: Statement, _ arguments: inout Arguments) throws {
     condition.lock()
     defer { condition.unlock() }
     while runs.count >= Self.depth && failure == nil { condition.wait() }
     if let failure { throw failure }
     runs.append(Run(statement: Unmanaged.passUnretained(statement), arguments: arguments))
+    // The writer's copy is then the only one: it empties it for reuse without copying it.
+    arguments = spent.popLast() ?? Arguments()
     condition.broadcast()
   }
 
@@ -254,18 +267,20 @@ final class BatchWriter: @unchecked Sendable {
     while true {
       while runs.isEmpty && !stopping { condition.wait() }
       if runs.isEmpty { break }
-      let run = runs.removeFirst()
+      var run = runs.removeFirst()
       writing = true
       condition.unlock()
       var thrown: (any Error)?
       do {
         try run.statement.takeUnretainedValue().runBound(
-          from: run.arguments, slots: 0..<run.arguments.count)
+          from: &run.arguments, slots: 0..<run.arguments.count)
       } catch {
         thrown = error
       }
+      run.arguments.removeAll()
       condition.lock()
       writing = false
+      if spent.count <= Self.depth { spent.append(run.arguments) }
       if let thrown {
         if failure == nil { failure = thrown }
         runs.removeAll()

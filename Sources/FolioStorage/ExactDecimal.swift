@@ -438,7 +438,7 @@ extension ExactDecimal: SQLBindable {
   /// Stored as canonical decimal TEXT.
   public var sqlValue: SQLValue { .text(description) }
   public func append(to arguments: inout Arguments) {
-    withCanonicalText { arguments.append(text: $0, mayHoldNUL: false) }
+    arguments.append(self)
   }
   public func isStored(as column: Column) -> Bool {
     withCanonicalText { column.holdsText(UnsafeRawBufferPointer($0)) }

@@ -162,7 +162,7 @@ public final class Statement {
     var arguments = takeArguments()
     defer { self.arguments = arguments }
     for value in values { value.append(to: &arguments) }
-    try arguments.bind(to: self, buffer: arguments.bytes.buffer, copying: true)
+    try arguments.bind(to: self, copying: true)
   }
 
   /// Throws the connection's error unless `code` is SQLITE_OK.
@@ -186,7 +186,7 @@ public final class Statement {
       sqlite3_reset(handle)
       sqlite3_clear_bindings(handle)
     }
-    try arguments.bind(to: self, buffer: arguments.bytes.buffer, copying: false)
+    try arguments.bind(to: self, copying: false)
     while try step() {}
   }
 
@@ -203,12 +203,12 @@ public final class Statement {
 
   /// Binds `slots` of `arguments` (a `BatchedInsert`'s rows), runs the statement to completion
   /// and resets it, without writing the connection's pending rows first: it is one of them.
-  func runBound(from arguments: Arguments, slots: Range<Int>) throws {
+  func runBound(from arguments: inout Arguments, slots: Range<Int>) throws {
     defer {
       sqlite3_reset(raw)
       sqlite3_clear_bindings(raw)
     }
-    try arguments.bind(to: self, buffer: arguments.bytes.buffer, copying: false, slots: slots)
+    try arguments.bind(to: self, copying: false, slots: slots)
     while try advance() {}
   }
 
