@@ -129,6 +129,34 @@ import Testing
       ])
   }
 
+  /// The writer thread writes the decimals' text itself, into buffers the batches reuse: each
+  /// row gets its own decimal, exactly, whatever was in the buffer before (a long text, more
+  /// than a buffer keeps, then short ones).
+  @Test func decimalsWrittenBehindAreEachRowsOwn() throws {
+    let db = try database()
+    let batch = try db.prepareBatch("INSERT INTO t (i, s, d)", columns: 3)
+    let count = 20 * BatchedInsert.rowsPerRun + 3
+    func decimal(_ i: Int) throws -> ExactDecimal {
+      let texts = ["-0.000000000000000001", "170141183460469231731.687303715884105727", "0"]
+      return try ExactDecimal(parsing: i % 4 < 3 ? texts[i % 4] : "-\(i).\(i)")
+    }
+    try db.write {
+      try db.writingBehind {
+        for i in 0..<count {
+          let note = i == 5 ? String(repeating: "n", count: 100_000) : "\(i)"
+          try batch.add(Int64(i), note, try decimal(i))
+        }
+      }
+    }
+    let stored = try db.rows("SELECT i, d FROM t ORDER BY i") {
+      (try $0["i"] as Int64, try $0["d"] as String)
+    }
+    #expect(stored.count == count)
+    for (i, text) in stored {
+      #expect(text == (try decimal(Int(i)).description), "row \(i)")
+    }
+  }
+
   @Test func aRunTheWriterFailsFailsTheTransactionAndTheConnectionStaysUsable() throws {
     let db = try database()
     let batch = try db.prepareBatch("INSERT OR ROLLBACK INTO t (i, s, d)", columns: 3)
