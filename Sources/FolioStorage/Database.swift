@@ -411,13 +411,19 @@ public final class Database {
 
   /// Runs `body` in a write transaction and keeps or undoes its changes as `body` decides. At
   /// the outermost level it is a `BEGIN IMMEDIATE` transaction: the write lock is taken up
-  /// front, waiting up to the busy timeout. Inside another transaction it is a savepoint
-  /// (https://sqlite.org/lang_savepoint.html), whose rollback undoes only its own changes.
+  /// front, waiting up to the busy timeout, and refused (`FileError.moved`) when the file was
+  /// removed or replaced since the connection opened it. Inside another transaction it is a
+  /// savepoint (https://sqlite.org/lang_savepoint.html), whose rollback undoes only its own
+  /// changes.
   /// An error rolls this level back and is rethrown: the first error, not one raised while
   /// rolling back.
   public func transaction<T>(_ body: () throws -> (T, Completion)) throws -> T {
     let savepoint = isInTransaction ? "folio_savepoint_\(depth)" : nil
     try execute(savepoint.map { "SAVEPOINT \($0)" } ?? "BEGIN IMMEDIATE")
+    if savepoint == nil, hasMoved {
+      try? executeAlone("ROLLBACK")
+      throw FileError.moved(path: path)
+    }
     depth += 1
     defer {
       depth -= 1
@@ -446,6 +452,15 @@ public final class Database {
       try? undo()
       throw error
     }
+  }
+
+  /// Whether the file was removed, or another put at its path, since this connection opened
+  /// it (https://sqlite.org/c3ref/c_fcntl_begin_atomic_write.html#sqlitefcntlhasmoved): what
+  /// it wrote would be lost with the old file, which no path names any more.
+  var hasMoved: Bool {
+    var moved: Int32 = 0
+    return sqlite3_file_control(raw, "main", SQLITE_FCNTL_HAS_MOVED, &moved) == SQLITE_OK
+      && moved != 0
   }
 
   /// Runs `body` in a write transaction (see `transaction`) that commits unless `body` throws.

@@ -21,6 +21,9 @@ public enum FileError: LocalizedError, Equatable {
   /// An `--out` or backup path is the database in use (or one of its journal files, created or
   /// not).
   case isTheDatabase(path: String)
+  /// The database file was removed or replaced after this connection opened it (a command
+  /// that made it was refused and removed it again): a write would be lost with the old file.
+  case moved(path: String)
 
   public var errorDescription: String? {
     switch self {
@@ -46,6 +49,10 @@ public enum FileError: LocalizedError, Equatable {
       return
         "\(path) is the database folio is using, or one of its journal files; folio never "
         + "writes over it (choose another file name; nothing was changed)"
+    case .moved(let path):
+      return
+        "\(path) was removed or replaced while this command had it open (another command "
+        + "that made it may have been refused); nothing was written: run the command again"
     }
   }
 

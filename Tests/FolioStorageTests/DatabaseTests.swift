@@ -112,6 +112,33 @@ import Testing
     #expect(try reopened.scalarInt("SELECT count(*) FROM t") == 1)
   }
 
+  /// A connection whose file was removed, or replaced by another, refuses to write: in WAL the
+  /// rows would go to a file no path names any more, and be lost.
+  @Test func aWriteToAFileRemovedOrReplacedMeanwhileIsRefused() throws {
+    for replaced in [false, true] {
+      let path = folder.file("moved.sqlite3")
+      do { try Database(path: path).execute("CREATE TABLE t (x INTEGER)") }
+      let db = try Database(path: path)
+      #expect(try db.scalarText("PRAGMA journal_mode") == "wal")
+      Database.removeFiles(of: path)
+      if replaced {
+        try Database(path: path).execute("CREATE TABLE t (x INTEGER)")
+      }
+      let error = #expect(throws: FileError.self) {
+        try db.write { try db.execute("INSERT INTO t VALUES (1)") }
+      }
+      #expect(error == .moved(path: path))
+      #expect(error?.localizedDescription.hasPrefix("\(path) was removed or replaced") == true)
+      #expect(!db.isInTransaction)
+      if replaced {
+        #expect(try Database(path: path).scalarInt("SELECT count(*) FROM t") == 0)
+      } else {
+        #expect(!FileManager.default.fileExists(atPath: path))
+      }
+      Database.removeFiles(of: path)
+    }
+  }
+
   /// SQLite counts the cache in pages, reckoned from the page size when the cache was set: a
   /// new file's larger pages must not make the cache four times the size asked for.
   @Test func theCacheKeepsItsSizeInBytesWhenANewFileGetsLargerPages() throws {
