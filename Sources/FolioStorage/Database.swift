@@ -411,8 +411,9 @@ public final class Database {
 
   /// Runs `body` in a write transaction and keeps or undoes its changes as `body` decides. At
   /// the outermost level it is a `BEGIN IMMEDIATE` transaction: the write lock is taken up
-  /// front, waiting up to the busy timeout, and refused (`FileError.moved`) when the file was
-  /// removed or replaced since the connection opened it. Inside another transaction it is a
+  /// front, waiting up to the busy timeout. It is refused, and rolled back, when the file was
+  /// removed or replaced since the connection opened it (`FileError.moved`), checked when it
+  /// begins and before it commits. Inside another transaction it is a
   /// savepoint (https://sqlite.org/lang_savepoint.html), whose rollback undoes only its own
   /// changes.
   /// An error rolls this level back and is rethrown: the first error, not one raised while
@@ -441,7 +442,16 @@ public final class Database {
     do {
       let (result, completion) = try body()
       switch completion {
-      case .commit: try execute(savepoint.map { "RELEASE \($0)" } ?? "COMMIT")
+      case .commit:
+        if let savepoint {
+          try execute("RELEASE \(savepoint)")
+        } else {
+          // Checked again at the end: a file removed or replaced while the body ran (a long
+          // import) would take the commit with it, or, replaced, get this one's WAL.
+          try pending.flush()
+          if hasMoved { throw FileError.moved(path: path) }
+          try execute("COMMIT")
+        }
       case .rollback:
         // A batched row that fails fails the transaction, even one rolled back.
         try pending.flush()

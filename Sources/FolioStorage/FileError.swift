@@ -21,8 +21,8 @@ public enum FileError: LocalizedError, Equatable {
   /// An `--out` or backup path is the database in use (or one of its journal files, created or
   /// not).
   case isTheDatabase(path: String)
-  /// The database file was removed or replaced after this connection opened it (a command
-  /// that made it was refused and removed it again): a write would be lost with the old file.
+  /// The database file was removed or replaced after this connection opened it (by the user,
+  /// or by a refused command that had made it): a write would be lost with the old file.
   case moved(path: String)
 
   public var errorDescription: String? {
@@ -51,8 +51,8 @@ public enum FileError: LocalizedError, Equatable {
         + "writes over it (choose another file name; nothing was changed)"
     case .moved(let path):
       return
-        "\(path) was removed or replaced while this command had it open (another command "
-        + "that made it may have been refused); nothing was written: run the command again"
+        "the database file at \(path) was removed or replaced while this command had it "
+        + "open; nothing was written"
     }
   }
 
