@@ -76,12 +76,9 @@ public struct Arguments {
   }
 
   /// Appends UTF-8 text, such as a buffer on the stack: it is copied into the buffer.
-  /// `mayHoldNUL` false is a promise that it holds none (a decimal's digits), and spares the
-  /// search.
-  public mutating func append(text: UnsafeBufferPointer<UInt8>, mayHoldNUL: Bool = true) {
+  public mutating func append(text: UnsafeBufferPointer<UInt8>) {
     let start = bytes.append(text, terminated: true)
-    let holdsNUL =
-      mayHoldNUL && (text.baseAddress.map { memchr($0, 0, text.count) != nil } ?? false)
+    let holdsNUL = text.baseAddress.map { memchr($0, 0, text.count) != nil } ?? false
     slots.append(.text(start: start, count: text.count, terminated: !holdsNUL))
   }
 

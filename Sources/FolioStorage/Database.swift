@@ -413,9 +413,8 @@ public final class Database {
   /// the outermost level it is a `BEGIN IMMEDIATE` transaction: the write lock is taken up
   /// front, waiting up to the busy timeout. It is refused, and rolled back, when the file was
   /// removed or replaced since the connection opened it (`FileError.moved`), checked when it
-  /// begins and before it commits. Inside another transaction it is a
-  /// savepoint (https://sqlite.org/lang_savepoint.html), whose rollback undoes only its own
-  /// changes.
+  /// begins and before it commits. Inside another transaction it is a savepoint
+  /// (https://sqlite.org/lang_savepoint.html), whose rollback undoes only its own changes.
   /// An error rolls this level back and is rethrown: the first error, not one raised while
   /// rolling back.
   public func transaction<T>(_ body: () throws -> (T, Completion)) throws -> T {
