@@ -117,6 +117,13 @@ public final class CSVReader {
     return buffer[position]
   }
 
+  /// Waits until the input has bytes to read (a first chunk, up to 1 MiB) or has ended, and
+  /// throws when it cannot be read: a caller may then take what a slow producer at the other
+  /// end of a pipe would otherwise hold up, such as the database's write lock.
+  public func waitForInput() throws {
+    _ = try peekByte()
+  }
+
   /// The bytes as a string, or nil when they are not valid UTF-8.
   private static func text(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
     // ASCII, by far the common case, needs no validation beyond this scan (the generic

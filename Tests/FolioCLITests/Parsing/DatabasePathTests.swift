@@ -105,6 +105,9 @@ import Testing
     let held = sandbox.file("held.sqlite3")
     let (second, secondInput) = try importWaiting(into: held)
     let writer = try #require(FileHandle(forWritingAtPath: secondInput))
+    // Blank lines, which an import skips before the header: a first chunk of input (1 MiB) it
+    // reads before it opens the database.
+    try writer.write(contentsOf: Data(repeating: UInt8(ascii: "\n"), count: 1 << 20))
     var other: Database?
     for _ in 0..<1000 where other == nil {
       // Until the import has made the file and migrated it (it then waits on its input).
@@ -121,6 +124,34 @@ import Testing
     try refuse(second, writer)
     #expect(FileManager.default.fileExists(atPath: held))
     other = nil
+  }
+
+  /// An import opens the database, and takes its write lock, only once its input has begun:
+  /// a `buy` while the program at the other end of the pipe is still working is not held up.
+  @Test func anImportWaitingForItsInputHoldsNoLock() throws {
+    #expect(sandbox.run("db", "migrate").code == 0)
+    let fifo = sandbox.file("rows.csv")
+    try #require(mkfifo(fifo, 0o600) == 0)
+    let importer = Process()
+    importer.executableURL = URL(fileURLWithPath: Binary.folioPath)
+    importer.arguments = ["--db", sandbox.database, "import", "trades", fifo]
+    importer.standardOutput = FileHandle.nullDevice
+    try importer.run()
+    defer { if importer.isRunning { kill(importer.processIdentifier, 9) } }
+    let writer = try #require(FileHandle(forWritingAtPath: fifo))
+    try writer.write(contentsOf: Data("date,side,coin,quantity,price\n".utf8))
+    usleep(200_000)
+    let bought = sandbox.run(
+      ["buy", "bitcoin", "1", "--price", "100", "--date", "2024-01-02"],
+      environment: ["FOLIO_BUSY_TIMEOUT_MS": "300"])
+    #expect(bought.code == 0, "\(bought.err)")
+    try writer.write(contentsOf: Data("2024-01-01,buy,ethereum,2,50\n".utf8))
+    try writer.close()
+    importer.waitUntilExit()
+    #expect(importer.terminationStatus == 0)
+    #expect(
+      try sandbox.sqlite("SELECT coin_id, quantity FROM trades ORDER BY coin_id")
+        == "bitcoin|1\nethereum|2\n")
   }
 
   @Test func commandsThatWriteCreateTheDatabase() throws {

@@ -56,10 +56,14 @@ struct ImportTrades: FolioCommand {
       guard total > 0 else { return }
       progress.show("importing trades (\(min(100, done * 100 / total))%)")
     }
+    // The database is opened, and its write lock taken, once the input has begun: until then
+    // other commands write as usual (`slow-export | folio import trades -`).
+    let reader = CSVReader(handle: handle, source: source)
+    try reader.waitForInput()
     // A refused import into a database it created leaves no new file behind.
     let report = try context.withStore(dryRun: dryRun) { store in
       try TradeImporter(store).importTrades(
-        from: CSVReader(handle: handle, source: source), source: source,
+        from: reader, source: source,
         into: context.portfolio(), dryRun: dryRun, allowFuture: allowFuture,
         newCoin: newCoin.newCoin, timeZone: timeZone, newestFirst: newestFirst, now: context.now,
         progress: update)
