@@ -420,10 +420,6 @@ public final class Database {
   public func transaction<T>(_ body: () throws -> (T, Completion)) throws -> T {
     let savepoint = isInTransaction ? "folio_savepoint_\(depth)" : nil
     try execute(savepoint.map { "SAVEPOINT \($0)" } ?? "BEGIN IMMEDIATE")
-    if savepoint == nil, hasMoved {
-      try? executeAlone("ROLLBACK")
-      throw FileError.moved(path: path)
-    }
     depth += 1
     defer {
       depth -= 1
@@ -439,16 +435,18 @@ public final class Database {
       }
     }
     do {
+      if savepoint == nil { try refuseIfMoved() }
       let (result, completion) = try body()
       switch completion {
       case .commit:
         if let savepoint {
           try execute("RELEASE \(savepoint)")
         } else {
-          // Checked again at the end: a file removed or replaced while the body ran (a long
-          // import) would take the commit with it, or, replaced, get this one's WAL.
+          // Again at the end: a file removed or replaced while the body ran (a long import)
+          // would take the commit with it, or, replaced, get this one's WAL. The batch writer,
+          // which uses the connection, is done first.
           try pending.flush()
-          if hasMoved { throw FileError.moved(path: path) }
+          try refuseIfMoved()
           try execute("COMMIT")
         }
       case .rollback:
@@ -463,13 +461,15 @@ public final class Database {
     }
   }
 
-  /// Whether the file was removed, or another put at its path, since this connection opened
-  /// it (https://sqlite.org/c3ref/c_fcntl_begin_atomic_write.html#sqlitefcntlhasmoved): what
-  /// it wrote would be lost with the old file, which no path names any more.
-  var hasMoved: Bool {
+  /// Throws `FileError.moved` when the file was removed, or another put at its path, since
+  /// this connection opened it
+  /// (https://sqlite.org/c3ref/c_fcntl_begin_atomic_write.html#sqlitefcntlhasmoved): what it
+  /// wrote would be lost with the old file, which no path names any more.
+  private func refuseIfMoved() throws {
     var moved: Int32 = 0
-    return sqlite3_file_control(raw, "main", SQLITE_FCNTL_HAS_MOVED, &moved) == SQLITE_OK
-      && moved != 0
+    if sqlite3_file_control(raw, "main", SQLITE_FCNTL_HAS_MOVED, &moved) == SQLITE_OK, moved != 0 {
+      throw FileError.moved(path: path)
+    }
   }
 
   /// Runs `body` in a write transaction (see `transaction`) that commits unless `body` throws.
