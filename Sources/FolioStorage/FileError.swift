@@ -24,6 +24,12 @@ public enum FileError: LocalizedError, Equatable {
   /// The database file was removed or replaced after this connection opened it (by the user,
   /// or by a refused command that had made it): a write would be lost with the old file.
   case moved(path: String)
+  /// Another program put a file at the path of a new database while this command built it
+  /// (`NewDatabaseFile`): the new one was not given the name.
+  case createdMeanwhile(path: String)
+  /// Another folio command was still creating a database in the folder of the path when the
+  /// busy timeout ran out (`NewDatabaseFile.lockFolder`).
+  case beingCreated(path: String)
 
   public var errorDescription: String? {
     switch self {
@@ -53,6 +59,14 @@ public enum FileError: LocalizedError, Equatable {
       return
         "the database file at \(path) was removed or replaced while this command had it "
         + "open; nothing was written"
+    case .createdMeanwhile(let path):
+      return
+        "another program created \(path) while this command was building it as a new "
+        + "database; nothing was written to it (run the command again)"
+    case .beingCreated(let path):
+      return
+        "cannot create the database at \(path): another folio command is still creating a "
+        + "database in its folder; try again once it ends"
     }
   }
 

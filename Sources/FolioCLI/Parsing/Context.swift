@@ -121,7 +121,7 @@ final class Context {
   /// A refused import into a database it created leaves no new file behind
   /// (`removingNewDatabase`).
   func withStore<T>(dryRun: Bool, _ body: (Store) throws -> T) throws -> T {
-    guard dryRun, openStore == nil else { return try removingNewDatabase { try body(store()) } }
+    guard dryRun, openStore == nil else { return try buildingNewDatabase(body) }
     let location = try location()
     guard FileManager.default.fileExists(atPath: location.path) else {
       return try withScratchStore { try body(store()) }
@@ -168,6 +168,25 @@ final class Context {
     openStore = try Store(StoreLocation(path: path), now: now)
     let result = try body()
     databaseInUse = nil
+    return result
+  }
+
+  /// Runs `body` (an import) on a database that does not exist yet in a new file with no name
+  /// (`NewDatabaseFile`), which is given the database's name once `body` has succeeded and the
+  /// store is closed: no one sees a part of it, and a refused import leaves nothing behind.
+  /// Where the database exists (or the system cannot make such a file), `body` runs on it
+  /// (`removingNewDatabase`).
+  private func buildingNewDatabase<T>(_ body: (Store) throws -> T) throws -> T {
+    let location = try location()
+    guard openStore == nil,
+      let file = try NewDatabaseFile(path: location.path, busyTimeout: location.busyTimeout)
+    else { return try removingNewDatabase { try body(store()) } }
+    let result: T
+    do {
+      defer { openStore = nil }
+      result = try body(opened(Store(building: file, location, now: now)))
+    }
+    try file.publish()
     return result
   }
 

@@ -91,6 +91,19 @@ public final class Store {
     try CoinDirectory.addBuiltInList(database)
   }
 
+  /// Opens the new database `file` (`NewDatabaseFile`), which gets its name at `location` only
+  /// when the caller publishes it, after this store is closed; it is migrated as a new file
+  /// at `location` would be.
+  public init(building file: NewDatabaseFile, _ location: StoreLocation, now: Date = Date())
+    throws
+  {
+    foundEmpty = nil
+    database = try Database(
+      building: file, .init(mode: .readWriteCreate, busyTimeout: location.busyTimeout))
+    migration = try Migrator().migrate(database, now: now, completing: Self.completeMigration)
+    try CoinDirectory.addBuiltInList(database)
+  }
+
   /// True when the regular file at `path` holds no byte and no WAL beside it holds any either
   /// (a new database can be all in its WAL until the first checkpoint).
   static func isEmptyFile(_ path: String) -> Bool {

@@ -40,8 +40,11 @@ extension MigrationError: ClassifiedError {
 
 extension FileError: ClassifiedError {
   public var kind: FailureKind {
-    if case .libraryTooOld = self { return .unavailable }
-    return .io
+    switch self {
+    case .libraryTooOld: .unavailable
+    case .createdMeanwhile, .beingCreated: .busy
+    default: .io
+    }
   }
 }
 

@@ -151,6 +151,48 @@ import Testing
         + "\(endings.filter { $0 == .all }.count) left all")
   }
 
+  /// Into a database that does not exist yet, the import builds a file with no name and gives
+  /// it the name only once complete: killed at any moment, the path holds nothing (and its
+  /// folder nothing else), or the whole import; the next import works.
+  @Test func importIntoANewDatabaseKilledAtRandomMomentsLeavesNothingOrAll() throws {
+    let rows = ReliabilityScale.pick(4_000, full: 12_000, variable: "FOLIO_CRASH_ROWS")
+    let csv = sandbox.write("trades.csv", Self.tradesCSV(rows: rows))
+    let reference = sandbox.file("reference/folio.sqlite3")
+    let duration = try timedRun(["import", "trades", csv], db: reference)
+    let holdingsAfter = try folio(["holdings", "--format", "json"], db: reference).out
+
+    var endings: [Ending] = []
+    for index in 0..<Self.kills {
+      let folder = sandbox.file("kill-\(index)")
+      let db = folder + "/folio.sqlite3"
+      let delay = Self.moment(index, of: duration)
+      let label = "kill \(index) at \(Int(delay * 1000)) ms of \(Int(duration * 1000))"
+      let killed = try kill(
+        ["import", "trades", csv], db: db, after: delay, name: "import-\(index)")
+      #expect(killed.code == 0 || killed.code == 128 + SIGKILL, "\(label): \(killed.err)")
+      let left = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+      #expect(left == [] || left == ["folio.sqlite3"], "\(label): \(left)")
+      if left.isEmpty {
+        endings.append(.none)
+        #expect(try folio(["holdings"], db: db).code == 66, "\(label)")
+      } else {
+        endings.append(.all)
+        try expectSound(db, label)
+        #expect(try sqlite(db, "SELECT count(*) FROM trades") == "\(rows)\n", "\(label)")
+        #expect(
+          try folio(["holdings", "--format", "json"], db: db).out == holdingsAfter, "\(label)")
+      }
+      // The next import works without any repair.
+      let next = try folio(["import", "trades", csv], db: db)
+      #expect(next.code == 0, "\(label): \(next.err)")
+      #expect(try sqlite(db, "SELECT count(*) FROM trades") == "\(rows)\n", "\(label)")
+    }
+    print(
+      "CrashSafetyTests: \(rows)-row import into a new database (\(Int(duration * 1000)) ms) "
+        + "killed \(endings.count) times: \(endings.filter { $0 == .none }.count) left "
+        + "nothing, \(endings.filter { $0 == .all }.count) left all")
+  }
+
   @Test func migrationKilledAtRandomMomentsResumesOnTheNextRun() throws {
     let migrator = try Migrator()
     let latest = migrator.latestVersion

@@ -100,30 +100,114 @@ import Testing
     try refuse(first, try #require(FileHandle(forWritingAtPath: firstInput)))
     #expect(DatabaseProbe.run(shared, "SELECT method FROM portfolios").out == "hifo\n")
 
-    // The import makes the database once its input is open; another connection (this
-    // test's) opens it and stays open: the refused import leaves it.
-    let held = sandbox.file("held.sqlite3")
-    let (second, secondInput) = try importWaiting(into: held)
-    let writer = try #require(FileHandle(forWritingAtPath: secondInput))
-    // Blank lines, which an import skips before the header: a first chunk of input (1 MiB) it
-    // reads before it opens the database.
-    try writer.write(contentsOf: Data(repeating: UInt8(ascii: "\n"), count: 1 << 20))
-    var other: Database?
-    for _ in 0..<1000 where other == nil {
-      // Until the import has made the file and migrated it (it then waits on its input).
-      if FileManager.default.fileExists(atPath: held),
-        let open = try? Database(path: held, .init(mode: .readWrite)),
-        (try? open.scalarInt("SELECT count(*) FROM portfolios")) == 1
-      {
-        other = open
-      } else {
-        usleep(10_000)
+    // Into a new database, the import builds a file with no name, and names it only once
+    // complete: a file another program put at the path meanwhile (without locking the folder,
+    // as folio does) stays as it was, and the import is refused (75).
+    let taken = sandbox.file("taken/folio.sqlite3")
+    let (third, thirdInput) = try importWaiting(into: taken)
+    let rows = try #require(FileHandle(forWritingAtPath: thirdInput))
+    try rows.write(contentsOf: Data(repeating: UInt8(ascii: "\n"), count: 1 << 20))
+    #expect(waitUntilBuilding(in: sandbox.file("taken")))
+    #expect(!FileManager.default.fileExists(atPath: taken))
+    #expect(FileManager.default.createFile(atPath: taken, contents: Data("mine".utf8)))
+    try rows.write(
+      contentsOf: Data("date,side,coin,quantity,price\n2024-01-01,buy,bitcoin,1,100\n".utf8))
+    try rows.close()
+    third.waitUntilExit()
+    #expect(third.terminationStatus == 75)
+    #expect(try String(contentsOfFile: taken, encoding: .utf8) == "mine")
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: sandbox.file("taken"))
+        == ["folio.sqlite3"])
+  }
+
+  /// Waits until a command builds a new database in `folder`, which it then holds locked
+  /// (`flock`); false after 10 s.
+  func waitUntilBuilding(in folder: String) -> Bool {
+    for _ in 0..<1000 {
+      let descriptor = open(folder, O_RDONLY | O_DIRECTORY)
+      if descriptor >= 0 {
+        defer { close(descriptor) }
+        if flock(descriptor, LOCK_EX | LOCK_NB) != 0 { return true }
+        flock(descriptor, LOCK_UN)
       }
+      usleep(10_000)
     }
-    #expect(other != nil)
-    try refuse(second, writer)
-    #expect(FileManager.default.fileExists(atPath: held))
-    other = nil
+    return false
+  }
+
+  /// An import into a new database builds it where no one sees it, and names it once complete:
+  /// meanwhile a reader finds no database (66), a command that would create one waits for it
+  /// (and, past its busy timeout, is refused with 75), and nothing is at the path, not even
+  /// after the import is killed.
+  @Test func aNewDatabaseIsNamedOnlyOnceComplete() throws {
+    let folder = sandbox.file("new")
+    let path = folder + "/folio.sqlite3"
+    var running: [Process] = []
+    defer { for process in running where process.isRunning { kill(process.processIdentifier, 9) } }
+    func folio(_ arguments: [String], timeout: String) throws -> Process {
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: Binary.folioPath)
+      process.arguments = ["--db", path] + arguments
+      process.environment = ["FOLIO_BUSY_TIMEOUT_MS": timeout]
+      process.standardOutput = FileHandle.nullDevice
+      process.standardError = FileHandle.nullDevice
+      try process.run()
+      running.append(process)
+      return process
+    }
+    func importWaiting() throws -> (Process, FileHandle) {
+      let fifo = sandbox.file("rows-\(UUID().uuidString).csv")
+      try #require(mkfifo(fifo, 0o600) == 0)
+      let importer = try folio(["import", "trades", fifo], timeout: "5000")
+      let writer = try #require(FileHandle(forWritingAtPath: fifo))
+      // Blank lines, which an import skips: its first chunk of input, after which it opens
+      // the database and waits for the rest.
+      try writer.write(contentsOf: Data(repeating: UInt8(ascii: "\n"), count: 1 << 20))
+      try #require(waitUntilBuilding(in: folder))
+      return (importer, writer)
+    }
+
+    // Killed while it builds: nothing at the path, and the next import works.
+    let (killed, _) = try importWaiting()
+    kill(killed.processIdentifier, 9)
+    killed.waitUntilExit()
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == [])
+
+    let (importer, writer) = try importWaiting()
+    #expect(!FileManager.default.fileExists(atPath: path))
+    let read = sandbox.run("--db", path, "holdings")
+    #expect(read.code == 66, "\(read.err)")
+    let waiting = try folio(
+      ["buy", "ethereum", "2", "--price", "50", "--date", "2024-01-03"], timeout: "20000")
+    let refused = sandbox.run(
+      ["--db", path, "buy", "bitcoin", "1", "--price", "100"],
+      environment: ["FOLIO_BUSY_TIMEOUT_MS": "200"])
+    #expect(refused.code == 75)
+    #expect(
+      refused.err
+        == "folio: error: cannot create the database at \(path): another folio command is "
+        + "still creating a database in its folder; try again once it ends\n")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == [])
+    try writer.write(
+      contentsOf: Data(
+        "date,side,coin,quantity,price\n2024-01-01,buy,bitcoin,1,100\n2024-01-02,sell,bitcoin,0.5,120\n"
+          .utf8))
+    try writer.close()
+    importer.waitUntilExit()
+    #expect(importer.terminationStatus == 0)
+    waiting.waitUntilExit()
+    #expect(waiting.terminationStatus == 0)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["folio.sqlite3"])
+    #expect(
+      try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int == 0o600)
+    #expect(
+      DatabaseProbe.run(
+        path,
+        "PRAGMA journal_mode; PRAGMA integrity_check; "
+          + "SELECT coin_id, side, quantity FROM trades ORDER BY executed_at; "
+          + "SELECT realized_pnl FROM disposals"
+      ).out == "wal\nok\nbitcoin|buy|1\nbitcoin|sell|0.5\nethereum|buy|2\n10\n")
   }
 
   /// An import opens the database, and takes its write lock, only once its input has begun:
