@@ -198,7 +198,7 @@ public final class Database {
   }
 
   /// Process-wide SQLite settings, applied once before the first connection opens.
-  private static let configureLibrary: Void = {
+  static let configureLibrary: Void = {
     // Nothing depends on the statistics; failing (SQLite already initialized) changes nothing.
     _ = folio_sqlite3_disable_memory_statistics()
     FileVFS.register()
@@ -262,17 +262,28 @@ public final class Database {
 
   /// Creates the file (mode 0600) with its missing folders (0700) and returns what it made;
   /// nil when a file was there (or another process made it first).
-  /// The folder is locked meanwhile (`NewDatabaseFile.lockFolder`), so that a new database
-  /// another command is building there gets its name first.
+  /// The database's `CreationLock` is held meanwhile, so that the same database another
+  /// command is building (`NewDatabaseFile`) gets its name first. A WAL or rollback journal
+  /// beside no database is refused: SQLite would delete it, and with it what it holds of a
+  /// database moved or removed without it.
   private static func createPrivateFile(at path: String, busyTimeout: Int32) throws -> MadeFile? {
     guard !FileManager.default.fileExists(atPath: path) else { return nil }
     var folders: [String] = []
-    let folder = PathName.folder(of: path)
-    if !folder.isEmpty {
-      try createPrivateFolder(folder, for: path, made: &folders)
+    try createPrivateFolders(for: path, made: &folders)
+    let lock = try CreationLock(for: path, busyTimeout: busyTimeout)
+    defer { withExtendedLifetime(lock) {} }
+    // Again: a command that held the lock may have removed folders it had made.
+    try createPrivateFolders(for: path, made: &folders)
+    for journal in [path + "-wal", path + "-journal"]
+    where !FileManager.default.fileExists(atPath: path)
+      && FileManager.default.fileExists(atPath: journal)
+    {
+      throw FileError.cannotCreate(
+        path: path,
+        reason:
+          "\(journal) is there without its database (moved or removed without it?); put it "
+          + "back beside its database, or remove it if it holds nothing you need")
     }
-    let lock = try NewDatabaseFile.lockFolder(of: path, busyTimeout: busyTimeout)
-    defer { lock.map { _ = close($0) } }
     let descriptor = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else {
       if errno == EEXIST { return nil }
@@ -284,8 +295,15 @@ public final class Database {
     return MadeFile(file: FileIdentity(status), folders: folders)
   }
 
+  /// Creates the folder of `path` and any missing parent with mode 0700, adding each one made
+  /// to `made`.
+  static func createPrivateFolders(for path: String, made: inout [String]) throws {
+    let folder = PathName.folder(of: path)
+    if !folder.isEmpty { try createPrivateFolder(folder, for: path, made: &made) }
+  }
+
   /// Creates `folder` and any missing parent with mode 0700, adding each one made to `made`.
-  static func createPrivateFolder(
+  private static func createPrivateFolder(
     _ folder: String, for path: String, made: inout [String]
   ) throws {
     var isFolder: ObjCBool = false

@@ -24,11 +24,12 @@ public enum FileError: LocalizedError, Equatable {
   /// The database file was removed or replaced after this connection opened it (by the user,
   /// or by a refused command that had made it): a write would be lost with the old file.
   case moved(path: String)
-  /// Another program put a file at the path of a new database while this command built it
-  /// (`NewDatabaseFile`): the new one was not given the name.
-  case createdMeanwhile(path: String)
-  /// Another folio command was still creating a database in the folder of the path when the
-  /// busy timeout ran out (`NewDatabaseFile.lockFolder`).
+  /// Another program put `file` (the database's path, or its journal, WAL or shared-memory
+  /// file) there while this command built the new database (`NewDatabaseFile`): the new one
+  /// was not given the name.
+  case createdMeanwhile(path: String, file: String)
+  /// Another folio command was still creating the database when the busy timeout ran out
+  /// (`CreationLock`).
   case beingCreated(path: String)
 
   public var errorDescription: String? {
@@ -59,14 +60,14 @@ public enum FileError: LocalizedError, Equatable {
       return
         "the database file at \(path) was removed or replaced while this command had it "
         + "open; nothing was written"
-    case .createdMeanwhile(let path):
+    case .createdMeanwhile(let path, let file):
       return
-        "another program created \(path) while this command was building it as a new "
-        + "database; nothing was written to it (run the command again)"
+        "another program created \(file) while this command was building \(path) as a new "
+        + "database; nothing was written there (run the command again)"
     case .beingCreated(let path):
       return
-        "cannot create the database at \(path): another folio command is still creating a "
-        + "database in its folder; try again once it ends"
+        "cannot create the database at \(path): another folio command is still creating it; "
+        + "try again once it ends"
     }
   }
 

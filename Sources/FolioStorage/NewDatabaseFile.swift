@@ -12,51 +12,51 @@ import Foundation
 /// or interrupted import leaves nothing at `path`, not even when the process is killed (the
 /// system frees a file with no name when its last descriptor closes).
 ///
-/// While it is built, the folder is locked (`flock`): another folio command that would create
-/// a database in that folder waits, up to its busy timeout, as it would wait for the write lock
+/// While it is built, it holds the database's `CreationLock`: another folio command that would
+/// create the same database waits, up to its busy timeout, as it would wait for the write lock
 /// of a database being imported into.
 public final class NewDatabaseFile {
   /// Where the file goes once complete.
   public let path: String
   /// The file with no name.
   let descriptor: Int32
-  /// The folder, locked while the file is built.
-  private let folder: Int32
+  /// Held until this is released: the folders are removed, when the file was never published,
+  /// before another command creating the database may go on.
+  private let lock: CreationLock?
   /// The folders made for the file, outermost first: removed again if it is never published.
-  private let madeFolders: [String]
+  private var madeFolders: [String]
   private var published = false
 
   /// The name SQLite opens the file by (`FileVFS.name`): its descriptor in /proc.
   var sqliteName: String { "/proc/self/fd/\(descriptor)" }
 
-  /// Makes the file for a database at `path`, locking its folder (waiting up to `busyTimeout`
-  /// milliseconds for another folio command creating a database there). Nil when `path`, or a
-  /// journal, WAL or shared-memory file of it, already exists (a WAL left beside no database
-  /// would be read as this one's), or when the system cannot make a file without a name (no
-  /// `O_TMPFILE` on that file system, no /proc): the caller opens `path` as usual.
+  /// Makes the file for a database at `path`, holding its `CreationLock` (waiting up to
+  /// `busyTimeout` milliseconds for another folio command creating it). Nil when `path`, or a
+  /// journal, WAL or shared-memory file of it, already exists, when `path` names a folder
+  /// (`db/`, `db/.`), or when the system cannot build such a file (no `O_TMPFILE` on that file
+  /// system, no /proc, no `FileVFS`): the caller opens `path` as usual.
   public init?(path: String, busyTimeout: Int32) throws {
-    guard !Self.anyFile(of: path) else { return nil }
+    Database.configureLibrary
+    let name = PathName.name(of: path)
+    guard !path.hasSuffix("/"), name != ".", name != "..", !name.isEmpty,
+      sqlite3_vfs_find(FileVFS.name) != nil, Self.existingFile(of: path) == nil
+    else { return nil }
     var made: [String] = []
-    let folderPath = PathName.folder(of: path)
-    if !folderPath.isEmpty {
-      try Database.createPrivateFolder(folderPath, for: path, made: &made)
-    }
-    func removeMadeFolders() { for made in made.reversed() { rmdir(made) } }
-    guard let folder = try Self.lockFolder(of: path, busyTimeout: busyTimeout) else {
-      removeMadeFolders()
-      return nil
-    }
+    try Database.createPrivateFolders(for: path, made: &made)
+    let lock = try CreationLock(for: path, busyTimeout: busyTimeout)
+    // Again: a command that held the lock may have removed folders it had made.
+    try Database.createPrivateFolders(for: path, made: &made)
+    let folder = PathName.folder(of: path)
     let descriptor = open(
-      folderPath.isEmpty ? "." : folderPath, Self.unnamedFile | O_RDWR | O_CLOEXEC, 0o600)
+      folder.isEmpty ? "." : folder, Self.unnamedFile | O_RDWR | O_CLOEXEC, 0o600)
     guard descriptor >= 0, access("/proc/self/fd/\(descriptor)", R_OK | W_OK) == 0,
-      !Self.anyFile(of: path)
+      Self.existingFile(of: path) == nil
     else {
       if descriptor >= 0 { close(descriptor) }
-      close(folder)
-      removeMadeFolders()
+      for made in made.reversed() { rmdir(made) }
       return nil
     }
-    (self.path, self.descriptor, self.folder, self.madeFolders) = (path, descriptor, folder, made)
+    (self.path, self.descriptor, self.lock, self.madeFolders) = (path, descriptor, lock, made)
   }
 
   /// Linux's `O_TMPFILE` (`__O_TMPFILE | O_DIRECTORY`, <bits/fcntl-linux.h>), a macro Swift
@@ -65,7 +65,6 @@ public final class NewDatabaseFile {
 
   deinit {
     close(descriptor)
-    close(folder)
     if !published { for made in madeFolders.reversed() { rmdir(made) } }
   }
 
@@ -81,46 +80,92 @@ public final class NewDatabaseFile {
       throw FileError.cannotCreate(path: path, reason: FileError.describe(errno: errno))
     }
     // A journal, WAL or shared-memory file made at the path meanwhile (by a program that
-    // does not lock the folder) would be read as this database's.
-    guard !Self.anyFile(of: path) else { throw FileError.createdMeanwhile(path: path) }
-    guard linkat(AT_FDCWD, sqliteName, AT_FDCWD, path, AT_SYMLINK_FOLLOW) == 0 else {
-      if errno == EEXIST { throw FileError.createdMeanwhile(path: path) }
+    // does not take the lock) would be read as this database's.
+    if let file = Self.existingFile(of: path) {
+      throw FileError.createdMeanwhile(path: path, file: file)
+    }
+    var linked = linkat(AT_FDCWD, sqliteName, AT_FDCWD, path, AT_SYMLINK_FOLLOW) == 0
+    if !linked && errno == ENOENT {
+      // The folder was removed meanwhile, with the other new databases in it (a refused import
+      // removes the folders it made, which a file with no name does not keep): made again.
+      try Database.createPrivateFolders(for: path, made: &madeFolders)
+      linked = linkat(AT_FDCWD, sqliteName, AT_FDCWD, path, AT_SYMLINK_FOLLOW) == 0
+    }
+    guard linked else {
+      if errno == EEXIST { throw FileError.createdMeanwhile(path: path, file: path) }
       throw FileError.cannotCreate(path: path, reason: FileError.describe(errno: errno))
     }
     published = true
-    fsync(folder)
+    Database.syncFolder(of: path)
   }
 
-  /// Whether the database at `path`, or a file SQLite keeps beside it, exists (a symbolic link
-  /// counts, even one to nothing).
-  private static func anyFile(of path: String) -> Bool {
-    Database.files(of: path).contains { name in
+  /// The database at `path`, or the first file SQLite keeps beside it, that exists (a
+  /// symbolic link counts, even one to nothing); nil when none does.
+  static func existingFile(of path: String) -> String? {
+    Database.files(of: path).first { name in
       var status = stat()
       return lstat(name, &status) == 0
     }
   }
+}
 
-  /// Locks the folder of `path` (`flock`, exclusive) for a command that creates a database in
-  /// it, waiting up to `busyTimeout` milliseconds; returns the folder's descriptor, which holds
-  /// the lock until closed. Nil when the folder cannot be locked (a file system without
-  /// `flock`): creating goes on unlocked, as SQLite's own locks then decide.
-  static func lockFolder(of path: String, busyTimeout: Int32) throws -> Int32? {
-    let folderPath = PathName.folder(of: path)
-    let folder = open(folderPath.isEmpty ? "." : folderPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-    guard folder >= 0 else { return nil }
+/// What a command holds while it creates the database at a path, so that another creating the
+/// same database waits: an abstract Unix socket (Linux; no file, gone with the process) named
+/// after the database's real folder and its name. Other databases, in the same folder or not,
+/// are not held up.
+final class CreationLock {
+  private let socket: Int32
+
+  /// Takes the lock for the database at `path`, waiting up to `busyTimeout` milliseconds for
+  /// another command holding it (`FileError.beingCreated` after that). Nil when the system
+  /// cannot lock (no Unix sockets, the folder unresolvable): creating goes on unlocked, and
+  /// SQLite's own locks, or `publish()` never linking over a file, decide.
+  init?(for path: String, busyTimeout: Int32) throws {
+    guard let text = Self.name(for: path) else { return nil }
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    // The abstract namespace: a first byte of 0, then the name (not NUL-terminated).
+    let name = Array(text.utf8)
+    withUnsafeMutableBytes(of: &address.sun_path) { path in
+      path[0] = 0
+      for (index, byte) in name.enumerated() { path[index + 1] = byte }
+    }
+    // `sun_path` ends the structure: its offset is what precedes it.
+    let pathOffset = MemoryLayout<sockaddr_un>.size - MemoryLayout.size(ofValue: address.sun_path)
+    let length = socklen_t(pathOffset + 1 + name.count)
+    let socket = Glibc.socket(
+      AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    guard socket >= 0 else { return nil }
     let deadline = Date().addingTimeInterval(Double(busyTimeout) / 1_000)
-    while flock(folder, LOCK_EX | LOCK_NB) != 0 {
-      guard errno == EWOULDBLOCK || errno == EINTR else {
-        close(folder)
+    while true {
+      let bound = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) }
+      }
+      if bound == 0 { break }
+      guard errno == EADDRINUSE else {
+        close(socket)
         return nil
       }
       guard Date() < deadline else {
-        close(folder)
+        close(socket)
         throw FileError.beingCreated(path: path)
       }
       usleep(10_000)
     }
-    return folder
+    self.socket = socket
+  }
+
+  deinit { close(socket) }
+
+  /// The socket's name for the database at `path` (shown with a leading `@` in
+  /// /proc/net/unix): from the real path of its folder and its name. Nil when the folder
+  /// cannot be resolved.
+  static func name(for path: String) -> String? {
+    let folder = PathName.folder(of: path)
+    guard let real = realpath(folder.isEmpty ? "." : folder, nil) else { return nil }
+    defer { free(real) }
+    let key = String(cString: real) + "/" + PathName.name(of: path)
+    return "folio-create-" + SHA256.hex(Array(key.utf8)).prefix(40)
   }
 }
 

@@ -174,20 +174,24 @@ final class Context {
   /// Runs `body` (an import) on a database that does not exist yet in a new file with no name
   /// (`NewDatabaseFile`), which is given the database's name once `body` has succeeded and the
   /// store is closed: no one sees a part of it, and a refused import leaves nothing behind.
-  /// Where the database exists (or the system cannot make such a file), `body` runs on it
-  /// (`removingNewDatabase`).
+  /// Where the database exists, or the system cannot build such a file (or open it: then
+  /// `body` has not run), `body` runs on the database at its path (`removingNewDatabase`).
   private func buildingNewDatabase<T>(_ body: (Store) throws -> T) throws -> T {
     let location = try location()
-    guard openStore == nil,
-      let file = try NewDatabaseFile(path: location.path, busyTimeout: location.busyTimeout)
-    else { return try removingNewDatabase { try body(store()) } }
-    let result: T
-    do {
+    // The store is let go, and its connection closed, when this returns: before `publish`.
+    func build(_ file: NewDatabaseFile) throws -> T? {
+      guard let store = try? Store(building: file, location, now: now) else { return nil }
       defer { openStore = nil }
-      result = try body(opened(Store(building: file, location, now: now)))
+      return try body(opened(store))
     }
-    try file.publish()
-    return result
+    if openStore == nil,
+      let file = try NewDatabaseFile(path: location.path, busyTimeout: location.busyTimeout),
+      let result = try build(file)
+    {
+      try file.publish()
+      return result
+    }
+    return try removingNewDatabase { try body(store()) }
   }
 
   /// Runs `body` (an import); when it fails after this command made a database no one has

@@ -107,7 +107,7 @@ import Testing
     let (third, thirdInput) = try importWaiting(into: taken)
     let rows = try #require(FileHandle(forWritingAtPath: thirdInput))
     try rows.write(contentsOf: Data(repeating: UInt8(ascii: "\n"), count: 1 << 20))
-    #expect(waitUntilBuilding(in: sandbox.file("taken")))
+    #expect(waitUntilCreating(taken))
     #expect(!FileManager.default.fileExists(atPath: taken))
     #expect(FileManager.default.createFile(atPath: taken, contents: Data("mine".utf8)))
     try rows.write(
@@ -121,15 +121,16 @@ import Testing
         == ["folio.sqlite3"])
   }
 
-  /// Waits until a command builds a new database in `folder`, which it then holds locked
-  /// (`flock`); false after 10 s.
-  func waitUntilBuilding(in folder: String) -> Bool {
+  /// Waits until a command creates the database at `path`, holding its `CreationLock`
+  /// (listed in /proc/net/unix); false after 10 s.
+  func waitUntilCreating(_ path: String) -> Bool {
     for _ in 0..<1000 {
-      let descriptor = open(folder, O_RDONLY | O_DIRECTORY)
-      if descriptor >= 0 {
-        defer { close(descriptor) }
-        if flock(descriptor, LOCK_EX | LOCK_NB) != 0 { return true }
-        flock(descriptor, LOCK_UN)
+      // Named after the real folder, which the command may not have made yet.
+      if let name = CreationLock.name(for: path),
+        let sockets = try? String(contentsOfFile: "/proc/net/unix", encoding: .utf8),
+        sockets.contains("@" + name)
+      {
+        return true
       }
       usleep(10_000)
     }
@@ -137,9 +138,11 @@ import Testing
   }
 
   /// An import into a new database builds it where no one sees it, and names it once complete:
-  /// meanwhile a reader finds no database (66), a command that would create one waits for it
-  /// (and, past its busy timeout, is refused with 75), and nothing is at the path, not even
-  /// after the import is killed.
+  /// meanwhile a reader finds no database (66), a command that would create it waits for it
+  /// (and, past its busy timeout, is refused with 75) while one creating another database in
+  /// the same folder does not, and nothing is at the path, not even after the import is killed.
+  /// A refused import removes the folders it made, and a command waiting to create the
+  /// database makes them again.
   @Test func aNewDatabaseIsNamedOnlyOnceComplete() throws {
     let folder = sandbox.file("new")
     let path = folder + "/folio.sqlite3"
@@ -164,7 +167,7 @@ import Testing
       // Blank lines, which an import skips: its first chunk of input, after which it opens
       // the database and waits for the rest.
       try writer.write(contentsOf: Data(repeating: UInt8(ascii: "\n"), count: 1 << 20))
-      try #require(waitUntilBuilding(in: folder))
+      try #require(waitUntilCreating(path))
       return (importer, writer)
     }
 
@@ -173,6 +176,20 @@ import Testing
     kill(killed.processIdentifier, 9)
     killed.waitUntilExit()
     #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == [])
+    try FileManager.default.removeItem(atPath: folder)
+
+    // Refused while a buy waits to create the database: the folder goes, and comes back.
+    let (refusedImport, badRows) = try importWaiting()
+    let first = try folio(["buy", "litecoin", "3", "--price", "70"], timeout: "20000")
+    usleep(300_000)  // until it waits for the lock
+    try badRows.write(contentsOf: Data("date,side,coin,quantity,price\n2024-01-01,buy,\n".utf8))
+    try badRows.close()
+    refusedImport.waitUntilExit()
+    #expect(refusedImport.terminationStatus == 65)
+    first.waitUntilExit()
+    #expect(first.terminationStatus == 0)
+    #expect(DatabaseProbe.run(path, "SELECT coin_id FROM trades").out == "litecoin\n")
+    try FileManager.default.removeItem(atPath: folder)
 
     let (importer, writer) = try importWaiting()
     #expect(!FileManager.default.fileExists(atPath: path))
@@ -187,8 +204,13 @@ import Testing
     #expect(
       refused.err
         == "folio: error: cannot create the database at \(path): another folio command is "
-        + "still creating a database in its folder; try again once it ends\n")
-    #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == [])
+        + "still creating it; try again once it ends\n")
+    let beside = folder + "/other.sqlite3"
+    let other = sandbox.run(
+      ["--db", beside, "buy", "bitcoin", "1", "--price", "100"],
+      environment: ["FOLIO_BUSY_TIMEOUT_MS": "200"])
+    #expect(other.code == 0, "\(other.err)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["other.sqlite3"])
     try writer.write(
       contentsOf: Data(
         "date,side,coin,quantity,price\n2024-01-01,buy,bitcoin,1,100\n2024-01-02,sell,bitcoin,0.5,120\n"
@@ -198,7 +220,9 @@ import Testing
     #expect(importer.terminationStatus == 0)
     waiting.waitUntilExit()
     #expect(waiting.terminationStatus == 0)
-    #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["folio.sqlite3"])
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+        == ["folio.sqlite3", "other.sqlite3"])
     #expect(
       try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int == 0o600)
     #expect(
@@ -236,6 +260,30 @@ import Testing
     #expect(
       try sandbox.sqlite("SELECT coin_id, quantity FROM trades ORDER BY coin_id")
         == "bitcoin|1\nethereum|2\n")
+  }
+
+  /// A WAL or rollback journal beside no database (the database moved or removed without it)
+  /// is kept: SQLite would delete it when making a new database there, so a command that would
+  /// make one is refused (74), naming it.
+  @Test func aJournalBesideNoDatabaseIsKept() throws {
+    let trades = sandbox.write(
+      "t.csv", "date,side,coin,quantity,price\n2024-01-01,buy,bitcoin,1,1\n")
+    for suffix in ["-wal", "-journal"] {
+      let path = sandbox.file("moved\(suffix).sqlite3")
+      let journal = Data((0..<100).map { UInt8($0) })
+      try journal.write(to: URL(fileURLWithPath: path + suffix))
+      for command in [["buy", "bitcoin", "1", "--price", "100"], ["import", "trades", trades]] {
+        let result = sandbox.run(["--db", path] + command)
+        #expect(result.code == 74, "\(command): \(result.err)")
+        #expect(
+          result.err
+            == "folio: error: cannot create the database at \(path): \(path + suffix) is there "
+            + "without its database (moved or removed without it?); put it back beside its "
+            + "database, or remove it if it holds nothing you need\n")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path + suffix)) == journal)
+        #expect(!FileManager.default.fileExists(atPath: path))
+      }
+    }
   }
 
   @Test func commandsThatWriteCreateTheDatabase() throws {
