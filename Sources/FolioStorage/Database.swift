@@ -269,21 +269,9 @@ public final class Database {
   private static func createPrivateFile(at path: String, busyTimeout: Int32) throws -> MadeFile? {
     guard !FileManager.default.fileExists(atPath: path) else { return nil }
     var folders: [String] = []
-    try createPrivateFolders(for: path, made: &folders)
-    let lock = try CreationLock(for: path, busyTimeout: busyTimeout)
+    let lock = try CreationLock(for: path, busyTimeout: busyTimeout, made: &folders)
     defer { withExtendedLifetime(lock) {} }
-    // Again: a command that held the lock may have removed folders it had made.
-    try createPrivateFolders(for: path, made: &folders)
-    for journal in [path + "-wal", path + "-journal"]
-    where !FileManager.default.fileExists(atPath: path)
-      && FileManager.default.fileExists(atPath: journal)
-    {
-      throw FileError.cannotCreate(
-        path: path,
-        reason:
-          "\(journal) is there without its database (moved or removed without it?); put it "
-          + "back beside its database, or remove it if it holds nothing you need")
-    }
+    try refuseStrayJournal(beside: path)
     let descriptor = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else {
       if errno == EEXIST { return nil }
@@ -293,6 +281,21 @@ public final class Database {
     var status = stat()
     guard fstat(descriptor, &status) == 0 else { return nil }
     return MadeFile(file: FileIdentity(status), folders: folders)
+  }
+
+  /// Refuses to make a database at `path`, where none is, beside its WAL or rollback journal
+  /// (a database moved or removed without it): SQLite would delete the journal, or read it as
+  /// the new database's.
+  static func refuseStrayJournal(beside path: String) throws {
+    guard !FileManager.default.fileExists(atPath: path) else { return }
+    for journal in [path + "-wal", path + "-journal"]
+    where FileManager.default.fileExists(atPath: journal) {
+      throw FileError.cannotCreate(
+        path: path,
+        reason:
+          "\(journal) is there without its database (moved or removed without it?); put it "
+          + "back beside its database, or remove it if it holds nothing you need")
+    }
   }
 
   /// Creates the folder of `path` and any missing parent with mode 0700, adding each one made
@@ -317,19 +320,20 @@ public final class Database {
     if !parent.isEmpty && parent != folder {
       try createPrivateFolder(parent, for: path, made: &made)
     }
-    if mkdir(folder, 0o700) == 0 {
+    let code = mkdir(folder, 0o700) == 0 ? 0 : errno
+    if code == 0 {
       made.append(folder)
-    } else if errno == EEXIST, !FileManager.default.fileExists(atPath: folder),
+    } else if code == EEXIST, !FileManager.default.fileExists(atPath: folder),
       let target = try? FileManager.default.destinationOfSymbolicLink(atPath: folder)
     {
       // Not another process's new folder: a symbolic link to nothing, which folio does not
       // follow to make a folder.
       throw FileError.cannotCreate(
         path: path, reason: "\(folder) is a symbolic link to \(target), which names no folder")
-    } else if errno != EEXIST {
+    } else if code != EEXIST {
       throw FileError.cannotCreate(
         path: path,
-        reason: "cannot create the folder \(folder): \(FileError.describe(errno: errno))")
+        reason: "cannot create the folder \(folder): \(FileError.describe(errno: code))")
     }
   }
 
@@ -746,6 +750,7 @@ public final class Database {
   /// Links the finished file `partial` to `destination` without ever replacing an existing
   /// file, removes `partial`, and syncs the folder so the new name survives a power loss.
   public static func publish(_ partial: String, as destination: String) throws {
+    try refuseStrayJournal(beside: destination)
     try syncFile(partial)
     if link(partial, destination) == 0 {
       unlink(partial)

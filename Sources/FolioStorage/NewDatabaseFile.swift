@@ -12,9 +12,9 @@ import Foundation
 /// or interrupted import leaves nothing at `path`, not even when the process is killed (the
 /// system frees a file with no name when its last descriptor closes).
 ///
-/// While it is built, it holds the database's `CreationLock`: another folio command that would
-/// create the same database waits, up to its busy timeout, as it would wait for the write lock
-/// of a database being imported into.
+/// While it is built, it holds the database's `CreationLock` (`<path>.creating`): another folio
+/// command that would create the same database waits, up to its busy timeout, as it would wait
+/// for the write lock of a database being imported into.
 public final class NewDatabaseFile {
   /// Where the file goes once complete.
   public let path: String
@@ -39,13 +39,17 @@ public final class NewDatabaseFile {
     Database.configureLibrary
     let name = PathName.name(of: path)
     guard !path.hasSuffix("/"), name != ".", name != "..", !name.isEmpty,
-      sqlite3_vfs_find(FileVFS.name) != nil, Self.existingFile(of: path) == nil
+      sqlite3_vfs_find(FileVFS.name) != nil, Self.fitsSQLite(path),
+      Self.existingFile(of: path) == nil
     else { return nil }
     var made: [String] = []
-    try Database.createPrivateFolders(for: path, made: &made)
-    let lock = try CreationLock(for: path, busyTimeout: busyTimeout)
-    // Again: a command that held the lock may have removed folders it had made.
-    try Database.createPrivateFolders(for: path, made: &made)
+    let lock: CreationLock?
+    do {
+      lock = try CreationLock(for: path, busyTimeout: busyTimeout, made: &made)
+    } catch {
+      Self.remove(made)
+      throw error
+    }
     let folder = PathName.folder(of: path)
     let descriptor = open(
       folder.isEmpty ? "." : folder, Self.unnamedFile | O_RDWR | O_CLOEXEC, 0o600)
@@ -53,10 +57,26 @@ public final class NewDatabaseFile {
       Self.existingFile(of: path) == nil
     else {
       if descriptor >= 0 { close(descriptor) }
-      for made in made.reversed() { rmdir(made) }
+      lock?.removeFile()
+      Self.remove(made)
       return nil
     }
     (self.path, self.descriptor, self.lock, self.madeFolders) = (path, descriptor, lock, made)
+  }
+
+  /// Removes the folders `made` for a database, innermost first, those left empty.
+  private static func remove(_ made: [String]) {
+    for folder in made.reversed() { rmdir(folder) }
+  }
+
+  /// Whether SQLite can open `path` by name: the unix VFS takes absolute paths shorter than
+  /// its `mxPathname` (512). The file with no name is opened by a short /proc name, so a
+  /// longer path would give a database nothing could open afterwards.
+  private static func fitsSQLite(_ path: String) -> Bool {
+    guard let system = sqlite3_vfs_find(nil) else { return false }
+    let absolute =
+      path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+    return absolute.utf8.count < system.pointee.mxPathname
   }
 
   /// Linux's `O_TMPFILE` (`__O_TMPFILE | O_DIRECTORY`, <bits/fcntl-linux.h>), a macro Swift
@@ -65,7 +85,10 @@ public final class NewDatabaseFile {
 
   deinit {
     close(descriptor)
-    if !published { for made in madeFolders.reversed() { rmdir(made) } }
+    guard !published else { return }
+    // While the lock is held: a command waiting to create the database makes them again.
+    lock?.removeFile()
+    Self.remove(madeFolders)
   }
 
   /// Gives the complete file its name, once the connection that built it is closed: marks it
@@ -96,7 +119,9 @@ public final class NewDatabaseFile {
       throw FileError.cannotCreate(path: path, reason: FileError.describe(errno: errno))
     }
     published = true
+    // The new name, and those of the folders made for it, survive a power loss.
     Database.syncFolder(of: path)
+    for folder in madeFolders { Database.syncFolder(of: folder) }
   }
 
   /// The database at `path`, or the first file SQLite keeps beside it, that exists (a
@@ -110,62 +135,62 @@ public final class NewDatabaseFile {
 }
 
 /// What a command holds while it creates the database at a path, so that another creating the
-/// same database waits: an abstract Unix socket (Linux; no file, gone with the process) named
-/// after the database's real folder and its name. Other databases, in the same folder or not,
-/// are not held up.
+/// same database waits: an exclusive `flock` on `<path>.creating`, a file made for it beside the
+/// database and removed when the lock is let go. One left by a killed command holds no lock:
+/// the next command creating the database takes it over and removes it. It is a file, so the
+/// folder's permissions say who may take it, and every path and mount that reaches the folder
+/// reaches it.
 final class CreationLock {
-  private let socket: Int32
+  /// The lock file.
+  let path: String
+  private let descriptor: Int32
 
-  /// Takes the lock for the database at `path`, waiting up to `busyTimeout` milliseconds for
-  /// another command holding it (`FileError.beingCreated` after that). Nil when the system
-  /// cannot lock (no Unix sockets, the folder unresolvable): creating goes on unlocked, and
-  /// SQLite's own locks, or `publish()` never linking over a file, decide.
-  init?(for path: String, busyTimeout: Int32) throws {
-    guard let text = Self.name(for: path) else { return nil }
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    // The abstract namespace: a first byte of 0, then the name (not NUL-terminated).
-    let name = Array(text.utf8)
-    withUnsafeMutableBytes(of: &address.sun_path) { path in
-      path[0] = 0
-      for (index, byte) in name.enumerated() { path[index + 1] = byte }
-    }
-    // `sun_path` ends the structure: its offset is what precedes it.
-    let pathOffset = MemoryLayout<sockaddr_un>.size - MemoryLayout.size(ofValue: address.sun_path)
-    let length = socklen_t(pathOffset + 1 + name.count)
-    let socket = Glibc.socket(
-      AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-    guard socket >= 0 else { return nil }
+  /// Takes the lock for the database at `database`, making its missing folders (added to
+  /// `made`), waiting up to `busyTimeout` milliseconds for another command holding it
+  /// (`FileError.beingCreated` after that). Nil when the lock file cannot be made (a folder
+  /// that is not writable, a symbolic link there): creating goes on unlocked, and SQLite's own
+  /// locks, or `NewDatabaseFile.publish()` never linking over a file, decide.
+  init?(for database: String, busyTimeout: Int32, made: inout [String]) throws {
+    let path = database + ".creating"
     let deadline = Date().addingTimeInterval(Double(busyTimeout) / 1_000)
     while true {
-      let bound = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) }
+      // Made again each time: a command that held the lock may have removed folders it made.
+      try Database.createPrivateFolders(for: database, made: &made)
+      let descriptor = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+      if descriptor < 0 {
+        guard errno == ENOENT, Date() < deadline else { return nil }
+        continue
       }
-      if bound == 0 { break }
-      guard errno == EADDRINUSE else {
-        close(socket)
-        return nil
+      if flock(descriptor, LOCK_EX | LOCK_NB) == 0 {
+        // Still the file at `path`: not one its holder removed as it let go.
+        var held = stat()
+        var named = stat()
+        if fstat(descriptor, &held) == 0, lstat(path, &named) == 0,
+          FileIdentity(held) == FileIdentity(named)
+        {
+          (self.path, self.descriptor) = (path, descriptor)
+          return
+        }
+        close(descriptor)
+        continue
       }
-      guard Date() < deadline else {
-        close(socket)
-        throw FileError.beingCreated(path: path)
-      }
+      let code = errno
+      close(descriptor)
+      guard code == EWOULDBLOCK || code == EINTR else { return nil }
+      guard Date() < deadline else { throw FileError.beingCreated(path: database) }
       usleep(10_000)
     }
-    self.socket = socket
   }
 
-  deinit { close(socket) }
+  /// Removes the lock file, still holding the lock: a command waiting for it then makes a new
+  /// one. Before the folders it is in are removed.
+  func removeFile() {
+    unlink(path)
+  }
 
-  /// The socket's name for the database at `path` (shown with a leading `@` in
-  /// /proc/net/unix): from the real path of its folder and its name. Nil when the folder
-  /// cannot be resolved.
-  static func name(for path: String) -> String? {
-    let folder = PathName.folder(of: path)
-    guard let real = realpath(folder.isEmpty ? "." : folder, nil) else { return nil }
-    defer { free(real) }
-    let key = String(cString: real) + "/" + PathName.name(of: path)
-    return "folio-create-" + SHA256.hex(Array(key.utf8)).prefix(40)
+  deinit {
+    removeFile()
+    close(descriptor)
   }
 }
 

@@ -136,23 +136,40 @@ public struct DemoBuilder {
   }
 
   /// Creates the demo database at `path`, which must not exist yet, and returns what it holds
-  /// with today's report of the default portfolio. The file is the demo's own: a failed demo
-  /// leaves nothing behind.
+  /// with today's report of the default portfolio. It is built in a file with no name, named
+  /// only once complete (`NewDatabaseFile`), so a failed demo leaves nothing behind. Where the
+  /// system cannot build such a file, the file the demo made at `path` is removed on failure,
+  /// and only that one: never a database another command made there meanwhile.
   public static func create(at path: String, now: Date) throws -> (DemoOutcome, DailyReport) {
     guard !FileManager.default.fileExists(atPath: path) else {
       throw FileError.alreadyExists(path)
     }
+    let location = StoreLocation(path: path)
+    if let file = try NewDatabaseFile(path: path, busyTimeout: location.busyTimeout) {
+      // The store is let go, and its connection closed, before the file is named.
+      let result = try fill(Store(building: file, location, now: now), now: now)
+      try file.publish()
+      return result
+    }
+    var made: Database.MadeFile?
     do {
-      let store = try Store(StoreLocation(path: path), now: now)
-      let outcome = try DemoBuilder(store).build(now: now)
-      let main = try PortfolioService(store).resolve(nil)
-      let report = try ReportService(store).report(
-        main, day: CalendarDay(containing: now), now: now)
-      return (outcome, report)
+      let store = try Store(location, now: now)
+      made = store.database.made
+      return try fill(store, now: now)
     } catch {
-      Database.removeFiles(of: path)
+      if let made, made.file.isAt(path) { Database.removeFiles(of: path) }
       throw error
     }
+  }
+
+  /// Fills the new database of `store` and returns what it holds with today's report of the
+  /// default portfolio.
+  private static func fill(_ store: Store, now: Date) throws -> (DemoOutcome, DailyReport) {
+    let outcome = try DemoBuilder(store).build(now: now)
+    let main = try PortfolioService(store).resolve(nil)
+    let report = try ReportService(store).report(
+      main, day: CalendarDay(containing: now), now: now)
+    return (outcome, report)
   }
 
   /// Fills the (new, empty) database. Everything is written in one transaction.

@@ -121,16 +121,14 @@ import Testing
         == ["folio.sqlite3"])
   }
 
-  /// Waits until a command creates the database at `path`, holding its `CreationLock`
-  /// (listed in /proc/net/unix); false after 10 s.
+  /// Waits until a command creates the database at `path`, holding its `CreationLock` (a
+  /// `flock` on `<path>.creating`); false after 10 s.
   func waitUntilCreating(_ path: String) -> Bool {
     for _ in 0..<1000 {
-      // Named after the real folder, which the command may not have made yet.
-      if let name = CreationLock.name(for: path),
-        let sockets = try? String(contentsOfFile: "/proc/net/unix", encoding: .utf8),
-        sockets.contains("@" + name)
-      {
-        return true
+      let descriptor = open(path + ".creating", O_RDONLY)
+      if descriptor >= 0 {
+        defer { close(descriptor) }
+        if flock(descriptor, LOCK_EX | LOCK_NB) != 0 { return true }
       }
       usleep(10_000)
     }
@@ -175,7 +173,10 @@ import Testing
     let (killed, _) = try importWaiting()
     kill(killed.processIdentifier, 9)
     killed.waitUntilExit()
-    #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == [])
+    // Its lock file, which holds no lock now: the next command creating the database takes
+    // it over and removes it.
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: folder) == ["folio.sqlite3.creating"])
     try FileManager.default.removeItem(atPath: folder)
 
     // Refused while a buy waits to create the database: the folder goes, and comes back.
@@ -197,6 +198,8 @@ import Testing
     #expect(read.code == 66, "\(read.err)")
     let waiting = try folio(
       ["buy", "ethereum", "2", "--price", "50", "--date", "2024-01-03"], timeout: "20000")
+    // A demo asked for the same path waits too, then finds a database there and leaves it.
+    let demo = try folio(["demo"], timeout: "20000")
     let refused = sandbox.run(
       ["--db", path, "buy", "bitcoin", "1", "--price", "100"],
       environment: ["FOLIO_BUSY_TIMEOUT_MS": "200"])
@@ -210,7 +213,9 @@ import Testing
       ["--db", beside, "buy", "bitcoin", "1", "--price", "100"],
       environment: ["FOLIO_BUSY_TIMEOUT_MS": "200"])
     #expect(other.code == 0, "\(other.err)")
-    #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["other.sqlite3"])
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+        == ["folio.sqlite3.creating", "other.sqlite3"])
     try writer.write(
       contentsOf: Data(
         "date,side,coin,quantity,price\n2024-01-01,buy,bitcoin,1,100\n2024-01-02,sell,bitcoin,0.5,120\n"
@@ -220,6 +225,8 @@ import Testing
     #expect(importer.terminationStatus == 0)
     waiting.waitUntilExit()
     #expect(waiting.terminationStatus == 0)
+    demo.waitUntilExit()
+    #expect(demo.terminationStatus == 65)
     #expect(
       try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
         == ["folio.sqlite3", "other.sqlite3"])
@@ -272,8 +279,12 @@ import Testing
       let path = sandbox.file("moved\(suffix).sqlite3")
       let journal = Data((0..<100).map { UInt8($0) })
       try journal.write(to: URL(fileURLWithPath: path + suffix))
-      for command in [["buy", "bitcoin", "1", "--price", "100"], ["import", "trades", trades]] {
-        let result = sandbox.run(["--db", path] + command)
+      #expect(sandbox.run("buy", "bitcoin", "1", "--price", "100").code == 0)
+      for command in [
+        ["buy", "bitcoin", "1", "--price", "100"], ["import", "trades", trades], ["demo"],
+        ["--db", sandbox.database, "db", "backup", path],
+      ] {
+        let result = sandbox.run((command.first == "--db" ? [] : ["--db", path]) + command)
         #expect(result.code == 74, "\(command): \(result.err)")
         #expect(
           result.err
