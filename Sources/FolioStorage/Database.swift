@@ -749,7 +749,14 @@ public final class Database {
 
   /// Links the finished file `partial` to `destination` without ever replacing an existing
   /// file, removes `partial`, and syncs the folder so the new name survives a power loss.
-  public static func publish(_ partial: String, as destination: String) throws {
+  /// The database's `CreationLock` is held meanwhile (waiting up to `busyTimeout`), so that
+  /// the same database an import is building gets its name first.
+  public static func publish(
+    _ partial: String, as destination: String, busyTimeout: Int32 = defaultBusyTimeout
+  ) throws {
+    var made: [String] = []
+    let lock = try CreationLock(for: destination, busyTimeout: busyTimeout, made: &made)
+    defer { withExtendedLifetime(lock) {} }
     try refuseStrayJournal(beside: destination)
     try syncFile(partial)
     if link(partial, destination) == 0 {

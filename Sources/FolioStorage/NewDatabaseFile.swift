@@ -69,14 +69,14 @@ public final class NewDatabaseFile {
     for folder in made.reversed() { rmdir(folder) }
   }
 
-  /// Whether SQLite can open `path` by name: the unix VFS takes absolute paths shorter than
-  /// its `mxPathname` (512). The file with no name is opened by a short /proc name, so a
-  /// longer path would give a database nothing could open afterwards.
+  /// Whether SQLite can open `path` by name: the unix VFS takes absolute paths that, with
+  /// `-journal` added, fit its `mxPathname` (512 bytes). The file with no name is opened by a
+  /// short /proc name, so a longer path would give a database nothing could open afterwards.
   private static func fitsSQLite(_ path: String) -> Bool {
     guard let system = sqlite3_vfs_find(nil) else { return false }
     let absolute =
       path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-    return absolute.utf8.count < system.pointee.mxPathname
+    return absolute.utf8.count + "-journal".utf8.count <= system.pointee.mxPathname
   }
 
   /// Linux's `O_TMPFILE` (`__O_TMPFILE | O_DIRECTORY`, <bits/fcntl-linux.h>), a macro Swift
@@ -135,44 +135,69 @@ public final class NewDatabaseFile {
 }
 
 /// What a command holds while it creates the database at a path, so that another creating the
-/// same database waits: an exclusive `flock` on `<path>.creating`, a file made for it beside the
-/// database and removed when the lock is let go. One left by a killed command holds no lock:
-/// the next command creating the database takes it over and removes it. It is a file, so the
-/// folder's permissions say who may take it, and every path and mount that reaches the folder
-/// reaches it.
+/// same database waits: an exclusive `flock` on `<path>.creating`, a file folio makes for it
+/// beside the database (holding `marker`) and removes when the lock is let go. One left by a
+/// killed command holds no lock: the next command creating the database takes it over and
+/// removes it. A file of that name that folio did not make (not holding exactly `marker`) is
+/// never locked nor removed: creating then goes on unlocked. It is a file, so the folder's
+/// permissions say who may take it, and every path and mount that reaches the folder reaches it.
 final class CreationLock {
   /// The lock file.
   let path: String
   private let descriptor: Int32
+  /// The lock file, to tell it from one another command made at its name after this one was
+  /// removed.
+  private let file: FileIdentity
+  private var removed = false
+
+  /// What a lock file holds: a file at the name that holds anything else is not folio's.
+  static let marker = Array("folio: a database is being created here\n".utf8)
 
   /// Takes the lock for the database at `database`, making its missing folders (added to
   /// `made`), waiting up to `busyTimeout` milliseconds for another command holding it
-  /// (`FileError.beingCreated` after that). Nil when the lock file cannot be made (a folder
-  /// that is not writable, a symbolic link there): creating goes on unlocked, and SQLite's own
-  /// locks, or `NewDatabaseFile.publish()` never linking over a file, decide.
+  /// (`FileError.beingCreated` after that). Nil when the lock file cannot be made or is not
+  /// folio's (a folder that is not writable, a symbolic link or another file there): creating
+  /// goes on unlocked, and SQLite's own locks, or `NewDatabaseFile.publish()` never linking
+  /// over a file, decide.
   init?(for database: String, busyTimeout: Int32, made: inout [String]) throws {
     let path = database + ".creating"
     let deadline = Date().addingTimeInterval(Double(busyTimeout) / 1_000)
     while true {
       // Made again each time: a command that held the lock may have removed folders it made.
       try Database.createPrivateFolders(for: database, made: &made)
-      let descriptor = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
-      if descriptor < 0 {
-        guard errno == ENOENT, Date() < deadline else { return nil }
-        continue
+      var descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+      let new = descriptor >= 0
+      if !new {
+        guard errno == EEXIST else {
+          guard errno == ENOENT, Date() < deadline else { return nil }
+          continue
+        }
+        descriptor = open(path, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else {
+          guard errno == ENOENT, Date() < deadline else { return nil }
+          continue
+        }
       }
       if flock(descriptor, LOCK_EX | LOCK_NB) == 0 {
-        // Still the file at `path`: not one its holder removed as it let go.
         var held = stat()
         var named = stat()
-        if fstat(descriptor, &held) == 0, lstat(path, &named) == 0,
+        guard fstat(descriptor, &held) == 0, lstat(path, &named) == 0,
           FileIdentity(held) == FileIdentity(named)
-        {
-          (self.path, self.descriptor) = (path, descriptor)
-          return
+        else {
+          // Removed by its holder as it let go: a new one.
+          close(descriptor)
+          continue
         }
-        close(descriptor)
-        continue
+        let written =
+          new
+          ? Self.marker.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+          : Self.marker.count
+        guard written == Self.marker.count, Self.isFolios(descriptor, held) else {
+          close(descriptor)
+          return nil
+        }
+        (self.path, self.descriptor, self.file) = (path, descriptor, FileIdentity(held))
+        return
       }
       let code = errno
       close(descriptor)
@@ -182,10 +207,21 @@ final class CreationLock {
     }
   }
 
-  /// Removes the lock file, still holding the lock: a command waiting for it then makes a new
-  /// one. Before the folders it is in are removed.
+  /// Whether the open file is a lock file folio made: a regular file with one name, holding
+  /// exactly `marker`.
+  private static func isFolios(_ descriptor: Int32, _ status: stat) -> Bool {
+    guard status.st_mode & S_IFMT == S_IFREG, status.st_nlink == 1 else { return false }
+    var content = [UInt8](repeating: 0, count: marker.count + 1)
+    let read = content.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
+    return read == marker.count && content.prefix(marker.count).elementsEqual(marker)
+  }
+
+  /// Removes the lock file, still holding the lock, once: a command waiting for it then makes
+  /// a new one. Before the folders it is in are removed.
   func removeFile() {
-    unlink(path)
+    guard !removed else { return }
+    removed = true
+    if FileIdentity(at: path) == file { unlink(path) }
   }
 
   deinit {

@@ -21,7 +21,9 @@ struct Demo: FolioCommand {
   func run(_ context: Context) throws {
     let path = context.globals.database ?? DemoBuilder.defaultPath(now: context.now)
     context.databaseInUse = path
-    let (outcome, report) = try DemoBuilder.create(at: path, now: context.now)
+    let busyTimeout = try context.location().busyTimeout
+    let (outcome, report) = try DemoBuilder.create(
+      at: StoreLocation(path: path, busyTimeout: busyTimeout), now: context.now)
     // The path whole on its line, to copy.
     context.print("Demo database: \(path)")
     let portfolios = outcome.portfolios.map { "'\($0.name)' (\($0.trades) trades)" }

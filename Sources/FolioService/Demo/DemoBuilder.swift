@@ -140,11 +140,13 @@ public struct DemoBuilder {
   /// only once complete (`NewDatabaseFile`), so a failed demo leaves nothing behind. Where the
   /// system cannot build such a file, the file the demo made at `path` is removed on failure,
   /// and only that one: never a database another command made there meanwhile.
-  public static func create(at path: String, now: Date) throws -> (DemoOutcome, DailyReport) {
+  public static func create(at location: StoreLocation, now: Date) throws -> (
+    DemoOutcome, DailyReport
+  ) {
+    let path = location.path
     guard !FileManager.default.fileExists(atPath: path) else {
       throw FileError.alreadyExists(path)
     }
-    let location = StoreLocation(path: path)
     if let file = try NewDatabaseFile(path: path, busyTimeout: location.busyTimeout) {
       // The store is let go, and its connection closed, before the file is named.
       let result = try fill(Store(building: file, location, now: now), now: now)

@@ -297,6 +297,30 @@ import Testing
     }
   }
 
+  /// A file at `<db>.creating` that folio did not make (here a backup named so) is neither
+  /// locked nor removed by the commands creating `<db>`, which go on without the lock.
+  @Test func aFileAtTheLockNameIsKept() throws {
+    let trades = sandbox.write(
+      "t.csv", "date,side,coin,quantity,price\n2024-01-01,buy,bitcoin,1,1\n")
+    #expect(sandbox.run("buy", "bitcoin", "1", "--price", "100").code == 0)
+    for (name, command) in [
+      ("bought", ["buy", "bitcoin", "2", "--price", "200"]),
+      ("imported", ["import", "trades", trades]),
+      ("refused", ["import", "trades", sandbox.write("bad.csv", "date,side\n2024-01-01,buy\n")]),
+    ] {
+      let path = sandbox.file("\(name).sqlite3")
+      let backup = sandbox.run("db", "backup", path + ".creating")
+      #expect(backup.code == 0, "\(backup.err)")
+      let before = try Data(contentsOf: URL(fileURLWithPath: path + ".creating"))
+      _ = sandbox.run(["--db", path] + command)
+      #expect(
+        try Data(contentsOf: URL(fileURLWithPath: path + ".creating")) == before, "\(name)")
+    }
+    #expect(FileManager.default.fileExists(atPath: sandbox.file("bought.sqlite3")))
+    #expect(FileManager.default.fileExists(atPath: sandbox.file("imported.sqlite3")))
+    #expect(!FileManager.default.fileExists(atPath: sandbox.file("refused.sqlite3")))
+  }
+
   @Test func commandsThatWriteCreateTheDatabase() throws {
     let path = sandbox.file("new/folio.sqlite3")
     let bought = sandbox.run("--db", path, "buy", "bitcoin", "1", "--price", "100")
