@@ -177,18 +177,14 @@ final class Context {
   /// Where the database exists, or the system cannot build such a file (or open it: then
   /// `body` has not run), `body` runs on the database at its path (`removingNewDatabase`).
   private func buildingNewDatabase<T>(_ body: (Store) throws -> T) throws -> T {
-    let location = try location()
-    // The store is let go, and its connection closed, when this returns: before `publish`.
-    func build(_ file: NewDatabaseFile) throws -> T? {
-      guard let store = try? Store(building: file, location, now: now) else { return nil }
-      defer { openStore = nil }
-      return try body(opened(store))
-    }
     if openStore == nil,
-      let file = try NewDatabaseFile(path: location.path, busyTimeout: location.busyTimeout),
-      let result = try build(file)
+      let result = try Store.building(
+        try location(), now: now,
+        { store in
+          defer { openStore = nil }
+          return try body(opened(store))
+        })
     {
-      try file.publish()
       return result
     }
     return try removingNewDatabase { try body(store()) }

@@ -91,12 +91,29 @@ public final class Store {
     try CoinDirectory.addBuiltInList(database)
   }
 
-  /// Opens the new database `file` (`NewDatabaseFile`), which gets its name at `location` only
-  /// when the caller publishes it, after this store is closed; it is migrated as a new file
-  /// at `location` would be.
-  public init(building file: NewDatabaseFile, _ location: StoreLocation, now: Date = Date())
-    throws
-  {
+  /// Runs `body` on the database at `location`, which does not exist yet, built in a new file
+  /// with no name (`NewDatabaseFile`) that gets its name once `body` has succeeded and the
+  /// store is closed: no one sees a part of it, and a failed `body` leaves nothing behind. Nil,
+  /// without running `body`, when the database exists or the system cannot build or open such
+  /// a file: the caller opens `location` as usual.
+  public static func building<T>(
+    _ location: StoreLocation, now: Date, _ body: (Store) throws -> T
+  ) throws -> T? {
+    guard let file = try NewDatabaseFile(path: location.path, busyTimeout: location.busyTimeout)
+    else { return nil }
+    // The store is let go, and its connection closed, when this returns: before `publish`.
+    func run() throws -> T? {
+      guard let store = try? Store(building: file, location, now: now) else { return nil }
+      return try body(store)
+    }
+    guard let result = try run() else { return nil }
+    try file.publish()
+    return result
+  }
+
+  /// Opens the new database `file`, migrated as a new file at `location` would be
+  /// (`building`).
+  private init(building file: NewDatabaseFile, _ location: StoreLocation, now: Date) throws {
     foundEmpty = nil
     database = try Database(
       building: file, .init(mode: .readWriteCreate, busyTimeout: location.busyTimeout))

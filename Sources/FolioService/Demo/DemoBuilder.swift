@@ -147,10 +147,7 @@ public struct DemoBuilder {
     guard !FileManager.default.fileExists(atPath: path) else {
       throw FileError.alreadyExists(path)
     }
-    if let file = try NewDatabaseFile(path: path, busyTimeout: location.busyTimeout) {
-      // The store is let go, and its connection closed, before the file is named.
-      let result = try fill(Store(building: file, location, now: now), now: now)
-      try file.publish()
+    if let result = try Store.building(location, now: now, { try fill($0, now: now) }) {
       return result
     }
     var made: Database.MadeFile?
