@@ -61,13 +61,24 @@ struct CommandSpec: Sendable {
   var portfolioHelp: String? = nil
   var arguments: [ArgumentSpec] = []
   var options: [OptionSpec] = []
-  var subcommands: [CommandSpec] = []
+  /// The direct subcommands' types. Their specs are derived when asked for, so a command line
+  /// derives only the specs on its path: each derivation reflects over a command's properties,
+  /// and deriving the whole tree took half of a small command's time.
+  var subcommandTypes: [any ParsableCommand.Type] = []
   /// Builds the command from parsed values; nil for a group that only holds subcommands.
   var make: (@Sendable (ParsedValues) throws -> any FolioCommand)? = nil
 
+  var hasSubcommands: Bool { !subcommandTypes.isEmpty }
+
+  /// The direct subcommands' names, in order.
+  var subcommandNames: [String] { subcommandTypes.map { $0.configuration.name } }
+
+  /// The direct subcommands' specs, in order.
+  var subcommands: [CommandSpec] { subcommandTypes.map { $0.spec } }
+
   /// The direct subcommand called `name`.
   func subcommand(_ name: String) -> CommandSpec? {
-    subcommands.first { $0.name == name }
+    subcommandTypes.first { $0.configuration.name == name }?.spec
   }
 }
 

@@ -67,8 +67,8 @@ enum Completion {
       found = values(source(of: option, path: path), database: database, lookup: lookup)
     } else if current.hasPrefix("-") && !onlyArguments {
       found = options(of: spec).map { "--" + $0.name }
-    } else if positional == 0 && !spec.subcommands.isEmpty {
-      found = spec.subcommands.map(\.name)
+    } else if positional == 0 && spec.hasSubcommands {
+      found = spec.subcommandNames
     } else if let argument = argument(of: spec, at: positional) {
       found = values(source(of: argument, path: path), database: database, lookup: lookup)
     } else {

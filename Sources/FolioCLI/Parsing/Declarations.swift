@@ -12,6 +12,13 @@ import Foundation
 /// A command or a group of commands, registered in its parent by type.
 protocol ParsableCommand: SendableMetatype {
   static var configuration: CommandConfiguration { get }
+  /// Adds the command's options, arguments and constructor to `spec`: nothing for a group
+  /// that only holds subcommands, its declarations for a `FolioCommand`.
+  static func declare(into spec: inout CommandSpec)
+}
+
+extension ParsableCommand {
+  static func declare(into spec: inout CommandSpec) {}
 }
 
 /// A command's name, help and subcommands; its options are its declared properties.
@@ -368,14 +375,14 @@ extension ParsableCommand {
     var spec = CommandSpec(
       name: configuration.name, abstract: configuration.abstract,
       discussion: configuration.discussion, portfolioHelp: configuration.portfolioHelp,
-      subcommands: configuration.subcommands.map { $0.spec })
-    if let command = self as? any FolioCommand.Type { command.declare(into: &spec) }
+      subcommandTypes: configuration.subcommands)
+    declare(into: &spec)
     return spec
   }
 }
 
 extension FolioCommand {
-  fileprivate static func declare(into spec: inout CommandSpec) {
+  static func declare(into spec: inout CommandSpec) {
     Self().forEachDeclaration { $1.declare(key: $0, into: &spec) }
     let (options, arguments) = (spec.options, spec.arguments)
     spec.make = { try Self.make(options: options, arguments: arguments, $0) }

@@ -45,13 +45,13 @@ enum Help {
   /// The one-line usage of the command at `path`.
   static func usage(path: [String], spec: CommandSpec) -> String {
     var parts = path
-    if !spec.subcommands.isEmpty {
+    if spec.hasSubcommands {
       // A group that also runs by itself (`folio report`) takes its subcommand optionally.
       parts.append(spec.make == nil ? "<subcommand>" : "[<subcommand>]")
     } else {
       parts += spec.arguments.map(\.synopsis)
     }
-    if !spec.options.isEmpty || spec.subcommands.isEmpty { parts.append("[<options>]") }
+    if !spec.options.isEmpty || !spec.hasSubcommands { parts.append("[<options>]") }
     return parts.joined(separator: " ")
   }
 
@@ -81,7 +81,7 @@ enum Help {
       let help = option.name == "portfolio" ? spec.portfolioHelp ?? option.help : option.help
       return row(option.synopsis, help)
     }.joined()
-    if !spec.subcommands.isEmpty {
+    if spec.hasSubcommands {
       text += "\nSUBCOMMANDS:\n"
       text += spec.subcommands.map { row($0.name, $0.abstract) }.joined()
       let group = path.dropFirst().map { " " + $0 }.joined()

@@ -91,7 +91,7 @@ enum Parser {
         || looksLikeComment(word)
       {
         // A word in a group command names a subcommand, or `help`.
-        if !onlyArguments && !spec.subcommands.isEmpty && values.arguments.isEmpty {
+        if !onlyArguments && spec.hasSubcommands && values.arguments.isEmpty {
           if word == "help" && spec.subcommand("help") == nil {
             return try helpInvocation(
               for: Array(arguments[index...]), from: spec, path: values.path, globals: globals)
@@ -99,7 +99,7 @@ enum Parser {
           guard let sub = spec.subcommand(word) else {
             throw UsageError(
               unknownMessage(
-                "unknown command '\(word)'", word, candidates: spec.subcommands.map(\.name)),
+                "unknown command '\(word)'", word, candidates: spec.subcommandNames),
               commandPath: values.path)
           }
           spec = sub
@@ -165,7 +165,7 @@ enum Parser {
     guard let make = spec.make else {
       throw UsageError(
         "missing subcommand; choose one of: "
-          + spec.subcommands.map(\.name).joined(separator: ", "),
+          + spec.subcommandNames.joined(separator: ", "),
         commandPath: values.path)
     }
     try checkArguments(values, spec: spec, given: values.options)
@@ -187,7 +187,7 @@ enum Parser {
       guard let sub = spec.subcommand(word) else {
         throw UsageError(
           unknownMessage(
-            "unknown command '\(word)'", word, candidates: spec.subcommands.map(\.name)),
+            "unknown command '\(word)'", word, candidates: spec.subcommandNames),
           commandPath: path)
       }
       spec = sub
