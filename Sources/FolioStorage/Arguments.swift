@@ -18,6 +18,9 @@ public struct Arguments {
     /// `count` bytes at `start` of the buffer; `terminated` when no NUL is among them (one
     /// always follows), so SQLite may treat them as a C string.
     case text(start: Int, count: Int, terminated: Bool)
+    /// Text not yet searched for a NUL: the thread that binds it searches it (`bind`), for a
+    /// batch the writer, not the thread making its rows.
+    case unsearchedText(start: Int, count: Int)
     case blob(start: Int, count: Int)
     /// A decimal, as the two halves of its units. Its canonical text goes into the buffer when
     /// the values are bound (`bind`), by the thread that binds them: a batch writer
@@ -61,7 +64,7 @@ public struct Arguments {
     case .null: slots.append(.null)
     case .integer(let value): slots.append(.integer(value))
     case .real(let value): slots.append(.real(value))
-    case .text(var value): value.withUTF8 { append(text: $0) }
+    case .text(let value): append(value)
     case .blob(let value):
       let start = value.withUnsafeBufferPointer { bytes.append($0) }
       slots.append(.blob(start: start, count: value.count))
@@ -75,11 +78,30 @@ public struct Arguments {
         low: UInt64(truncatingIfNeeded: value.units)))
   }
 
+  public mutating func append(_ value: String) {
+    // Read in place: `withUTF8` would need a copy of the string to mutate, and so a retain and
+    // a release of its storage for every value.
+    guard value.utf8.withContiguousStorageIfAvailable({ append(text: $0) }) == nil else { return }
+    var copy = value
+    copy.withUTF8 { append(text: $0) }
+  }
+
+  public mutating func append(_ value: Int64?) {
+    if let value { append(value) } else { slots.append(.null) }
+  }
+
+  public mutating func append(_ value: ExactDecimal?) {
+    if let value { append(value) } else { slots.append(.null) }
+  }
+
+  public mutating func append(_ value: String?) {
+    if let value { append(value) } else { slots.append(.null) }
+  }
+
   /// Appends UTF-8 text, such as a buffer on the stack: it is copied into the buffer.
   public mutating func append(text: UnsafeBufferPointer<UInt8>) {
     let start = bytes.append(text, terminated: true)
-    let holdsNUL = text.baseAddress.map { memchr($0, 0, text.count) != nil } ?? false
-    slots.append(.text(start: start, count: text.count, terminated: !holdsNUL))
+    slots.append(.unsearchedText(start: start, count: text.count))
   }
 
   /// Binds every value to `statement`, whose parameters must be as many. SQLite copies the
@@ -110,16 +132,10 @@ public struct Arguments {
       case .integer(let value): code = sqlite3_bind_int64(handle, index, value)
       case .real(let value): code = sqlite3_bind_double(handle, index, value)
       case .text(let start, let count, let terminated):
-        if let base = buffer.baseAddress {
-          let text = UnsafeRawPointer(base + start).assumingMemoryBound(to: CChar.self)
-          // A negative length makes SQLite find the NUL and mark its value terminated, which
-          // the functions in a CHECK would otherwise copy it to make.
-          code = sqlite3_bind_text(
-            handle, index, text, terminated ? -1 : Int32(clamping: count), destructor)
-        } else {
-          // Not reached: a NUL follows every text, so the buffer is never empty here.
-          code = sqlite3_bind_text(handle, index, "", 0, sqliteTransient)
-        }
+        code = Self.bindText(handle, index, buffer, start, count, terminated, destructor)
+      case .unsearchedText(let start, let count):
+        let terminated = buffer.baseAddress.map { memchr($0 + start, 0, count) == nil } ?? false
+        code = Self.bindText(handle, index, buffer, start, count, terminated, destructor)
       case .blob(_, 0): code = sqlite3_bind_zeroblob(handle, index, 0)
       case .blob(let start, let count):
         code = sqlite3_bind_blob64(
@@ -134,9 +150,26 @@ public struct Arguments {
 }
 
 extension Arguments {
-  /// Writes the canonical text of the decimals among `range` into the buffer, each followed by
-  /// a NUL, and makes them text values.
-  private mutating func writeDecimals(in range: Range<Int>) {
+  /// Binds the `count` bytes at `start` of `buffer` as text to parameter `index`.
+  private static func bindText(
+    _ handle: OpaquePointer, _ index: Int32, _ buffer: UnsafeBufferPointer<UInt8>, _ start: Int,
+    _ count: Int, _ terminated: Bool, _ destructor: sqlite3_destructor_type?
+  ) -> Int32 {
+    guard let base = buffer.baseAddress else {
+      // Not reached: a NUL follows every text, so the buffer is never empty here.
+      return sqlite3_bind_text(handle, index, "", 0, sqliteTransient)
+    }
+    let text = UnsafeRawPointer(base + start).assumingMemoryBound(to: CChar.self)
+    // A negative length makes SQLite find the NUL and mark its value terminated, which the
+    // functions in a CHECK would otherwise copy it to make.
+    return sqlite3_bind_text(
+      handle, index, text, terminated ? -1 : Int32(clamping: count), destructor)
+  }
+
+  /// Writes the canonical text of the decimals among `range` (all values when nil) into the
+  /// buffer, each followed by a NUL, and makes them text values.
+  mutating func writeDecimals(in range: Range<Int>? = nil) {
+    let range = range ?? slots.indices
     for index in range {
       guard case .decimal(let high, let low) = slots[index] else { continue }
       let value = ExactDecimal(units: Int128(high) << 64 | Int128(low))

@@ -49,9 +49,17 @@ public final class BatchedInsert {
   /// runs. The values must be exactly as many as the columns (else SQLITE_RANGE, and the row
   /// is not added).
   public func add<each Value: SQLBindable>(_ values: repeat each Value) throws {
+    try add { arguments in repeat (each values).append(to: &arguments) }
+  }
+
+  /// Adds one row whose values `row` appends, in column order, with `Arguments`' own methods:
+  /// the form for rows added by the million. Each value is then appended by a call made for
+  /// its type, while the values of `add(_:)` are appended through `SQLBindable`, generic
+  /// code that copies each optional value, with a retain and a release of each string.
+  public func add(_ row: (inout Arguments) -> Void) throws {
     if let failure = pending.failure { throw failure }
     let before = arguments.count
-    Self.append(repeat each values, to: &arguments)
+    row(&arguments)
     let added = arguments.count - before
     guard added == columns else {
       arguments.removeLast(added)
@@ -77,14 +85,6 @@ public final class BatchedInsert {
       pending.fail(error)
       throw error
     }
-  }
-
-  /// Appends the values with one access to `arguments` (one exclusivity check, not one a
-  /// value).
-  private static func append<each Value: SQLBindable>(
-    _ values: repeat each Value, to arguments: inout Arguments
-  ) {
-    repeat (each values).append(to: &arguments)
   }
 
   /// Writes the rows gathered so far, one statement each (fewer than `rowsPerRun`).
@@ -187,7 +187,8 @@ final class PendingWrites {
 /// order. It holds no reference to a statement (a statement must be finalized on the thread
 /// that owns the connection): each batch waits for the writer before it goes.
 final class BatchWriter: @unchecked Sendable {
-  /// Runs handed and not yet written, at most: the maker waits beyond.
+  /// Runs handed and not yet written, at most: the maker waits beyond, until the writer is
+  /// down to half of them (one wake-up for several runs, not one a run).
   static let depth = 4
 
   private struct Run {
@@ -222,6 +223,14 @@ final class BatchWriter: @unchecked Sendable {
   func hand(_ statement: Statement, _ arguments: inout Arguments) throws {
     condition.lock()
     defer { condition.unlock() }
+    if !runs.isEmpty && failure == nil {
+      // The writer is busy: this thread writes the run's decimals as text, which the writer
+      // would otherwise do when it binds them. When it is not, this thread is the one that
+      // keeps the import waiting, and the writer does it.
+      condition.unlock()
+      arguments.writeDecimals()
+      condition.lock()
+    }
     while runs.count >= Self.depth && failure == nil { condition.wait() }
     if let failure { throw failure }
     runs.append(Run(statement: Unmanaged.passUnretained(statement), arguments: arguments))
@@ -285,7 +294,9 @@ final class BatchWriter: @unchecked Sendable {
         if failure == nil { failure = thrown }
         runs.removeAll()
       }
-      condition.broadcast()
+      // Whoever waits, waits for room (half the runs), for the end of the runs or for a
+      // failure.
+      if runs.count <= Self.depth / 2 { condition.broadcast() }
     }
     condition.unlock()
   }

@@ -80,8 +80,7 @@ extension Double: SQLBindable {
 extension String: SQLBindable {
   public var sqlValue: SQLValue { .text(self) }
   public func append(to arguments: inout Arguments) {
-    var text = self
-    text.withUTF8 { arguments.append(text: $0) }
+    arguments.append(self)
   }
 }
 extension Bool: SQLBindable {

@@ -123,9 +123,16 @@ public final class DerivedTables {
   }
 
   public func insert(_ lot: Lot, portfolioID: Int64, coinID: String) throws {
-    try insertLot.add(
-      lot.tradeID, portfolioID, coinID, lot.acquiredAt, lot.quantity, lot.cost, lot.remaining,
-      lot.remainingCost)
+    try insertLot.add {
+      $0.append(lot.tradeID)
+      $0.append(portfolioID)
+      $0.append(coinID)
+      $0.append(lot.acquiredAt)
+      $0.append(lot.quantity)
+      $0.append(lot.cost)
+      $0.append(lot.remaining)
+      $0.append(lot.remainingCost)
+    }
   }
 
   public func update(_ lot: Lot) throws {
@@ -146,14 +153,26 @@ public final class DerivedTables {
   // MARK: - Sells
 
   public func insert(_ consumption: LotConsumption) throws {
-    try insertConsumption.add(
-      consumption.sellTradeID, consumption.lotTradeID, consumption.quantity, consumption.cost)
+    try insertConsumption.add {
+      $0.append(consumption.sellTradeID)
+      $0.append(consumption.lotTradeID)
+      $0.append(consumption.quantity)
+      $0.append(consumption.cost)
+    }
   }
 
   public func insert(_ disposal: Disposal, portfolioID: Int64, coinID: String) throws {
-    try insertDisposal.add(
-      disposal.tradeID, portfolioID, coinID, disposal.disposedAt, disposal.quantity,
-      disposal.proceeds, disposal.costBasis, disposal.realized, disposal.method.rawValue)
+    try insertDisposal.add {
+      $0.append(disposal.tradeID)
+      $0.append(portfolioID)
+      $0.append(coinID)
+      $0.append(disposal.disposedAt)
+      $0.append(disposal.quantity)
+      $0.append(disposal.proceeds)
+      $0.append(disposal.costBasis)
+      $0.append(disposal.realized)
+      $0.append(disposal.method.rawValue)
+    }
   }
 
   /// The disposals of the position's sells at or after `key` (found through the trades index).

@@ -222,10 +222,25 @@ public struct Trade: Equatable, Sendable {
     if externalID == nil || newExternalID, let batch = statements.batch,
       let id = try statements.idForBatch(db)
     {
-      try batch.add(
-        id, portfolioID, executedAt, side.rawValue, coinID, quantity, price, fee, note,
-        externalID, createdAt, locationID, kind.rawValue, incomeType?.rawValue, amount,
-        acquiredAt, linkID)
+      try batch.add {
+        $0.append(id)
+        $0.append(portfolioID)
+        $0.append(executedAt)
+        $0.append(side.rawValue)
+        $0.append(coinID)
+        $0.append(quantity)
+        $0.append(price)
+        $0.append(fee)
+        $0.append(note)
+        $0.append(externalID)
+        $0.append(createdAt)
+        $0.append(locationID)
+        $0.append(kind.rawValue)
+        $0.append(incomeType?.rawValue)
+        $0.append(amount)
+        $0.append(acquiredAt)
+        $0.append(linkID)
+      }
       statements.took(id)
       return id
     }
