@@ -166,9 +166,12 @@ final class PendingWrites {
   /// Runs `body` with full batches written by a second thread while this one goes on making
   /// rows: the connection is used by one thread at a time, the writer's runs in the order they
   /// were handed, and every other use of it (`Statement.handle`, `Database.handle`) waits until
-  /// the writer has written all it holds. Without a thread, batches are written here.
-  func writingBehind<T>(_ body: () throws -> T) throws -> T {
-    guard writer == nil, let started = BatchWriter.start() else { return try body() }
+  /// the writer has written all it holds. Without a thread, batches are written here. The
+  /// writer's thread calls `written` every `BatchWriter.runsBetweenCalls` runs.
+  func writingBehind<T>(written: (() -> Void)? = nil, _ body: () throws -> T) throws -> T {
+    guard writer == nil, let started = BatchWriter.start(written: written) else {
+      return try body()
+    }
     writer = started
     defer {
       started.stop()
@@ -196,8 +199,13 @@ final class BatchWriter: @unchecked Sendable {
     var arguments: Arguments
   }
 
+  /// Runs written between two calls of `written`.
+  static let runsBetweenCalls = 256
+
   private let condition = NSCondition()
   private var thread: BackgroundThread?
+  /// Called by the writer's thread every `runsBetweenCalls` runs written.
+  private let written: (() -> Void)?
   // Guarded by `condition`.
   private var runs: [Run] = []
   /// The emptied arguments of runs written, with their buffers, for the next batches: a batch
@@ -207,11 +215,12 @@ final class BatchWriter: @unchecked Sendable {
   private var stopping = false
   private var failure: (any Error)?
 
-  private init() {}
+  private init(written: (() -> Void)?) { self.written = written }
 
-  /// Starts the writer; nil when the system cannot start a thread.
-  static func start() -> BatchWriter? {
-    let writer = BatchWriter()
+  /// Starts the writer, which calls `written` every `runsBetweenCalls` runs it writes; nil
+  /// when the system cannot start a thread.
+  static func start(written: (() -> Void)? = nil) -> BatchWriter? {
+    let writer = BatchWriter(written: written)
     guard let thread = BackgroundThread.start({ writer.work() }) else { return nil }
     writer.thread = thread
     return writer
@@ -269,9 +278,14 @@ final class BatchWriter: @unchecked Sendable {
     condition.broadcast()
     condition.unlock()
     thread?.join()
+    // The thread's job holds the writer: without this, the writer, and what `written` holds
+    // (the new file of an import, whose end removes what a failed import made), would never be
+    // freed.
+    thread = nil
   }
 
   private func work() {
+    var count = 0
     condition.lock()
     while true {
       while runs.isEmpty && !stopping { condition.wait() }
@@ -287,6 +301,8 @@ final class BatchWriter: @unchecked Sendable {
         thrown = error
       }
       run.arguments.removeAll()
+      count += 1
+      if count % Self.runsBetweenCalls == 0 { written?() }
       condition.lock()
       writing = false
       if spent.count <= Self.depth { spent.append(run.arguments) }

@@ -363,8 +363,11 @@ public final class Database {
   /// Runs `body` while a second thread writes the full batches of this connection's
   /// `BatchedInsert`s (`PendingWrites.writingBehind`): on two cores, making rows and SQLite's
   /// writing of them overlap. Every other use of the connection waits until the writer is idle.
+  /// A new file being built has the pages written meanwhile sent on to the disk as it goes,
+  /// so that the sync of `publish` waits for the last of them only (about 2 ms instead of 20
+  /// for 100,000 trades).
   public func writingBehind<T>(_ body: () throws -> T) throws -> T {
-    try pending.writingBehind(body)
+    try pending.writingBehind(written: building.map { file in file.startWriteback }, body)
   }
 
   /// Prepares `insert` (`INSERT INTO table (columns…)`, without `VALUES`) to add rows of

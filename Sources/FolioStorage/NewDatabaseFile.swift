@@ -91,6 +91,12 @@ public final class NewDatabaseFile {
     Self.remove(madeFolders)
   }
 
+  /// Starts writing what the connection has written so far to the disk, without waiting: the
+  /// sync of `publish` then waits for the last pages only, not the whole file.
+  func startWriteback() {
+    folio_start_writeback(descriptor)
+  }
+
   /// Gives the complete file its name, once the connection that built it is closed: marks it
   /// as a WAL database (the header's format bytes, https://sqlite.org/fileformat2.html, as
   /// `PRAGMA journal_mode = WAL` writes them), syncs it, links it at `path` (never over a file
