@@ -170,6 +170,8 @@ extension Arguments {
   /// buffer, each followed by a NUL, and makes them text values.
   mutating func writeDecimals(in range: Range<Int>? = nil) {
     let range = range ?? slots.indices
+    // One reference for the loop, not a retain and a release for each decimal.
+    let bytes = bytes
     for index in range {
       guard case .decimal(let high, let low) = slots[index] else { continue }
       let value = ExactDecimal(units: Int128(high) << 64 | Int128(low))

@@ -49,17 +49,23 @@ public final class BatchedInsert {
   /// runs. The values must be exactly as many as the columns (else SQLITE_RANGE, and the row
   /// is not added).
   public func add<each Value: SQLBindable>(_ values: repeat each Value) throws {
-    try add { arguments in repeat (each values).append(to: &arguments) }
+    try add(()) { _, arguments in repeat (each values).append(to: &arguments) }
   }
 
-  /// Adds one row whose values `row` appends, in column order, with `Arguments`' own methods:
-  /// the form for rows added by the million. Each value is then appended by a call made for
-  /// its type, while the values of `add(_:)` are appended through `SQLBindable`, generic
-  /// code that copies each optional value, with a retain and a release of each string.
-  public func add(_ row: (inout Arguments) -> Void) throws {
+  /// Adds the row whose values `write` appends from `record`, in column order, with
+  /// `Arguments`' own methods: the form for rows added by the million. Each value is then
+  /// appended by a call made for its type, while the values of `add(_:)` are appended through
+  /// `SQLBindable`, generic code that copies each optional value, with a retain and a release
+  /// of each string. `record` is lent to `write`, not copied, as a closure capturing it would
+  /// copy it (a retain and a release of each of its strings).
+  public func add<Record>(
+    _ record: borrowing Record, _ write: (borrowing Record, inout Arguments) -> Void
+  )
+    throws
+  {
     if let failure = pending.failure { throw failure }
     let before = arguments.count
-    row(&arguments)
+    write(record, &arguments)
     let added = arguments.count - before
     guard added == columns else {
       arguments.removeLast(added)

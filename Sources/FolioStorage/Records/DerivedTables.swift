@@ -123,15 +123,15 @@ public final class DerivedTables {
   }
 
   public func insert(_ lot: Lot, portfolioID: Int64, coinID: String) throws {
-    try insertLot.add {
-      $0.append(lot.tradeID)
-      $0.append(portfolioID)
-      $0.append(coinID)
-      $0.append(lot.acquiredAt)
-      $0.append(lot.quantity)
-      $0.append(lot.cost)
-      $0.append(lot.remaining)
-      $0.append(lot.remainingCost)
+    try insertLot.add(lot) { lot, row in
+      row.append(lot.tradeID)
+      row.append(portfolioID)
+      row.append(coinID)
+      row.append(lot.acquiredAt)
+      row.append(lot.quantity)
+      row.append(lot.cost)
+      row.append(lot.remaining)
+      row.append(lot.remainingCost)
     }
   }
 
@@ -153,25 +153,25 @@ public final class DerivedTables {
   // MARK: - Sells
 
   public func insert(_ consumption: LotConsumption) throws {
-    try insertConsumption.add {
-      $0.append(consumption.sellTradeID)
-      $0.append(consumption.lotTradeID)
-      $0.append(consumption.quantity)
-      $0.append(consumption.cost)
+    try insertConsumption.add(consumption) { consumption, row in
+      row.append(consumption.sellTradeID)
+      row.append(consumption.lotTradeID)
+      row.append(consumption.quantity)
+      row.append(consumption.cost)
     }
   }
 
   public func insert(_ disposal: Disposal, portfolioID: Int64, coinID: String) throws {
-    try insertDisposal.add {
-      $0.append(disposal.tradeID)
-      $0.append(portfolioID)
-      $0.append(coinID)
-      $0.append(disposal.disposedAt)
-      $0.append(disposal.quantity)
-      $0.append(disposal.proceeds)
-      $0.append(disposal.costBasis)
-      $0.append(disposal.realized)
-      $0.append(disposal.method.rawValue)
+    try insertDisposal.add(disposal) { disposal, row in
+      row.append(disposal.tradeID)
+      row.append(portfolioID)
+      row.append(coinID)
+      row.append(disposal.disposedAt)
+      row.append(disposal.quantity)
+      row.append(disposal.proceeds)
+      row.append(disposal.costBasis)
+      row.append(disposal.realized)
+      row.append(disposal.method.rawValue)
     }
   }
 
