@@ -1,6 +1,7 @@
 import CSQLite
 import FolioTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 @testable import FolioStorage
@@ -103,6 +104,35 @@ import Testing
       try batch.add(Int64(2), "ok", "ok")
     }
     #expect(try rows(db) == [[.integer(2), .text("ok"), .text("ok")]])
+  }
+
+  /// The writer's thread calls back every `runsBetweenCalls` runs it wrote (an import into a
+  /// new file sends its pages on to the disk then), and the writer is freed when it stops: it
+  /// once stayed alive, and with it the new file of a refused import, whose end removes what
+  /// the import made.
+  @Test func theWriterCallsBackEveryFewRunsAndIsFreedWhenItStops() throws {
+    let db = try database()
+    let batch = try db.prepareBatch("INSERT INTO t (i, s, d)", columns: 3)
+    let calls = Mutex(0)
+    let runs = 2 * BatchWriter.runsBetweenCalls + 1
+    try db.write {
+      try db.pending.writingBehind(written: { calls.withLock { $0 += 1 } }) {
+        for i in 0..<(runs * BatchedInsert.rowsPerRun + 5) {
+          try batch.add(Int64(i), "x", "y")
+        }
+      }
+    }
+    #expect(calls.withLock { $0 } == 2)
+    #expect(
+      try db.scalarInt("SELECT count(*) FROM t") == Int64(runs * BatchedInsert.rowsPerRun + 5))
+
+    weak var stopped: BatchWriter?
+    do {
+      let writer = try #require(BatchWriter.start())
+      stopped = writer
+      writer.stop()
+    }
+    #expect(stopped == nil)
   }
 
   @Test func writingBehindGivesTheSameRowsAndQueriesWaitForThem() throws {
