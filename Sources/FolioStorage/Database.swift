@@ -806,9 +806,11 @@ public final class Database {
   /// Removes what a folio process killed part-way left beside `path`: the copies
   /// `<path>.partial-<pid>`, `<path>.restore-<pid>` and `<path>.<name>.partial-<pid>` (a backup,
   /// a restore's scratch copy, the copy kept aside by a restore or before a migration), with
-  /// their journal files, when process `<pid>` is no longer running. A copy still being
-  /// written belongs to a live process and is left alone.
+  /// their journal files, when process `<pid>` is no longer running, and, beside a database
+  /// that exists, its creation lock file when no one holds it (`CreationLock.removeStale`). A
+  /// copy still being written belongs to a live process and is left alone.
   public static func removeLeftovers(of path: String) {
+    CreationLock.removeStale(of: path)
     let folder = PathName.folder(of: path)
     let prefix = PathName.name(of: path) + "."
     let names =

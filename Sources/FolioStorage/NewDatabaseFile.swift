@@ -222,6 +222,23 @@ final class CreationLock {
     return read == marker.count && content.prefix(marker.count).elementsEqual(marker)
   }
 
+  /// Removes the lock file of the database at `database` that a command killed just after
+  /// naming the database left: the database exists, so no command creating it comes to take
+  /// the file over. Only when no one holds it and it is folio's (`marker`).
+  static func removeStale(of database: String) {
+    var status = stat()
+    guard lstat(database, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return }
+    let path = database + ".creating"
+    let descriptor = open(path, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+    guard descriptor >= 0 else { return }
+    defer { close(descriptor) }
+    var held = stat()
+    guard flock(descriptor, LOCK_EX | LOCK_NB) == 0, fstat(descriptor, &held) == 0,
+      FileIdentity(at: path) == FileIdentity(held), isFolios(descriptor, held)
+    else { return }
+    unlink(path)
+  }
+
   /// Removes the lock file, still holding the lock, once: a command waiting for it then makes
   /// a new one. Before the folders it is in are removed.
   func removeFile() {

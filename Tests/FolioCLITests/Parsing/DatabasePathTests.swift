@@ -321,6 +321,30 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: sandbox.file("refused.sqlite3")))
   }
 
+  /// A command killed just after naming a new database leaves its lock file: the next command
+  /// opening the database removes it, unless another command holds it or it is not folio's.
+  @Test func aLockFileLeftBesideADatabaseIsRemovedWhenNoOneHoldsIt() throws {
+    let path = sandbox.file("left.sqlite3")
+    #expect(sandbox.run("--db", path, "buy", "bitcoin", "1", "--price", "100").code == 0)
+    let lock = path + ".creating"
+    func leave(_ text: String) {
+      FileManager.default.createFile(atPath: lock, contents: Data(text.utf8))
+    }
+    let marker = String(decoding: CreationLock.marker, as: UTF8.self)
+    leave(marker)
+    let holder = open(lock, O_RDWR)
+    #expect(flock(holder, LOCK_EX) == 0)
+    #expect(sandbox.run("--db", path, "tx", "list").code == 0)
+    #expect(FileManager.default.fileExists(atPath: lock), "held by another command")
+    close(holder)
+    leave(marker + "x")
+    #expect(sandbox.run("--db", path, "tx", "list").code == 0)
+    #expect(FileManager.default.fileExists(atPath: lock), "not folio's")
+    leave(marker)
+    #expect(sandbox.run("--db", path, "tx", "list").code == 0)
+    #expect(!FileManager.default.fileExists(atPath: lock))
+  }
+
   @Test func commandsThatWriteCreateTheDatabase() throws {
     let path = sandbox.file("new/folio.sqlite3")
     let bought = sandbox.run("--db", path, "buy", "bitcoin", "1", "--price", "100")
