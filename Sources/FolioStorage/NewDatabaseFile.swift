@@ -178,6 +178,14 @@ final class CreationLock {
           guard errno == ENOENT, Date() < deadline else { return nil }
           continue
         }
+        // Only a regular file is opened: opening a device or a FIFO someone put there could
+        // do more than open it.
+        var status = stat()
+        guard lstat(path, &status) == 0 else {
+          guard errno == ENOENT, Date() < deadline else { return nil }
+          continue
+        }
+        guard status.st_mode & S_IFMT == S_IFREG else { return nil }
         descriptor = open(path, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else {
           guard errno == ENOENT, Date() < deadline else { return nil }
@@ -213,6 +221,12 @@ final class CreationLock {
     }
   }
 
+  /// Whether `path` names a regular file (not following a symbolic link).
+  private static func isRegularFile(_ path: String) -> Bool {
+    var status = stat()
+    return lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
+  }
+
   /// Whether the open file is a lock file folio made: a regular file with one name, holding
   /// exactly `marker`.
   private static func isFolios(_ descriptor: Int32, _ status: stat) -> Bool {
@@ -226,9 +240,8 @@ final class CreationLock {
   /// naming the database left: the database exists, so no command creating it comes to take
   /// the file over. Only when no one holds it and it is folio's (`marker`).
   static func removeStale(of database: String) {
-    var status = stat()
-    guard lstat(database, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return }
     let path = database + ".creating"
+    guard isRegularFile(database), isRegularFile(path) else { return }
     let descriptor = open(path, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
     guard descriptor >= 0 else { return }
     defer { close(descriptor) }

@@ -343,6 +343,16 @@ import Testing
     leave(marker)
     #expect(sandbox.run("--db", path, "tx", "list").code == 0)
     #expect(!FileManager.default.fileExists(atPath: lock))
+    // A FIFO at the name is not opened, beside a database or a new one, nor removed.
+    try #require(mkfifo(lock, 0o600) == 0)
+    #expect(sandbox.run("--db", path, "tx", "list").code == 0)
+    let fresh = sandbox.file("fresh.sqlite3")
+    try #require(mkfifo(fresh + ".creating", 0o600) == 0)
+    #expect(sandbox.run("--db", fresh, "buy", "bitcoin", "1", "--price", "100").code == 0)
+    for fifo in [lock, fresh + ".creating"] {
+      var status = stat()
+      #expect(lstat(fifo, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO)
+    }
   }
 
   @Test func commandsThatWriteCreateTheDatabase() throws {
