@@ -124,6 +124,7 @@ public struct Arguments {
     }
     writeDecimals(in: range)
     let buffer = bytes.buffer
+    let byLength = statement.bindsTextByLength
     for (offset, slot) in slots[range].enumerated() {
       let index = Int32(truncatingIfNeeded: offset + 1)
       let code: Int32
@@ -132,9 +133,11 @@ public struct Arguments {
       case .integer(let value): code = sqlite3_bind_int64(handle, index, value)
       case .real(let value): code = sqlite3_bind_double(handle, index, value)
       case .text(let start, let count, let terminated):
-        code = Self.bindText(handle, index, buffer, start, count, terminated, destructor)
+        code = Self.bindText(
+          handle, index, buffer, start, count, terminated && !byLength, destructor)
       case .unsearchedText(let start, let count):
-        let terminated = buffer.baseAddress.map { memchr($0 + start, 0, count) == nil } ?? false
+        let terminated =
+          !byLength && buffer.baseAddress.map { memchr($0 + start, 0, count) == nil } ?? false
         code = Self.bindText(handle, index, buffer, start, count, terminated, destructor)
       case .blob(_, 0): code = sqlite3_bind_zeroblob(handle, index, 0)
       case .blob(let start, let count):

@@ -117,6 +117,11 @@ final class PendingWrites {
   /// have ended the transaction with it (a conflict under `OR ROLLBACK`, a full disk), so
   /// every statement fails with it (`flush()`) rather than run, and commit, on its own.
   private(set) var failure: (any Error)?
+  /// True while the connection ignores CHECK constraints (`Database.ignoringCheckConstraints`):
+  /// texts are then bound by their length, not found by SQLite up to their NUL, for no
+  /// function of a CHECK reads them (given a text without its NUL, such a function reads a
+  /// copy SQLite makes). Set and cleared while no batch writer runs.
+  var checksIgnored = false
 
   var isEmpty: Bool { batches.isEmpty && writer == nil && failure == nil }
 

@@ -738,12 +738,14 @@ public final class Database {
   public func ignoringCheckConstraints<T>(_ body: () throws -> T) throws -> T {
     guard try scalarInt("PRAGMA ignore_check_constraints") == 0 else { return try body() }
     try execute("PRAGMA ignore_check_constraints = ON")
+    pending.checksIgnored = true
     defer {
       // The body's batched rows are written first, with the checks still off; after a failed
       // write (`PendingWrites.failure`) they are gone and the checks go back on all the same.
       if (try? execute("PRAGMA ignore_check_constraints = OFF")) == nil {
         try? executeAlone("PRAGMA ignore_check_constraints = OFF")
       }
+      pending.checksIgnored = false
     }
     return try body()
   }

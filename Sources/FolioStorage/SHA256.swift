@@ -27,35 +27,54 @@ public enum SHA256 {
     for shift in stride(from: 56, through: 0, by: -8) {
       message.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
     }
+    // Every command checks the built-in migrations' checksums (60 KB): no allocation per block.
     var w = [UInt32](repeating: 0, count: 64)
-    for chunk in stride(from: 0, to: message.count, by: 64) {
-      for i in 0..<16 {
-        let j = chunk + i * 4
-        w[i] =
-          UInt32(message[j]) << 24 | UInt32(message[j + 1]) << 16 | UInt32(message[j + 2]) << 8
-          | UInt32(message[j + 3])
+    message.withUnsafeBufferPointer { message in
+      k.withUnsafeBufferPointer { k in
+        w.withUnsafeMutableBufferPointer { w in
+          h.withUnsafeMutableBufferPointer { h in
+            for chunk in stride(from: 0, to: message.count, by: 64) {
+              compress(message[chunk..<chunk + 64], into: h, k: k, w: w)
+            }
+          }
+        }
       }
-      for i in 16..<64 {
-        let s0 = rotate(w[i - 15], 7) ^ rotate(w[i - 15], 18) ^ (w[i - 15] >> 3)
-        let s1 = rotate(w[i - 2], 17) ^ rotate(w[i - 2], 19) ^ (w[i - 2] >> 10)
-        w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
-      }
-      var (a, b, c, d, e, f, g, hh) = (h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7])
-      for i in 0..<64 {
-        let s1 = rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)
-        let choice = (e & f) ^ (~e & g)
-        let t1 = hh &+ s1 &+ choice &+ k[i] &+ w[i]
-        let s0 = rotate(a, 2) ^ rotate(a, 13) ^ rotate(a, 22)
-        let majority = (a & b) ^ (a & c) ^ (b & c)
-        let t2 = s0 &+ majority
-        (hh, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
-      }
-      h = zip(h, [a, b, c, d, e, f, g, hh]).map { $0 &+ $1 }
     }
     return h.map { word in
       let digits = String(word, radix: 16)
       return String(repeating: "0", count: 8 - digits.count) + digits
     }.joined()
+  }
+
+  /// Adds the 64 bytes of `block` to the state `h`, with `w` as scratch.
+  private static func compress(
+    _ block: Slice<UnsafeBufferPointer<UInt8>>, into h: UnsafeMutableBufferPointer<UInt32>,
+    k: UnsafeBufferPointer<UInt32>, w: UnsafeMutableBufferPointer<UInt32>
+  ) {
+    var j = block.startIndex
+    for i in 0..<16 {
+      w[i] =
+        UInt32(block[j]) << 24 | UInt32(block[j + 1]) << 16 | UInt32(block[j + 2]) << 8
+        | UInt32(block[j + 3])
+      j += 4
+    }
+    for i in 16..<64 {
+      let s0 = rotate(w[i - 15], 7) ^ rotate(w[i - 15], 18) ^ (w[i - 15] >> 3)
+      let s1 = rotate(w[i - 2], 17) ^ rotate(w[i - 2], 19) ^ (w[i - 2] >> 10)
+      w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
+    }
+    var (a, b, c, d, e, f, g, hh) = (h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7])
+    for i in 0..<64 {
+      let s1 = rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)
+      let choice = (e & f) ^ (~e & g)
+      let t1 = hh &+ s1 &+ choice &+ k[i] &+ w[i]
+      let s0 = rotate(a, 2) ^ rotate(a, 13) ^ rotate(a, 22)
+      let majority = (a & b) ^ (a & c) ^ (b & c)
+      let t2 = s0 &+ majority
+      (hh, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
+    }
+    (h[0], h[1], h[2], h[3]) = (h[0] &+ a, h[1] &+ b, h[2] &+ c, h[3] &+ d)
+    (h[4], h[5], h[6], h[7]) = (h[4] &+ e, h[5] &+ f, h[6] &+ g, h[7] &+ hh)
   }
 
   private static func rotate(_ value: UInt32, _ count: UInt32) -> UInt32 {

@@ -113,6 +113,8 @@ public final class Statement {
   private let connection: OpaquePointer
   /// The connection's batched rows, written before this statement steps.
   private let pending: PendingWrites
+  /// True when texts are bound by their length alone (`PendingWrites.checksIgnored`).
+  var bindsTextByLength: Bool { pending.checksIgnored }
 
   /// `shown` is the SQL errors name instead of `sql` (a batch's, shortened).
   init(connection: OpaquePointer, sql: String, shown: String? = nil, pending: PendingWrites)

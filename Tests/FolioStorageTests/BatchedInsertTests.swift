@@ -41,6 +41,45 @@ import Testing
     #expect(try rows(db) == expected)
   }
 
+  /// While the checks are off (an import), texts are bound by their length: each is stored
+  /// byte for byte, a NUL and what follows it included, on the batch writer's thread or not.
+  /// Once they are back on, a CHECK refuses a text again.
+  @Test(arguments: [false, true])
+  func textsBoundWhileChecksAreOffAreStoredWhole(writingBehind: Bool) throws {
+    let db = try Database(path: folder.file("checks.sqlite3"))
+    try db.execute(
+      "CREATE TABLE t (i INTEGER PRIMARY KEY, s TEXT NOT NULL CHECK (s NOT GLOB '*[*]*')) STRICT")
+    let batch = try db.prepareBatch("INSERT INTO t (i, s)", columns: 2)
+    let texts = ["plain", "a\u{0}b*", "é\u{0}", "", "*"]
+    try db.write {
+      try db.ignoringCheckConstraints {
+        func add() throws {
+          for round in 0..<BatchedInsert.rowsPerRun {
+            for (index, text) in texts.enumerated() {
+              try batch.add(Int64(round * texts.count + index), text)
+            }
+          }
+        }
+        if writingBehind { try db.writingBehind(add) } else { try add() }
+      }
+    }
+    let stored = try db.rows(
+      "SELECT s, length(CAST(s AS BLOB)) FROM t WHERE i < ? ORDER BY i",
+      [
+        Int64(texts.count)
+      ]
+    ) { row -> [SQLValue] in [row[0], row[1]] }
+    #expect(stored == texts.map { [.text($0), .integer(Int64($0.utf8.count))] })
+    #expect(
+      try db.scalarInt("SELECT count(*) FROM t") == Int64(texts.count * BatchedInsert.rowsPerRun))
+    // The checks are back (a function such as GLOB reads a text up to its first NUL).
+    #expect(throws: SQLiteError.self) {
+      try db.write { try db.execute("INSERT INTO t (i, s) VALUES (?, ?)", [Int64(-1), "*\u{0}x"]) }
+    }
+    try db.write { try db.execute("INSERT INTO t (i, s) VALUES (?, ?)", [Int64(-2), "x\u{0}y"]) }
+    #expect(try db.scalarInt("SELECT length(CAST(s AS BLOB)) FROM t WHERE i = -2") == 3)
+  }
+
   @Test func theCommitWritesTheRowsNoQueryAsked() throws {
     let db = try database()
     let batch = try db.prepareBatch("INSERT INTO t (i, s, d)", columns: 3)

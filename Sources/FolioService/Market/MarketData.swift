@@ -201,12 +201,12 @@ public struct MarketData {
     }
     var chunk = [UInt8](repeating: 0, count: 1 << 20)
     while true {
-      let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+      guard
+        let count = try? chunk.withUnsafeMutableBytes({
+          try DescriptorReader.read(descriptor, into: $0)
+        })
+      else { return nil }
       if count == 0 { return bytes }
-      if count < 0 {
-        if errno == EINTR { continue }
-        return nil
-      }
       bytes.append(contentsOf: chunk[..<count])
     }
   }

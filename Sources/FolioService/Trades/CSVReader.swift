@@ -41,9 +41,14 @@ public final class CSVReader {
   public static let maxFieldBytes = 1 << 20
   /// The most fields a record may have.
   public static let maxFields = 10_000
+  /// The most bytes read from the file at a time.
+  static let chunkBytes = 1 << 20
   private let handle: FileHandle?
   private let source: String
+  /// The bytes read and not yet consumed are `buffer[position..<end]`. A file is read into the
+  /// same storage chunk after chunk: a new array for each would fault its pages in again.
   private var buffer: [UInt8] = []
+  private var end = 0
   private var position = 0
   private var atEnd = false
   private var line = 1
@@ -66,43 +71,47 @@ public final class CSVReader {
     self.handle = nil
     self.source = source
     buffer = bytes
+    end = bytes.count
     bytesRead = bytes.count
     atEnd = true
   }
 
   private func refill() throws -> Bool {
     guard !atEnd, let handle else { return false }
-    let data: Data
+    if buffer.count < Self.chunkBytes { buffer = [UInt8](repeating: 0, count: Self.chunkBytes) }
+    let count: Int
     do {
-      data = try handle.read(upToCount: 1 << 20) ?? Data()
+      count = try buffer.withUnsafeMutableBytes {
+        try DescriptorReader.read(handle.fileDescriptor, into: $0)
+      }
     } catch {
       throw CSVError(
         source: source, line: line, reason: "cannot be read: \(SystemErrorText.words(error))",
         kind: .io)
     }
-    if data.isEmpty {
+    if count == 0 {
       atEnd = true
       return false
     }
-    buffer = [UInt8](data)
-    position = 0
-    bytesRead += data.count
+    (position, end) = (0, count)
+    bytesRead += count
     return true
   }
 
   /// Reads until `count` bytes from `position` on are in the buffer, or the input ends.
   private func fill(atLeast count: Int) throws {
-    while buffer.count - position < count {
-      let unread = buffer[position...]
+    while end - position < count {
+      let unread = Array(buffer[position..<end])
       guard try refill() else { return }
-      buffer = Array(unread) + buffer
+      buffer = unread + buffer[..<end]
+      (position, end) = (0, buffer.count)
     }
   }
 
   /// The next byte, or nil at the end of the input.
   @inline(__always)
   private func nextByte() throws -> UInt8? {
-    if position == buffer.count {
+    if position == end {
       guard try refill() else { return nil }
     }
     let byte = buffer[position]
@@ -111,7 +120,7 @@ public final class CSVReader {
   }
 
   private func peekByte() throws -> UInt8? {
-    if position == buffer.count {
+    if position == end {
       guard try refill() else { return nil }
     }
     return buffer[position]
@@ -167,7 +176,7 @@ public final class CSVReader {
   private func takePlainField(into fields: inout [String]) throws -> UInt8? {
     try buffer.withUnsafeBufferPointer { bytes in
       var end = position
-      while end < bytes.count {
+      while end < self.end {
         switch bytes[end] {
         case UInt8(ascii: ","), UInt8(ascii: "\n"):
           guard let text = Self.text(UnsafeBufferPointer(rebasing: bytes[position..<end])) else {
@@ -203,7 +212,7 @@ public final class CSVReader {
       // Skip a UTF-8 byte-order mark, even when a pipe delivers it a byte at a time.
       if first == 0xEF {
         try fill(atLeast: 3)
-        if buffer[position...].starts(with: [0xEF, 0xBB, 0xBF]) { position += 3 }
+        if buffer[position..<end].starts(with: [0xEF, 0xBB, 0xBF]) { position += 3 }
       }
     }
     guard try peekByte() != nil else { return nil }

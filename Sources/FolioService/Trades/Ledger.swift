@@ -389,9 +389,12 @@ struct DaySums {
   /// returns the previous day's sums when `trade` starts a new day.
   mutating func add(_ trade: Trade, _ booked: Booked) throws -> PositionDay? {
     var closed: PositionDay?
-    if !(open.map { $0.day.utf8.elementsEqual(trade.executedAt.utf8.prefix(10)) } ?? false) {
+    // Ten ASCII bytes: a small string, compared by its bits (comparing the two UTF-8 views
+    // byte by byte, through generic code, took 2–3 % of an import's reading thread).
+    let day = Self.day(of: trade.executedAt)
+    if open?.day != day {
       closed = open
-      open = PositionDay(coinID: trade.coinID, day: Self.day(of: trade.executedAt))
+      open = PositionDay(coinID: trade.coinID, day: day)
     }
     let (cost, realized) = try booked.figures
     let amount = try booked.cashAmount(of: trade) ?? .zero

@@ -28,6 +28,12 @@ final class StoredTradeMatcher {
     let coinID: String
     let quantity, price, fee: ExactDecimal
     let note: String
+
+    init(_ trade: Trade) {
+      (portfolioID, executedAt, side, coinID) =
+        (trade.portfolioID, trade.executedAt, trade.side, trade.coinID)
+      (quantity, price, fee, note) = (trade.quantity, trade.price, trade.fee, trade.note ?? "")
+    }
   }
 
   init(_ db: Database) { self.db = db }
@@ -51,17 +57,13 @@ final class StoredTradeMatcher {
       extent = try Trade.storedExtent(portfolioID: trade.portfolioID, db)
       extents[trade.portfolioID] = extent
     }
-    let content = Content(
-      portfolioID: trade.portfolioID, executedAt: trade.executedAt, side: trade.side,
-      coinID: trade.coinID, quantity: trade.quantity, price: trade.price, fee: trade.fee,
-      note: trade.note ?? "")
     if let id = trade.externalID {
       // A portfolio that held nothing holds no trade with the id (a query a row spared).
       guard id.hasPrefix(Trade.exportedIDPrefix), extent != nil else { return false }
       switch try trade.externalIDHolder(db) {
       case .sameContent:
         // That stored trade is used up: an id-less row with the same content is another one.
-        matched[content, default: 0] += 1
+        matched[Content(trade), default: 0] += 1
         return true
       case .otherContent: trade.externalID = nil
       case .none: break
@@ -70,6 +72,8 @@ final class StoredTradeMatcher {
     // Only a trade at or before the latest stored one can match: appending new trades costs
     // no query.
     guard let extent, trade.executedAt <= extent.latestExecutedAt else { return false }
+    // Made only for a row that may match: most rows of an import append to what is held.
+    let content = Content(trade)
     let used = matched[content, default: 0]
     guard try used < trade.sameContentCount(upTo: extent.lastID, db) else { return false }
     matched[content] = used + 1

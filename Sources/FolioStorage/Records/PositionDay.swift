@@ -76,9 +76,20 @@ extension DerivedTables {
         portfolioID, day.coinID, day.day, day.quantityChange, day.cashIn, day.cashInWeight,
         day.cashOut, day.cashOutWeight, day.costChange, day.realized, day.cashTooLarge)
     } else {
-      try insertDay.add(
-        portfolioID, day.coinID, day.day, day.quantityChange, day.cashIn, day.cashInWeight,
-        day.cashOut, day.cashOutWeight, day.costChange, day.realized, day.cashTooLarge)
+      // A row per position and day of an import: appended by the record form (`add(_:_:)`).
+      try insertDay.add(day) { day, row in
+        row.append(portfolioID)
+        row.append(day.coinID)
+        row.append(day.day)
+        row.append(day.quantityChange)
+        row.append(day.cashIn)
+        row.append(day.cashInWeight)
+        row.append(day.cashOut)
+        row.append(day.cashOutWeight)
+        row.append(day.costChange)
+        row.append(day.realized)
+        row.append(Int64(day.cashTooLarge ? 1 : 0))
+      }
     }
   }
 
