@@ -14,7 +14,8 @@ let package = Package(
       pkgConfig: "sqlite3",
       providers: [.apt(["libsqlite3-dev"])]
     ),
-    .executableTarget(name: "EmbedMigrationsTool"),
+    // Runs the migrations on a new in-memory database at build time (`EmbeddedMigrations`).
+    .executableTarget(name: "EmbedMigrationsTool", dependencies: ["CSQLite"]),
     .plugin(
       name: "EmbedMigrations",
       capability: .buildTool(),

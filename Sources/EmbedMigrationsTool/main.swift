@@ -1,7 +1,9 @@
 // Build-time tool run by the EmbedMigrations plugin: writes a Swift file that holds every
-// migration's file name and bytes (base64, so no SQL text can break the Swift literal).
-// It fails the build when a file is misnamed, out of sequence or not UTF-8, so no migration
-// is ever dropped silently.
+// migration's file name and bytes (base64, so no SQL text can break the Swift literal), and
+// the SQL that makes in one go what they all make on a new database (see `newDatabaseSQL`).
+// It fails the build when a file is misnamed, out of sequence, not UTF-8 or fails on a new
+// database, so no migration is ever dropped silently.
+import CSQLite
 import Foundation
 
 func fail(_ message: String, code: Int32) -> Never {
@@ -21,6 +23,7 @@ var source = """
   let embeddedMigrationFiles: [(name: String, base64: String)] = [
 
   """
+var sql: [String] = []
 let files = arguments.dropFirst().map { URL(fileURLWithPath: $0) }
   .sorted { $0.lastPathComponent < $1.lastPathComponent }
 for (index, url) in files.enumerated() {
@@ -50,10 +53,163 @@ for (index, url) in files.enumerated() {
     fail("\(url.path) is not UTF-8 text", code: 65)
   }
   source += "  (\"\(name)\", \"\(data.base64EncodedString())\"),\n"
+  sql.append(String(decoding: data, as: UTF8.self))
 }
 source += "]\n"
+source += """
+
+  /// What the migrations above make on a new database, as SQL that makes it in one go: each
+  /// table as SQLite holds its definition once they have run, the rows they insert, then the
+  /// indexes, views and triggers. Their `ALTER TABLE`s make SQLite read the whole schema again
+  /// each time; this does not (a test checks that both give the same database).
+  let embeddedNewDatabaseBase64 = "\(Data(newDatabaseSQL(sql).utf8).base64EncodedString())"
+
+  """
 do {
   try Data(source.utf8).write(to: URL(fileURLWithPath: outputPath), options: .atomic)
 } catch {
   fail("cannot write \(outputPath): \(error.localizedDescription)", code: 74)
+}
+
+/// What one statement of a migration does, as SQLite's authorizer reports it while preparing it.
+struct StatementKind {
+  var changesSchema = false
+  var changesRows = false
+  var other = false
+}
+
+/// The SQL that makes on a new database what `migrations` make, in one go: the tables as
+/// SQLite holds them once every migration has run, then the statements of the migrations that
+/// write rows, in order, then every index, view and trigger (so no trigger fires on those
+/// rows, as none had yet when the migrations wrote them). Empty when that does not give the
+/// same schema and the same number of rows in each table, or when a migration does anything
+/// else (a pragma, say): new databases are then migrated step by step.
+func newDatabaseSQL(_ migrations: [String]) -> String {
+  let migrated = Memory()
+  var rowStatements: [String] = []
+  for (index, text) in migrations.enumerated() {
+    for statement in migrated.run(text, migration: index + 1) {
+      // A change of the schema is in the tables and objects written out below (SQLite runs
+      // some as pragmas: an `ALTER TABLE` checks the table).
+      if statement.kind.changesSchema { continue }
+      if statement.kind.other { return "" }
+      if statement.kind.changesRows {
+        rowStatements.append(statement.sql)
+      }
+    }
+  }
+  let objects = "FROM sqlite_schema WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%'"
+  let tables = migrated.rows("SELECT sql \(objects) AND type = 'table' ORDER BY rowid")
+  let others = migrated.rows("SELECT sql \(objects) AND type <> 'table' ORDER BY rowid")
+  let squashed = (tables.map { $0[0] } + rowStatements + others.map { $0[0] })
+    .map { $0.hasSuffix(";") ? $0 + "\n" : $0 + ";\n" }.joined()
+  let replayed = Memory()
+  _ = replayed.run(squashed, migration: nil)
+  return replayed.summary == migrated.summary ? squashed : ""
+}
+
+/// A new in-memory database.
+final class Memory {
+  let db: OpaquePointer
+
+  init() {
+    var handle: OpaquePointer?
+    guard sqlite3_open(":memory:", &handle) == SQLITE_OK, let handle else {
+      fail("cannot open an in-memory SQLite database", code: 70)
+    }
+    db = handle
+  }
+
+  deinit { sqlite3_close(db) }
+
+  /// Runs each statement of `text`, returning its text and what it did; nil for `migration`:
+  /// a statement that fails returns what ran so far.
+  func run(_ text: String, migration: Int?) -> [(sql: String, kind: StatementKind)] {
+    var done: [(sql: String, kind: StatementKind)] = []
+    // Where the authorizer, a C function, records what the statement being prepared does.
+    let kind = UnsafeMutablePointer<StatementKind>.allocate(capacity: 1)
+    kind.initialize(to: StatementKind())
+    defer { kind.deallocate() }
+    sqlite3_set_authorizer(
+      db,
+      { context, action, table, _, _, _ in
+        guard let kind = context?.assumingMemoryBound(to: StatementKind.self) else {
+          return SQLITE_OK
+        }
+        switch action {
+        case SQLITE_INSERT, SQLITE_UPDATE, SQLITE_DELETE:
+          let name = table.map { String(cString: $0) } ?? ""
+          if name.hasPrefix("sqlite_") {
+            kind.pointee.changesSchema = true
+          } else {
+            kind.pointee.changesRows = true
+          }
+        case SQLITE_READ, SQLITE_SELECT, SQLITE_FUNCTION, SQLITE_RECURSIVE: break
+        case SQLITE_CREATE_INDEX, SQLITE_CREATE_TABLE, SQLITE_CREATE_TRIGGER, SQLITE_CREATE_VIEW,
+          SQLITE_DROP_INDEX, SQLITE_DROP_TABLE, SQLITE_DROP_TRIGGER, SQLITE_DROP_VIEW,
+          SQLITE_ALTER_TABLE, SQLITE_REINDEX:
+          kind.pointee.changesSchema = true
+        default: kind.pointee.other = true
+        }
+        return SQLITE_OK
+      }, kind)
+    defer { sqlite3_set_authorizer(db, nil, nil) }
+    var bytes = Array(text.utf8CString)
+    return bytes.withUnsafeMutableBufferPointer { buffer in
+      var next = UnsafePointer(buffer.baseAddress)
+      while let start = next, start.pointee != 0 {
+        kind.pointee = StatementKind()
+        var statement: OpaquePointer?
+        var tail: UnsafePointer<CChar>?
+        guard sqlite3_prepare_v2(db, start, -1, &statement, &tail) == SQLITE_OK else {
+          return failure(migration, done)
+        }
+        next = tail
+        guard let statement else { continue }
+        defer { sqlite3_finalize(statement) }
+        var code = sqlite3_step(statement)
+        while code == SQLITE_ROW { code = sqlite3_step(statement) }
+        guard code == SQLITE_DONE else { return failure(migration, done) }
+        let sql = String(cString: sqlite3_sql(statement)).trimmingCharacters(
+          in: .whitespacesAndNewlines)
+        done.append((sql, kind.pointee))
+      }
+      return done
+    }
+  }
+
+  private func failure(_ migration: Int?, _ done: [(sql: String, kind: StatementKind)])
+    -> [(sql: String, kind: StatementKind)]
+  {
+    guard let migration else { return done }
+    fail(
+      "migration \(migration) fails on a new database: \(String(cString: sqlite3_errmsg(db)))",
+      code: 65)
+  }
+
+  /// Every schema object (type, name, table, SQL) and the number of rows of every table.
+  var summary: [[String]] {
+    let objects = rows(
+      "SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY type, name")
+    let counts = objects.filter { $0[0] == "table" }.flatMap { table in
+      rows("SELECT count(*) FROM \"\(table[1].replacingOccurrences(of: "\"", with: "\"\""))\"")
+    }
+    return objects + counts
+  }
+
+  func rows(_ query: String) -> [[String]] {
+    var statement: OpaquePointer?
+    guard sqlite3_prepare_v2(db, query, -1, &statement, nil) == SQLITE_OK else {
+      fail("cannot read the new database: \(String(cString: sqlite3_errmsg(db)))", code: 70)
+    }
+    defer { sqlite3_finalize(statement) }
+    var result: [[String]] = []
+    while sqlite3_step(statement) == SQLITE_ROW {
+      result.append(
+        (0..<sqlite3_column_count(statement)).map { column in
+          sqlite3_column_text(statement, column).map { String(cString: $0) } ?? ""
+        })
+    }
+    return result
+  }
 }

@@ -64,6 +64,45 @@ import Testing
 
   /// A freshly migrated database holds only what the migrations wrote; one record more (a
   /// second portfolio, a location) and it is someone's database, which nothing may remove.
+  /// A new database is made in one go from the SQL the build tool wrote
+  /// (`Migration.embeddedNewDatabaseSQL`): it holds the very schema, seed rows and history a
+  /// database migrated one file at a time holds (`db check` compares files with the former).
+  @Test func aNewDatabaseMadeInOneGoIsTheOneTheMigrationsMakeStepByStep() throws {
+    let inOneGo = try #require(Migration.embeddedNewDatabaseSQL)
+    #expect(try Migrator().newDatabaseSQL == inOneGo)
+    #expect(try migrator(upTo: Migration.embedded.count - 1).newDatabaseSQL == nil)
+    let before = Timestamp.format(Date())
+    let made = try Database(path: folder.file("one-go.sqlite3"))
+    try Migrator().migrate(made, now: now)
+    // Step by step: the first migration, then the rest on a database that is no longer new.
+    let stepped = try Database(path: folder.file("step-by-step.sqlite3"))
+    try migrator(upTo: 1).migrate(stepped, now: now)
+    try Migrator().migrate(stepped, now: now, keepingBackup: false)
+    func contents(_ db: Database) throws -> [String] {
+      // The seed portfolio was made now (SQLite's clock): the same second or not, made now.
+      #expect(
+        try db.scalarInt("SELECT count(*) FROM portfolios WHERE created_at >= ?", [before]) == 1)
+      try db.execute("UPDATE portfolios SET created_at = ?", [before])
+      let objects = try db.rows(
+        "SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY type, name"
+      ) { row in (0..<row.count).map { "\(row[$0])" }.joined(separator: "|") }
+      var rows: [String] = []
+      for table in try tables(db) {
+        // Every column, as text.
+        rows += try db.rows("SELECT * FROM \"\(table)\" ORDER BY 1") { row in
+          "\(table): " + (0..<row.count).map { "\(row[$0])" }.joined(separator: "|")
+        }
+      }
+      return objects + rows + ["user_version \(try db.scalarInt("PRAGMA user_version") ?? -1)"]
+    }
+    let expected = try contents(stepped)
+    #expect(expected.contains { $0.hasPrefix(#"text("index")|text("trades_by_time")"#) })
+    #expect(expected.contains { $0.hasPrefix(#"portfolios: integer(1)|text("main")"#) })
+    #expect(try contents(made) == expected)
+    #expect(
+      try Migrator().schemaDifferences(of: stepped, version: Migration.embedded.count).isEmpty)
+  }
+
   @Test func aDatabaseWithARecordIsNoLongerOnlyMigrated() throws {
     let db = try Database(path: folder.file("new.sqlite3"))
     _ = try Migrator().migrate(db, now: now)
