@@ -182,31 +182,42 @@ public struct MarketData {
     guard !isDirectory.boolValue else {
       throw MarketError.unreadableFile(path, reason: "it is a directory")
     }
-    guard let bytes = contents(of: path) else {
-      throw MarketError.unreadableFile(path, reason: "permission denied or an I/O error")
-    }
-    return bytes
+    return try contents(of: path)
   }
 
+  /// The most bytes a market file may hold: far above CoinGecko's largest response (a
+  /// /coins/markets array of 20,000 coins is 60 MB), so an endless input such as /dev/zero
+  /// ends here.
+  static let maxFileBytes = 256 << 20
+
   /// The bytes of the file at `path`, read straight into one array (no `Data` beside it, for a
-  /// page can be 70 MB); nil when it cannot be opened or read.
-  private static func contents(of path: String) -> [UInt8]? {
+  /// page can be 70 MB).
+  private static func contents(of path: String) throws -> [UInt8] {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else { return nil }
+    guard descriptor >= 0 else {
+      throw MarketError.unreadableFile(path, reason: FileError.describe(errno: errno))
+    }
     defer { close(descriptor) }
     var bytes: [UInt8] = []
     var info = stat()
     if fstat(descriptor, &info) == 0, info.st_size > 0 {
-      bytes.reserveCapacity(Int(clamping: info.st_size))
+      bytes.reserveCapacity(min(Int(clamping: info.st_size), maxFileBytes))
     }
     var chunk = [UInt8](repeating: 0, count: 1 << 20)
     while true {
-      guard
-        let count = try? chunk.withUnsafeMutableBytes({
-          try DescriptorReader.read(descriptor, into: $0)
-        })
-      else { return nil }
+      let count: Int
+      do {
+        count = try chunk.withUnsafeMutableBytes { try DescriptorReader.read(descriptor, into: $0) }
+      } catch {
+        throw MarketError.unreadableFile(path, reason: SystemErrorText.words(error))
+      }
       if count == 0 { return bytes }
+      guard bytes.count + count <= maxFileBytes else {
+        throw MarketError.wrongShape(
+          file: path,
+          reason:
+            "it holds more than \(maxFileBytes >> 20) MiB, far more than any CoinGecko response")
+      }
       bytes.append(contentsOf: chunk[..<count])
     }
   }

@@ -27,12 +27,15 @@ final class StoredTradeMatcher {
     let side: TradeSide
     let coinID: String
     let quantity, price, fee: ExactDecimal
-    let note: String
+    /// The note's bytes, compared as SQLite compares the stored one: two spellings of "é"
+    /// (one character, or "e" and a combining accent) are equal Strings but other notes.
+    let note: [UInt8]
 
     init(_ trade: Trade) {
       (portfolioID, executedAt, side, coinID) =
         (trade.portfolioID, trade.executedAt, trade.side, trade.coinID)
-      (quantity, price, fee, note) = (trade.quantity, trade.price, trade.fee, trade.note ?? "")
+      (quantity, price, fee) = (trade.quantity, trade.price, trade.fee)
+      note = Array((trade.note ?? "").utf8)
     }
   }
 

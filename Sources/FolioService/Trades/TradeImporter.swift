@@ -615,7 +615,9 @@ extension CSVReader: ImportRecordSource {}
 
 /// Holds a position's stream by reference, so booking a row does not copy its open lots.
 private final class StreamBox {
-  var stream: PositionStream
+  /// Not checked for overlapping accesses at run time (each row booked reads and changes it):
+  /// `book` alone reaches it, one access at a time.
+  @exclusivity(unchecked) var stream: PositionStream
   init(_ stream: PositionStream) { self.stream = stream }
 }
 

@@ -263,6 +263,22 @@ import Testing
     #expect(try sandbox.dump() == before)
   }
 
+  /// A file larger than any CoinGecko response (a sparse 300 MiB file here; /dev/zero would
+  /// never end) is refused once 256 MiB are read, not read until memory runs out.
+  @Test func aFileLargerThanAnyResponseIsRefusedAfter256MiB() throws {
+    sandbox.importUSDFixtures()
+    let before = try sandbox.dump()
+    let huge = sandbox.file("huge.json")
+    #expect(FileManager.default.createFile(atPath: huge, contents: nil))
+    #expect(truncate(huge, 300 << 20) == 0)
+    let result = sandbox.run("market", "import", huge)
+    #expect(result.code == 65)
+    #expect(
+      result.err.hasPrefix("folio: error: \(huge): ")
+        && result.err.contains("more than 256 MiB, far more than any CoinGecko response"))
+    #expect(try sandbox.dump() == before)
+  }
+
   @Test func aMissingFileExits66() throws {
     sandbox.importUSDFixtures()
     let before = try sandbox.dump()

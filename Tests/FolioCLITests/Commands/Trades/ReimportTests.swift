@@ -25,6 +25,22 @@ import Testing
     #expect(try sandbox.sqlite("SELECT count(*) FROM trades") == "3\n")
   }
 
+  /// Notes are matched byte for byte, as the database compares them: "é" as one character and
+  /// "e" with a combining accent are two notes (equal as Swift strings), and a second import of
+  /// a file holding both adds nothing.
+  @Test func notesSpelledTwoWaysAreTwoTradesAndImportAgainAddsNothing() throws {
+    let file = sandbox.write(
+      "accents.csv",
+      header + "2024-01-01,buy,bitcoin,1,100,0,e\u{301}\n2024-01-01,buy,bitcoin,1,100,0,\u{E9}\n")
+    #expect(sandbox.run("import", "trades", file).code == 0)
+    let before = try sandbox.dump()
+    let again = sandbox.run("import", "trades", file)
+    #expect(again.code == 0, "\(again.err)")
+    #expect(again.out == "imported 0 trade(s) from 2 row(s); skipped 2 already present\n")
+    #expect(try sandbox.dump() == before)
+    #expect(try sandbox.sqlite("SELECT hex(note) FROM trades ORDER BY id") == "65CC81\nC3A9\n")
+  }
+
   /// Matching is counted: two identical rows into a portfolio holding one such trade import
   /// one. Values are compared normalized: 1.50 is 1.5, 01:00+01:00 is 00:00Z, `BUY` is buy,
   /// an empty fee is 0 and an empty note is no note.
