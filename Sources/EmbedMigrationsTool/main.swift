@@ -122,8 +122,9 @@ final class Memory {
 
   deinit { sqlite3_close(db) }
 
-  /// Runs each statement of `text`, returning its text and what it did; nil for `migration`:
-  /// a statement that fails returns what ran so far.
+  /// Runs each statement of `text`, returning its text and what it did. A statement that fails
+  /// fails the build when `text` is migration `migration`; when `migration` is nil it ends the
+  /// run with what ran so far.
   func run(_ text: String, migration: Int?) -> [(sql: String, kind: StatementKind)] {
     var done: [(sql: String, kind: StatementKind)] = []
     // Where the authorizer, a C function, records what the statement being prepared does.

@@ -5,7 +5,10 @@ import Foundation
 #endif
 
 /// Runs a program and reports, with its exit status and output, its peak resident memory
-/// and that of the children it waited for (`wait4`'s `ru_maxrss`, in KiB).
+/// and that of the children it waited for (`wait4`'s `ru_maxrss`, in KiB). glibc's
+/// `posix_spawn` runs the child in this process's memory until it execs, and Linux keeps the
+/// larger peak across an exec: the figure is at least this test process's own peak, so no
+/// test here may hold much memory in process (run such a command by `Binary.run`).
 public enum MeasuredRun {
   public struct Result: Sendable {
     public let code: Int32

@@ -37,7 +37,11 @@ struct MarketImport: FolioCommand {
   var coin: String?
 
   func run(_ context: Context) throws {
-    let store = try context.store()
+    // A refused import into a database this command creates leaves no new file behind.
+    try context.withStore(dryRun: false) { try run(context, $0) }
+  }
+
+  private func run(_ context: Context, _ store: Store) throws {
     // Prices are stored only under a coin of the directory: a typo is refused (66), not
     // stored under an id made up from it.
     let coinID = try coin.map { text in

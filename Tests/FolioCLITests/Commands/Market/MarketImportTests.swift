@@ -103,7 +103,8 @@ import Testing
         + "by /global of 2024-01-24T00:28:56Z) within 3%; the prices look like USD: if the page "
         + "is in USD, import it with --vs usd, or give --force to import it as EUR anyway "
         + "(nothing was imported)\n")
-    #expect(try sandbox.sqlite("SELECT count(*) FROM global_snapshots") == "0\n")
+    // Nothing was imported: the database this import would have made is not there.
+    #expect(!FileManager.default.fileExists(atPath: sandbox.database))
   }
 
   @Test func withoutRatesAPageImportedAsUSDMustPriceStablecoinsNearOneUnlessForced() throws {
@@ -115,7 +116,8 @@ import Testing
         + "(dai, first-digital-usd, frax, tether, true-usd, usd-coin, usdd) have a median price "
         + "of 0.920646, expected 1 within 3%; give the currency the page was saved in with --vs, "
         + "or give --force to import it as USD anyway (nothing was imported)\n")
-    #expect(try sandbox.sqlite("SELECT count(*) FROM market_snapshots") == "0\n")
+    // Nothing was imported: the database this import would have made is not there.
+    #expect(!FileManager.default.fileExists(atPath: sandbox.database))
     let forced = sandbox.run("market", "import", "--force", eur)
     #expect(forced.code == 0)
     #expect(
@@ -199,7 +201,8 @@ import Testing
       refused.err
         == "folio: error: \(future): its time, 2099-01-01T00:00:00Z (coin 'b'), is more than a "
         + "day after now; file it under the time it was taken with --at (nothing was imported)\n")
-    #expect(try sandbox.sqlite("SELECT count(*) FROM market_snapshots") == "0\n")
+    // Nothing was imported: the database this import would have made is not there.
+    #expect(!FileManager.default.fileExists(atPath: sandbox.database))
     let late = sandbox.run("market", "import", "--at", "2024-12-02T00:00:00Z", future)
     #expect(late.code == 65)
     #expect(late.err.contains("--at 2024-12-02T00:00:00Z is more than a day after now"))
@@ -264,19 +267,37 @@ import Testing
   }
 
   /// A file larger than any CoinGecko response (a sparse 300 MiB file here; /dev/zero would
-  /// never end) is refused once 256 MiB are read, not read until memory runs out.
+  /// never end) is refused once 256 MiB are read, not read until memory runs out. Run by the
+  /// built binary: in this process the 256 MiB would stay in its peak memory, which a program
+  /// it starts inherits as its own (`MeasuredRun`, as posix_spawn shares memory until exec).
   @Test func aFileLargerThanAnyResponseIsRefusedAfter256MiB() throws {
     sandbox.importUSDFixtures()
     let before = try sandbox.dump()
     let huge = sandbox.file("huge.json")
     #expect(FileManager.default.createFile(atPath: huge, contents: nil))
     #expect(truncate(huge, 300 << 20) == 0)
-    let result = sandbox.run("market", "import", huge)
+    let result = try Binary.run(
+      ["market", "import", huge], environment: ["FOLIO_DB": sandbox.database])
     #expect(result.code == 65)
     #expect(
       result.err.hasPrefix("folio: error: \(huge): ")
         && result.err.contains("more than 256 MiB, far more than any CoinGecko response"))
     #expect(try sandbox.dump() == before)
+  }
+
+  /// A refused import into a database that did not exist leaves none behind (as a refused
+  /// trade import does); an import that succeeds makes it.
+  @Test func aRefusedImportIntoANewDatabaseLeavesNoFile() throws {
+    let path = sandbox.file("new/folio.sqlite3")
+    let bad = sandbox.write("bad.json", "[1")
+    let refused = sandbox.run("--db", path, "market", "import", bad)
+    #expect(refused.code == 65)
+    #expect(!FileManager.default.fileExists(atPath: path))
+    #expect(!FileManager.default.fileExists(atPath: sandbox.file("new")))
+    let good = sandbox.run(
+      "--db", path, "market", "import", Fixtures.path("coingecko/global_usd.json"))
+    #expect(good.code == 0, "\(good.err)")
+    #expect(DatabaseProbe.run(path, "SELECT count(*) FROM global_snapshots").out == "1\n")
   }
 
   @Test func aMissingFileExits66() throws {

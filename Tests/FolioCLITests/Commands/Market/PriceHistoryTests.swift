@@ -98,6 +98,8 @@ import Testing
   }
 
   @Test func aMarketChartWithoutCoinOrACoinForAnotherFileIsRefused() throws {
+    // An existing database: a refused import into a new one leaves no file (MarketImportTests).
+    #expect(sandbox.run("db", "migrate").code == 0)
     let chart = Fixtures.path("coingecko/charts/market_chart_bitcoin_usd.json")
     let markets = Fixtures.path("coingecko/markets_usd.json")
     let without = sandbox.run("market", "import", chart)
@@ -114,6 +116,8 @@ import Testing
   }
 
   @Test func aMarketChartForACoinTheDirectoryDoesNotKnowIsRefusedAndNothingStored() throws {
+    // An existing database: a refused import into a new one leaves no file (MarketImportTests).
+    #expect(sandbox.run("db", "migrate").code == 0)
     let chart = Fixtures.path("coingecko/charts/market_chart_bitcoin_usd.json")
     let typo = sandbox.run("market", "import", chart, "--coin", "bitcoinn")
     #expect(typo.code == 66)
@@ -304,6 +308,8 @@ import Testing
 
 extension PriceHistoryTests {
   @Test func secondsWhereMillisecondsBelongAndALateSinceAreRefused() throws {
+    // An existing database: a refused import into a new one leaves no file (MarketImportTests).
+    #expect(sandbox.run("db", "migrate").code == 0)
     let seconds = sandbox.write("seconds.json", #"{"prices": [[1732320000, 1], [1732406400, 2]]}"#)
     let refused = sandbox.run("market", "import", seconds, "--coin", "bitcoin")
     #expect(refused.code == 65)
