@@ -144,8 +144,10 @@ public final class NewDatabaseFile {
 /// same database waits: an exclusive `flock` on `<path>.creating`, a file folio makes for it
 /// beside the database (holding `marker`) and removes when the lock is let go. One left by a
 /// killed command holds no lock: the next command creating the database takes it over and
-/// removes it. A file of that name that folio did not make (not holding exactly `marker`) is
-/// never locked nor removed: creating then goes on unlocked. It is a file, so the folder's
+/// removes it; so is an empty one, which a command killed between making the file and writing
+/// `marker` in it leaves (the lock, not the content, decides who holds it). A file of that
+/// name that folio did not make (holding anything but `marker`) is never locked nor removed:
+/// creating then goes on unlocked. It is a file, so the folder's
 /// permissions say who may take it, and every path and mount that reaches the folder reaches it.
 final class CreationLock {
   /// The lock file.
@@ -203,8 +205,8 @@ final class CreationLock {
           continue
         }
         let written =
-          new
-          ? Self.marker.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+          new || held.st_size == 0
+          ? Self.marker.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
           : Self.marker.count
         guard written == Self.marker.count, Self.isFolios(descriptor, held) else {
           close(descriptor)

@@ -321,6 +321,28 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: sandbox.file("refused.sqlite3")))
   }
 
+  /// A command killed between making the lock file and writing in it leaves it empty: the next
+  /// command creating the database takes it over and removes it with the rest of its work.
+  @Test func anEmptyLockFileIsTakenOverAndRemoved() throws {
+    let trades = sandbox.write(
+      "t.csv", "date,side,coin,quantity,price\n2024-01-01,buy,bitcoin,1,1\n")
+    for (name, command) in [
+      ("imported", ["import", "trades", trades]),
+      ("bought", ["buy", "bitcoin", "1", "--price", "1"]),
+    ] {
+      let folder = sandbox.file(name)
+      try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+      let path = folder + "/folio.sqlite3"
+      #expect(FileManager.default.createFile(atPath: path + ".creating", contents: nil))
+      let result = sandbox.run(["--db", path] + command)
+      #expect(result.code == 0, "\(name): \(result.err)")
+      #expect(
+        try FileManager.default.contentsOfDirectory(atPath: folder).filter {
+          !$0.hasPrefix("folio.sqlite3-")
+        } == ["folio.sqlite3"], "\(name)")
+    }
+  }
+
   /// A command killed just after naming a new database leaves its lock file: the next command
   /// opening the database removes it, unless another command holds it or it is not folio's.
   @Test func aLockFileLeftBesideADatabaseIsRemovedWhenNoOneHoldsIt() throws {
