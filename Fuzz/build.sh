@@ -37,7 +37,7 @@ module() { # name, library it uses (or ""), sources...
 
 # The migrations the storage module embeds, as the EmbedMigrations plugin writes them.
 if stale "$out/EmbeddedMigrations.swift" migrations/*.sql Sources/EmbedMigrationsTool/main.swift; then
-  swiftc -O Sources/EmbedMigrationsTool/main.swift -o "$out/embed-migrations"
+  swiftc -O -I Sources/CSQLite -lsqlite3 Sources/EmbedMigrationsTool/main.swift -o "$out/embed-migrations"
   "$out/embed-migrations" "$out/EmbeddedMigrations.swift" migrations/*.sql
 fi
 
