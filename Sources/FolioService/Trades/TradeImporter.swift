@@ -180,7 +180,9 @@ public struct TradeImporter {
       let locations = LocationBook(store)
       var places: [String: Int64] = [:]
       // The line of each id read so far, by portfolio: an id may appear once in a file.
-      var idLines: [Int64: [String: Int]] = [:]
+      // Ids and links are compared by their bytes, as SQLite's unique index and its `=` compare
+      // them: Swift's `String` equality would make two spellings of one accented id one id.
+      var idLines: [Int64: [[UInt8]: Int]] = [:]
       // The `link` of each row of a transfer or a swap, by record (its place among the data
       // records: a record made from an exchange's row shares that row's line with others),
       // and whether it is the row's own id in the file (the row giving the units up; a
@@ -188,8 +190,8 @@ public struct TradeImporter {
       var links: [Int: (text: String, isOwn: Bool)] = [:]
       // The row giving units up written last for each link text: the one a row of the same
       // transfer or swap after it names.
-      var givingUp: [String: (id: Int64, kind: TradeKind, executedAt: String, portfolioID: Int64)] =
-        [:]
+      var givingUp:
+        [[UInt8]: (id: Int64, kind: TradeKind, executedAt: String, portfolioID: Int64)] = [:]
       // Writes one row's trade (unless its id is stored already) and books it: at once when
       // it follows everything booked for its coin, else its coin is booked again in time
       // order at the end, from its earliest row.
@@ -201,7 +203,7 @@ public struct TradeImporter {
           // unique per portfolio only, so another row may carry the same id: the nearest one
           // before it in the file at its time, else the one `givingUpRow` chooses.
           let target: (id: Int64, portfolioID: Int64)
-          if let known = givingUp[link.text], known.kind == trade.kind,
+          if let known = givingUp[Array(link.text.utf8)], known.kind == trade.kind,
             known.executedAt == trade.executedAt
           {
             target = (known.id, known.portfolioID)
@@ -247,7 +249,7 @@ public struct TradeImporter {
         if let link, trade.linkID == nil {
           try Trade.linkToItself(id: id, db)
           trade.linkID = id
-          givingUp[link.text] = (id, trade.kind, trade.executedAt, portfolio.id)
+          givingUp[Array(link.text.utf8)] = (id, trade.kind, trade.executedAt, portfolio.id)
         }
         if lines.isEmpty { firstID = id }
         lines.append(Int32(truncatingIfNeeded: line))
@@ -343,13 +345,14 @@ public struct TradeImporter {
               throw TradeInputError(
                 field: "link", reason: "only the rows of a transfer or a swap have a link")
             }
-            guard link != trade.externalID || trade.side == .sell else {
+            let isOwn = trade.externalID.map { link.utf8.elementsEqual($0.utf8) } ?? false
+            guard !isOwn || trade.side == .sell else {
               throw TradeInputError(
                 field: "link",
                 reason: "a buy does not give units up: its link must name the sell of the "
                   + "\(trade.kind.rawValue) that does, not the buy itself")
             }
-            links[rows] = (link, link == trade.externalID)
+            links[rows] = (link, isOwn)
           } else if trade.kind == .transfer || trade.kind == .swap {
             throw TradeInputError(
               field: "link",
@@ -365,10 +368,11 @@ public struct TradeImporter {
             }
           }
           if let externalID = trade.externalID {
-            if let first = idLines[target.id, default: [:]][externalID] {
+            let bytes = Array(externalID.utf8)
+            if let first = idLines[target.id, default: [:]][bytes] {
               throw ImportRowError.repeatedID(externalID, firstLine: first)
             }
-            idLines[target.id, default: [:]][externalID] = record.line
+            idLines[target.id, default: [:]][bytes] = record.line
           }
           guard problemCount == 0 else { continue }
           if try stored.isStored(&trade) {

@@ -157,6 +157,40 @@ import Testing
     #expect(again.out == "imported 0 trade(s) from 2 row(s); skipped 2 already present\n")
   }
 
+  /// Ids and links are compared byte for byte, as the database's unique index compares them:
+  /// an accented id written composed and decomposed is two ids, in one file as in two, and a
+  /// link spelled the other way names no row.
+  @Test func anAccentedIDSpelledTwoWaysIsTwoIDs() throws {
+    let composed = "caf\u{E9}"
+    let decomposed = "cafe\u{301}"
+    let file = sandbox.write(
+      "ids.csv",
+      "date,side,coin,quantity,price,id\n2024-01-01,buy,bitcoin,1,10,\(composed)\n"
+        + "2024-01-02,buy,bitcoin,2,10,\(decomposed)\n")
+    let result = sandbox.run("import", "trades", file)
+    #expect(result.code == 0, "\(result.err)")
+    #expect(
+      try sandbox.sqlite("SELECT hex(external_id) FROM trades ORDER BY id")
+        == "636166C3A9\n63616665CC81\n")
+    let again = sandbox.run("import", "trades", file)
+    #expect(again.out == "imported 0 trade(s) from 2 row(s); skipped 2 already present\n")
+
+    let before = try sandbox.dump()
+    let swap = sandbox.write(
+      "swap.csv",
+      "date,side,coin,quantity,price,id,kind,amount,acquired,link\n"
+        + "2024-01-03,sell,bitcoin,0.5,0,s\(composed),swap,40,,s\(composed)\n"
+        + "2024-01-03,buy,ethereum,2,0,t,swap,40,,s\(decomposed)\n")
+    let refused = sandbox.run("import", "trades", swap)
+    #expect(refused.code == 65, "\(refused.err)")
+    let expected =
+      "folio: error: nothing was imported: \(swap):3: link 's\(decomposed)' names no row of "
+      + "the file before it or of the database (import the file of the portfolio the units "
+      + "left first)\n"
+    #expect(Array(refused.err.utf8) == Array(expected.utf8), "\(refused.err)")
+    #expect(try sandbox.dump() == before)
+  }
+
   @Test func badHeaders() throws {
     let missing = sandbox.write("missing.csv", "date,side,coin,quantity\n")
     let result = sandbox.run("import", "trades", missing)
