@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# DCA benchmark (issue 17): hourly buys of one coin, so every lot stays open. Times `report`
+# DCA benchmark (issue 17): buys of one coin an hour apart (closer beyond six years of hours:
+# the generator ends every history in 2024), so every lot stays open. Times `report`
 # and `holdings --method lifo` (a method other than the stored one: every trade is replayed)
 # at N and 2N trades and prints the growth factor: about 2 for a linear path, 4 for a
 # quadratic one (booking used to copy the coin's whole list of lots on every trade).

@@ -43,8 +43,11 @@ public struct HistoryGenerator {
   public var fees = true
   /// The order of the CSV rows.
   public var order = Order.oldest
-  /// Dollar-cost averaging: every trade is an hourly buy of the first coin, so every lot
-  /// stays open (the bot that buys every hour).
+  /// Dollar-cost averaging: every trade is a buy of the first coin, so every lot stays open
+  /// (the bot that buys every hour). Buys are an hour apart while they fit in the six years
+  /// the history covers (52,560 of them), closer beyond, so that no trade and no market
+  /// snapshot is dated after the history's end (`market import` refuses a snapshot from the
+  /// future).
   public var dca = false
 
   public init(trades: Int) { self.trades = trades }
@@ -58,7 +61,8 @@ public struct HistoryGenerator {
     var held = coins.map { _ in Units(0) }
     let symbol = coins.map { $0.symbol.uppercased() }
     let start: Int64 = 1_546_300_800  // 2019-01-01T00:00:00Z
-    let step: Int64 = dca ? 3600 : max(1, 6 * 365 * 86_400 / Int64(max(trades, 1)))
+    let spread = max(1, 6 * 365 * 86_400 / Int64(max(trades, 1)))
+    let step: Int64 = dca ? min(3600, spread) : spread
     var time = start
 
     var rows: [String] = []
