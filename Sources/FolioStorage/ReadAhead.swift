@@ -16,6 +16,9 @@ final class ReadAhead: @unchecked Sendable {
   static let queued = 2
 
   private let statement: Statement
+  /// The statement's SQLite handle: the stepping thread reads nothing of `statement` per row
+  /// (`Statement.advance(_:of:)`).
+  private let handle: OpaquePointer
   private let width: Int
   private let condition = NSCondition()
   /// The stepping thread, until `finish()` joins it.
@@ -27,16 +30,17 @@ final class ReadAhead: @unchecked Sendable {
   private var stopping = false
   private var failure: (any Error)?
 
-  private init(_ statement: Statement) {
+  private init(_ statement: Statement, handle: OpaquePointer) {
     self.statement = statement
-    width = Int(statement.columnCount)
+    self.handle = handle
+    width = Int(sqlite3_column_count(handle))
   }
 
-  /// Starts stepping `statement`, already reset and bound, on a second thread; nil when the
-  /// system cannot start one (a process limit, no memory for its stack): the caller steps it
-  /// itself.
-  static func start(_ statement: Statement) -> ReadAhead? {
-    let ahead = ReadAhead(statement)
+  /// Starts stepping `statement`, already reset and bound, whose connection has no batched
+  /// rows left to write, on a second thread; nil when the system cannot start one (a process
+  /// limit, no memory for its stack): the caller steps it itself.
+  static func start(_ statement: Statement, handle: OpaquePointer) -> ReadAhead? {
+    let ahead = ReadAhead(statement, handle: handle)
     // The job holds the reader until `finish()` has joined the thread and let it go.
     guard let thread = BackgroundThread.start({ ahead.step() }) else { return nil }
     ahead.thread = thread
@@ -53,11 +57,11 @@ final class ReadAhead: @unchecked Sendable {
       var thrown: (any Error)?
       do {
         while !batch.isFull {
-          guard try statement.step() else {
+          guard try Statement.advance(handle, of: statement) else {
             done = true
             break
           }
-          guard batch.append(statement.handle) else { throw outOfMemory }
+          guard batch.append(handle) else { throw outOfMemory }
         }
       } catch {
         (done, thrown) = (true, error)

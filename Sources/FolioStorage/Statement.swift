@@ -221,13 +221,19 @@ public final class Statement {
     return try advance()
   }
 
-  private func advance() throws -> Bool {
+  private func advance() throws -> Bool { try Self.advance(raw, of: self) }
+
+  /// Steps `raw`, the handle of `statement`, reading nothing of `statement` unless SQLite
+  /// fails: a read-ahead thread steps this way (`ReadAhead`) while the reading thread's rows
+  /// retain and release the statement, so the two cores do not take the object's memory from
+  /// each other at every row.
+  static func advance(_ raw: OpaquePointer, of statement: Statement) throws -> Bool {
     let code = sqlite3_step(raw)
     switch code {
     case SQLITE_ROW: return true
     case SQLITE_DONE: return false
     default:
-      let error = SQLiteError(connection: connection, code: code, sql: sql)
+      let error = SQLiteError(connection: statement.connection, code: code, sql: statement.sql)
       sqlite3_reset(raw)
       throw error
     }
@@ -260,7 +266,9 @@ public final class Statement {
     if readingAhead {
       // Looked up now: a lookup by name must not call into SQLite while the other thread steps.
       _ = columnNames
-      if let ahead = ReadAhead.start(self) { return try ahead.forEachRow(body) }
+      // Written now, as `step()` would: the other thread steps SQLite's handle alone.
+      if !pending.isEmpty { try pending.flush() }
+      if let ahead = ReadAhead.start(self, handle: handle) { return try ahead.forEachRow(body) }
     }
     while try step() {
       try body(Row(statement: self))

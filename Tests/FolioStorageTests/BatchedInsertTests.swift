@@ -41,6 +41,26 @@ import Testing
     #expect(try rows(db) == expected)
   }
 
+  /// A scan read ahead on a second thread (`ReadAhead`) sees the rows added before it too: they
+  /// are written before that thread starts stepping, by a batch writer or on this thread.
+  @Test(arguments: [false, true])
+  func aScanReadAheadAfterAddingSeesEveryRow(writingBehind: Bool) throws {
+    let db = try database()
+    let batch = try db.prepareBatch("INSERT INTO t (i, s, d)", columns: 3)
+    let count = 3 * BatchedInsert.rowsPerRun + 5
+    var scanned: [Int64] = []
+    try db.write {
+      func add() throws {
+        for i in 0..<count { try batch.add(Int64(i), "s\(i)", "d") }
+        try db.prepare("SELECT i FROM t ORDER BY i").forEachRow(readingAhead: true) {
+          scanned.append(try $0["i"])
+        }
+      }
+      if writingBehind { try db.writingBehind { try add() } } else { try add() }
+    }
+    #expect(scanned == Array(0..<Int64(count)))
+  }
+
   /// While the checks are off (an import), texts are bound by their length: each is stored
   /// byte for byte, a NUL and what follows it included, on the batch writer's thread or not.
   /// Once they are back on, a CHECK refuses a text again.
