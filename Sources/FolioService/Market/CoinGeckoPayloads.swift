@@ -348,7 +348,8 @@ extension CoinGeckoDocument {
     }
     if let shares = try reader.object("market_cap_percentage") {
       let shareReader = FieldReader(object: shares, context: "data.market_cap_percentage")
-      for symbol in shares.keys where !symbol.isEmpty && symbol.count <= 100 {
+      // At most 100 characters as the table's CHECK counts them (SQLite's `length`: scalars).
+      for symbol in shares.keys where !symbol.isEmpty && symbol.unicodeScalars.count <= 100 {
         if let value = try shareReader.decimal(symbol, notes: &notes) {
           global.marketCapPercentages.append(MarketCapShare(symbol: symbol, percentage: value))
         }

@@ -62,7 +62,7 @@ final class StoredTradeMatcher {
     }
     if let id = trade.externalID {
       // A portfolio that held nothing holds no trade with the id (a query a row spared).
-      guard id.hasPrefix(Trade.exportedIDPrefix), extent != nil else { return false }
+      guard id.utf8.starts(with: Trade.exportedIDPrefix.utf8), extent != nil else { return false }
       switch try trade.externalIDHolder(db) {
       case .sameContent:
         // That stored trade is used up: an id-less row with the same content is another one.

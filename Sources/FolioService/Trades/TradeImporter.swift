@@ -178,11 +178,9 @@ public struct TradeImporter {
       let stored = StoredTradeMatcher(db)
       // Each location reference resolved once (an id or "NAME, CITY", as `buy --location`).
       let locations = LocationBook(store)
-      var places: [String: Int64] = [:]
+      var places: [ByteKey: Int64] = [:]
       // The line of each id read so far, by portfolio: an id may appear once in a file.
-      // Ids and links are compared by their bytes, as SQLite's unique index and its `=` compare
-      // them: Swift's `String` equality would make two spellings of one accented id one id.
-      var idLines: [Int64: [[UInt8]: Int]] = [:]
+      var idLines: [Int64: [ByteKey: Int]] = [:]
       // The `link` of each row of a transfer or a swap, by record (its place among the data
       // records: a record made from an exchange's row shares that row's line with others),
       // and whether it is the row's own id in the file (the row giving the units up; a
@@ -191,7 +189,7 @@ public struct TradeImporter {
       // The row giving units up written last for each link text: the one a row of the same
       // transfer or swap after it names.
       var givingUp:
-        [[UInt8]: (id: Int64, kind: TradeKind, executedAt: String, portfolioID: Int64)] = [:]
+        [ByteKey: (id: Int64, kind: TradeKind, executedAt: String, portfolioID: Int64)] = [:]
       // Writes one row's trade (unless its id is stored already) and books it: at once when
       // it follows everything booked for its coin, else its coin is booked again in time
       // order at the end, from its earliest row.
@@ -203,7 +201,7 @@ public struct TradeImporter {
           // unique per portfolio only, so another row may carry the same id: the nearest one
           // before it in the file at its time, else the one `givingUpRow` chooses.
           let target: (id: Int64, portfolioID: Int64)
-          if let known = givingUp[Array(link.text.utf8)], known.kind == trade.kind,
+          if let known = givingUp[ByteKey(link.text)], known.kind == trade.kind,
             known.executedAt == trade.executedAt
           {
             target = (known.id, known.portfolioID)
@@ -249,7 +247,7 @@ public struct TradeImporter {
         if let link, trade.linkID == nil {
           try Trade.linkToItself(id: id, db)
           trade.linkID = id
-          givingUp[Array(link.text.utf8)] = (id, trade.kind, trade.executedAt, portfolio.id)
+          givingUp[ByteKey(link.text)] = (id, trade.kind, trade.executedAt, portfolio.id)
         }
         if lines.isEmpty { firstID = id }
         lines.append(Int32(truncatingIfNeeded: line))
@@ -359,20 +357,20 @@ public struct TradeImporter {
               reason: "a \(trade.kind.rawValue) row needs the id of the row giving the units up")
           }
           if let place = field(columns.location), !place.isEmpty {
-            if let known = places[place] {
+            if let known = places[ByteKey(place)] {
               trade.locationID = known
             } else {
               let id = try locations.locationID(for: place)
-              places[place] = id
+              places[ByteKey(place)] = id
               trade.locationID = id
             }
           }
           if let externalID = trade.externalID {
-            let bytes = Array(externalID.utf8)
-            if let first = idLines[target.id, default: [:]][bytes] {
+            let key = ByteKey(externalID)
+            if let first = idLines[target.id, default: [:]][key] {
               throw ImportRowError.repeatedID(externalID, firstLine: first)
             }
-            idLines[target.id, default: [:]][bytes] = record.line
+            idLines[target.id, default: [:]][key] = record.line
           }
           guard problemCount == 0 else { continue }
           if try stored.isStored(&trade) {

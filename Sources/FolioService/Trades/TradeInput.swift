@@ -151,10 +151,13 @@ public enum TradeInput {
     return text
   }
 
-  /// An external id: 1 to 200 characters without control characters.
+  /// An external id: 1 to 200 characters (Unicode scalars, as SQLite's `length` counts them in
+  /// the table's CHECK) without control characters.
   public static func externalID(_ text: String?) throws -> String? {
     guard let text, !text.isEmpty else { return nil }
-    guard text.count <= 200, !text.unicodeScalars.contains(where: { $0.value < 0x20 }) else {
+    guard text.unicodeScalars.count <= 200,
+      !text.unicodeScalars.contains(where: { $0.value < 0x20 })
+    else {
       throw TradeInputError(
         field: "id", reason: "must be at most 200 characters without control characters")
     }

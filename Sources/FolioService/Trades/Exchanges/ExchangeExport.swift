@@ -112,8 +112,8 @@ struct ParsedExport {
   /// Rows repeated (the same id and fields as an earlier row: overlapping exports joined),
   /// left out.
   var duplicateRows = 0
-  /// The line and the fields' hash of each row id met, to tell a repeated row.
-  private var rowIDs: [String: (line: Int, hash: Int)] = [:]
+  /// The line and the fields of each row id met, to tell a repeated row.
+  private var rowIDs: [ByteKey: (line: Int, fields: ByteKey)] = [:]
 
   /// Reads each data row `next` gives (blank records left out) with `read`; what `read` throws
   /// is the row's problem, `FILE:LINE: reason`; what `next` throws (the file is not CSV) ends
@@ -137,12 +137,12 @@ struct ParsedExport {
   /// time: false for a repeat of an earlier row (counted as a duplicate, to leave out); a row
   /// with an earlier row's id but other fields is refused.
   mutating func isFirst(_ record: CSVRecord, id: String, column: String) throws -> Bool {
-    let hash = record.fields.hashValue
-    guard let earlier = rowIDs[id] else {
-      rowIDs[id] = (record.line, hash)
+    let fields = ByteKey(record.fields)
+    guard let earlier = rowIDs[ByteKey(id)] else {
+      rowIDs[ByteKey(id)] = (record.line, fields)
       return true
     }
-    guard earlier.hash == hash else {
+    guard earlier.fields == fields else {
       throw TradeInputError(
         field: column,
         reason: "'\(id)' is also on line \(earlier.line) with other values; an id is one "
@@ -163,11 +163,11 @@ struct ParsedExport {
     let direction = newestFirst ? -1 : 1
     events.sort { ($0.time, $0.line * direction) < ($1.time, $1.line * direction) }
     // Rows alike in every field at one time (two equal rewards) get ids #2, #3, ...
-    var seen: [String: Int] = [:]
+    var seen: [ByteKey: Int] = [:]
     for index in events.indices {
       let id = events[index].id
-      seen[id, default: 0] += 1
-      if let count = seen[id], count > 1 { events[index].id = "\(id)#\(count)" }
+      seen[ByteKey(id), default: 0] += 1
+      if let count = seen[ByteKey(id)], count > 1 { events[index].id = "\(id)#\(count)" }
     }
   }
 

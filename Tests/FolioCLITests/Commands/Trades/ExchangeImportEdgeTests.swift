@@ -77,6 +77,17 @@ import Testing
     #expect(try tradeCount() == "0\n")
   }
 
+  /// Two IDs that differ only in how an accent is written (composed, or an "e" and a
+  /// combining accent) are two rows, as the database holds them: neither is left out as a
+  /// repeat of the other, nor refused as one ID with two meanings.
+  @Test func coinbaseIDsSpelledTwoWaysAreTwoRows() throws {
+    #expect(sandbox.run("db", "migrate").code == 0)
+    let row = ",2024-03-01 10:00:00 UTC,Buy,BTC,0.01,USD,\"$60,000.00\",$600.00,$600.00,$0.00,"
+    let file = coinbase("accents.csv", "caf\u{E9}" + row, "cafe\u{301}" + row)
+    #expect(ok("import", "exchange", file).hasPrefix("imported 2 trade(s) from 2 row(s)"))
+    #expect(try sandbox.sqlite("SELECT sum(quantity) FROM trades") == "0.02\n")
+  }
+
   /// Kraken's ledger concatenated with itself: every txid repeated, the trades are not summed
   /// into doubled ones and the deposits and rewards are not stored twice.
   @Test func aRepeatedKrakenLedgerRowIsLeftOut() throws {

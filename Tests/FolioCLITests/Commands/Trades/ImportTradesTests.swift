@@ -189,6 +189,47 @@ import Testing
       + "left first)\n"
     #expect(Array(refused.err.utf8) == Array(expected.utf8), "\(refused.err)")
     #expect(try sandbox.dump() == before)
+
+    // Two locations whose names differ so: each row is tied to the one it names.
+    for (name, latitude) in [("Caf\u{E9}", "48.8"), ("Cafe\u{301}", "48.9")] {
+      let added = sandbox.run(
+        "locations", "add", name, "--city", "Paris", "--lat", latitude, "--lon", "2.3")
+      #expect(added.code == 0, "\(added.err)")
+    }
+    let places = sandbox.write(
+      "places.csv",
+      "date,side,coin,quantity,price,location\n2024-01-04,buy,bitcoin,1,10,\"Caf\u{E9}, Paris\"\n"
+        + "2024-01-05,buy,bitcoin,1,10,\"Cafe\u{301}, Paris\"\n")
+    let placed = sandbox.run("import", "trades", places)
+    #expect(placed.code == 0, "\(placed.err)")
+    #expect(
+      try sandbox.sqlite(
+        "SELECT l.latitude FROM trades t JOIN locations l ON l.id = t.location_id ORDER BY t.id")
+        == "48.8\n48.9\n")
+  }
+
+  /// An id's length is counted as the table's CHECK counts it (SQLite's `length`: Unicode
+  /// scalars), so an import, which runs with the CHECKs off, refuses what `buy --id` refuses
+  /// and never stores a row the database's own check then fails.
+  @Test func anIDLongerThan200ScalarsIsRefused() throws {
+    #expect(sandbox.run("db", "migrate").code == 0)
+    let before = try sandbox.dump()
+    let long = String(repeating: "e\u{301}", count: 150)
+    let file = sandbox.write(
+      "long.csv", "date,side,coin,quantity,price,id\n2024-01-01,buy,bitcoin,1,10,\(long)\n")
+    let refused = sandbox.run("import", "trades", file)
+    #expect(refused.code == 65)
+    #expect(
+      refused.err.contains("long.csv:2: id: must be at most 200 characters"), "\(refused.err)")
+    #expect(try sandbox.dump() == before)
+    let bought = sandbox.run("buy", "bitcoin", "1", "--price", "10", "--id", long)
+    #expect(bought.code == 65)
+    let fits = String(repeating: "e\u{301}", count: 100)
+    let accepted = sandbox.write(
+      "fits.csv", "date,side,coin,quantity,price,id\n2024-01-01,buy,bitcoin,1,10,\(fits)\n")
+    #expect(sandbox.run("import", "trades", accepted).code == 0)
+    #expect(try sandbox.sqlite("SELECT length(external_id) FROM trades") == "200\n")
+    #expect(sandbox.run("db", "check").code == 0)
   }
 
   @Test func badHeaders() throws {
