@@ -137,9 +137,9 @@ struct ParsedExport {
   /// time: false for a repeat of an earlier row (counted as a duplicate, to leave out); a row
   /// with an earlier row's id but other fields is refused.
   mutating func isFirst(_ record: CSVRecord, id: String, column: String) throws -> Bool {
-    let fields = ByteKey(record.fields)
-    guard let earlier = rowIDs[ByteKey(id)] else {
-      rowIDs[ByteKey(id)] = (record.line, fields)
+    let (key, fields) = (ByteKey(id), ByteKey(record.fields))
+    guard let earlier = rowIDs[key] else {
+      rowIDs[key] = (record.line, fields)
       return true
     }
     guard earlier.fields == fields else {
@@ -166,8 +166,10 @@ struct ParsedExport {
     var seen: [ByteKey: Int] = [:]
     for index in events.indices {
       let id = events[index].id
-      seen[ByteKey(id), default: 0] += 1
-      if let count = seen[ByteKey(id)], count > 1 { events[index].id = "\(id)#\(count)" }
+      let key = ByteKey(id)
+      let count = (seen[key] ?? 0) + 1
+      seen[key] = count
+      if count > 1 { events[index].id = "\(id)#\(count)" }
     }
   }
 
