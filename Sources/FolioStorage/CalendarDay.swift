@@ -48,6 +48,16 @@ public struct CalendarDay: Hashable, Comparable, Sendable, CustomStringConvertib
     return CalendarDay(ordinal: Timestamp.days(year: year, month: month, day: 1))
   }
 
+  /// The same month and day `count` years later; 29 February becomes 28 February in a year
+  /// that has none (so a lot bought on 29 February is a year old on 28 February).
+  public func adding(years count: Int) -> CalendarDay {
+    let (year, month, day) = Timestamp.civilDate(fromDays: ordinal)
+    let target = year + Int64(count)
+    let lastDay = Timestamp.daysIn(month: month, year: target)
+    return CalendarDay(
+      ordinal: Timestamp.days(year: target, month: month, day: min(day, lastDay)))
+  }
+
   /// The first day of the day's year.
   public var firstOfYear: CalendarDay {
     let (year, _, _) = Timestamp.civilDate(fromDays: ordinal)

@@ -476,6 +476,11 @@ public final class Database {
   /// How many transactions are open on this connection, counting savepoints.
   private var depth = 0
 
+  /// Runs inside every outermost write transaction that commits, just before it does: the
+  /// service layer keeps derived rows that SQL alone cannot recompute (the saved daily
+  /// history) in step with the change, in the same transaction. An error rolls it all back.
+  public var beforeCommit: (() throws -> Void)?
+
   /// Runs `body` in a write transaction and keeps or undoes its changes as `body` decides. At
   /// the outermost level it is a `BEGIN IMMEDIATE` transaction: the write lock is taken up
   /// front, waiting up to the busy timeout. It is refused, and rolled back, when the file was
@@ -513,6 +518,7 @@ public final class Database {
           // would take the commit with it, or, replaced, get this one's WAL. The batch writer,
           // which uses the connection, is done first.
           try pending.flush()
+          try beforeCommit?()
           try refuseIfMoved()
           try execute("COMMIT")
         }
@@ -808,7 +814,8 @@ public final class Database {
   /// Removes what a folio process killed part-way left beside `path`: the copies
   /// `<path>.partial-<pid>`, `<path>.restore-<pid>` and `<path>.<name>.partial-<pid>` (a backup,
   /// a restore's scratch copy, the copy kept aside by a restore or before a migration), with
-  /// their journal files, when process `<pid>` is no longer running, and, beside a database
+  /// their journal files and creation lock file (a copy is a new database, made under one),
+  /// when process `<pid>` is no longer running, and, beside a database
   /// that exists, its creation lock file when no one holds it (`CreationLock.removeStale`). A
   /// copy still being written belongs to a live process and is left alone.
   public static func removeLeftovers(of path: String) {
@@ -820,7 +827,7 @@ public final class Database {
     var stale: Set<String> = []
     for name in names where name.hasPrefix(prefix) {
       var base = Substring(name)
-      for suffix in ["-journal", "-wal", "-shm"] where base.hasSuffix(suffix) {
+      for suffix in ["-journal", "-wal", "-shm", ".creating"] where base.hasSuffix(suffix) {
         base = base.dropLast(suffix.count)
       }
       guard let dash = base.lastIndex(of: "-"),
@@ -832,7 +839,11 @@ public final class Database {
       guard kill(pid, 0) != 0 && errno == ESRCH else { continue }
       stale.insert(String(base))
     }
-    for base in stale { removeFiles(of: folder.isEmpty ? base : folder + "/" + base) }
+    for base in stale {
+      let copy = folder.isEmpty ? base : folder + "/" + base
+      removeFiles(of: copy)
+      unlink(copy + ".creating")
+    }
   }
 
   /// Removes a database file and the journal, WAL and shared-memory files beside it.

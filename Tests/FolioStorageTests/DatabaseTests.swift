@@ -619,3 +619,24 @@ extension DatabaseTests {
     }
   }
 }
+
+@Suite struct LeftoverTests {
+  let folder = TemporaryFolder()
+
+  /// A command killed while it copied the database before a migration leaves the copy, its
+  /// journal and the copy's creation lock file; the next command opening the database removes
+  /// them all. A copy of a live process stays.
+  @Test func aKilledCopysFilesAreRemovedWithItsCreationLock() throws {
+    let database = folder.file("folio.sqlite3")
+    FileManager.default.createFile(atPath: database, contents: Data())
+    // No process has this id: above the kernel's largest (4,194,304).
+    let dead = "folio.sqlite3.bak-v2-20240101T000000Z.partial-4194305"
+    let live = "folio.sqlite3.bak-v2-20240101T000000Z.partial-\(getpid())"
+    for name in [dead, dead + "-journal", dead + ".creating", live, live + ".creating"] {
+      FileManager.default.createFile(atPath: folder.file(name), contents: Data("x".utf8))
+    }
+    Database.removeLeftovers(of: database)
+    let left = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+    #expect(left == ["folio.sqlite3", live, live + ".creating"])
+  }
+}

@@ -11,7 +11,7 @@ import Testing
   func plan(_ filter: Trade.Filter) throws -> [String] {
     let db = try Database(path: folder.file("plan.sqlite3"))
     _ = try Migrator().migrate(db, now: Date(timeIntervalSince1970: 0))
-    let (sql, values) = Trade.query(portfolioID: 1, filter: filter)
+    let (sql, values) = Trade.query(portfolioIDs: [1], filter: filter)
     return try db.rows("EXPLAIN QUERY PLAN " + sql, values) { try $0["detail"] as String }
   }
 

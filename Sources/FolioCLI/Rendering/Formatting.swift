@@ -1,3 +1,4 @@
+import FolioService
 import FolioStorage
 
 /// How figures are written in text output (text, Markdown, HTML): money, percentages,
@@ -226,6 +227,32 @@ enum Formatting {
     return rows.enumerated().map { index, cells in
       let text = index == 0 ? top : index == rows.count - 1 ? bottom : ""
       return String(repeating: " ", count: labelWidth - text.count) + text + " ┤" + style(cells)
+    }
+  }
+}
+
+extension Formatting {
+  /// The method as headers show it: `fifo`, or each portfolio's when they differ
+  /// (`each portfolio's own: aaa lifo, main fifo`).
+  static func method(_ method: MethodInUse) -> String {
+    switch method {
+    case .one(let method): method.rawValue
+    case .eachOwn(let each):
+      "each portfolio's own: "
+        + each.map { "\($0.portfolio) \($0.method.rawValue)" }.joined(separator: ", ")
+    }
+  }
+
+  /// The JSON members that say the method: `method` the one method's name, or null with
+  /// `methods` giving each portfolio's when they differ.
+  static func methodMembers(_ method: MethodInUse) -> [(String, JSONValue)] {
+    switch method {
+    case .one(let method): [("method", .string(method.rawValue))]
+    case .eachOwn(let each):
+      [
+        ("method", .null),
+        ("methods", .object(each.map { ($0.portfolio, .string($0.method.rawValue)) })),
+      ]
     }
   }
 }

@@ -5,99 +5,100 @@ import FolioStorage
 /// row per holding).
 enum ReportData {
   static func json(_ report: DailyReport, saved: Bool) -> JSONValue {
-    .object([
-      ("portfolio", .string(report.portfolio.name)),
-      ("currency", .string(report.portfolio.currency)),
-      ("method", .string(report.method.rawValue)),
-      ("day", .string(report.day)),
-      ("generated_at", .string(report.generatedAt)),
-      (
-        "snapshot",
-        report.snapshot.map { snapshot in
-          .object([("at", .string(snapshot.fetchedAt)), ("source", .string(snapshot.source))])
-        } ?? .null
-      ),
-      (
-        "stale",
-        report.staleAge.map { age in
+    .object(
+      [
+        ("portfolio", .string(report.portfolio.name)),
+        ("currency", .string(report.portfolio.currency)),
+      ] + Formatting.methodMembers(report.method) + [
+        ("day", .string(report.day)),
+        ("generated_at", .string(report.generatedAt)),
+        (
+          "snapshot",
+          report.snapshot.map { snapshot in
+            .object([("at", .string(snapshot.fetchedAt)), ("source", .string(snapshot.source))])
+          } ?? .null
+        ),
+        (
+          "stale",
+          report.staleAge.map { age in
+            .object([
+              ("age_seconds", .int(Int64(age.rounded(.down)))),
+              ("max_age_seconds", .int(Int64(report.maxAge.rounded(.down)))),
+              ("warning", .string(ReportFormat.staleWarning(report))),
+            ])
+          } ?? .null
+        ),
+        ("statistics", Stats.json(report.statistics)),
+        (
+          "holdings",
+          .array(
+            report.holdings.map { holding in
+              .object([
+                ("coin", .string(holding.coinID)), ("symbol", .string(holding.symbol)),
+                ("name", .string(holding.name)), ("quantity", .decimal(holding.quantity)),
+                ("price", .decimal(holding.price)), ("price_at", .string(holding.priceAt)),
+                ("value", .decimal(holding.value)),
+                ("change_24h_percent", .decimal(holding.change24h)),
+                ("share_percent", .decimal(holding.share)),
+                ("cost_basis", .decimal(holding.costBasis)),
+                ("unrealized_pnl", .decimal(holding.unrealized)),
+                ("realized_pnl", .decimal(holding.realized)),
+                ("sparkline_7d", .array(holding.sparkline.map { .decimal($0) })),
+                ("unavailable", .string(holding.unavailable)),
+              ])
+            })
+        ),
+        (
+          "totals",
           .object([
-            ("age_seconds", .int(Int64(age.rounded(.down)))),
-            ("max_age_seconds", .int(Int64(report.maxAge.rounded(.down)))),
-            ("warning", .string(ReportFormat.staleWarning(report))),
+            ("value", .decimal(report.statistics.portfolioValue.value)),
+            ("cost_basis", .decimal(report.totalCostBasis)),
+            ("unrealized_pnl", .decimal(report.totalUnrealized)),
+            ("unavailable", .string(report.figures.unavailable)),
           ])
-        } ?? .null
-      ),
-      ("statistics", Stats.json(report.statistics)),
-      (
-        "holdings",
-        .array(
-          report.holdings.map { holding in
-            .object([
-              ("coin", .string(holding.coinID)), ("symbol", .string(holding.symbol)),
-              ("name", .string(holding.name)), ("quantity", .decimal(holding.quantity)),
-              ("price", .decimal(holding.price)), ("price_at", .string(holding.priceAt)),
-              ("value", .decimal(holding.value)),
-              ("change_24h_percent", .decimal(holding.change24h)),
-              ("share_percent", .decimal(holding.share)),
-              ("cost_basis", .decimal(holding.costBasis)),
-              ("unrealized_pnl", .decimal(holding.unrealized)),
-              ("realized_pnl", .decimal(holding.realized)),
-              ("sparkline_7d", .array(holding.sparkline.map { .decimal($0) })),
-              ("unavailable", .string(holding.unavailable)),
-            ])
-          })
-      ),
-      (
-        "totals",
-        .object([
-          ("value", .decimal(report.statistics.portfolioValue.value)),
-          ("cost_basis", .decimal(report.totalCostBasis)),
-          ("unrealized_pnl", .decimal(report.totalUnrealized)),
-          ("unavailable", .string(report.figures.unavailable)),
-        ])
-      ),
-      (
-        "realized_pnl",
-        .object([
-          ("day", .decimal(report.realized.day)),
-          ("month_to_date", .decimal(report.realized.monthToDate)),
-          ("year_to_date", .decimal(report.realized.yearToDate)),
-          ("all_time", .decimal(report.realized.allTime)),
-        ])
-      ),
-      (
-        "trades",
-        .array(
-          report.trades.map { entry in
-            TradeRendering.json(entry.trade).appending([
-              ("realized_pnl", .decimal(entry.realized)), ("location", .string(entry.location)),
-            ])
-          })
-      ),
-      (
-        "top_movers",
-        .array(
-          report.movers.map { mover in
-            .object([
-              ("coin", .string(mover.coinID)), ("change_24h_percent", .decimal(mover.change24h)),
-              ("value_change", .decimal(mover.valueChange)),
-            ])
-          })
-      ),
-      (
-        "history",
-        .array(
-          report.history.map { point in
-            .object([
-              ("day", .string(point.day)), ("value", .decimal(point.value)),
-              ("saved", .bool(point.isSaved || (saved && point.day == report.day))),
-            ])
-          })
-      ),
-      ("returns", returns(report.returns)),
-      ("chart_returns", report.chartReturn.map { returns([$0]) } ?? .null),
-      ("saved", .bool(saved)),
-    ])
+        ),
+        (
+          "realized_pnl",
+          .object([
+            ("day", .decimal(report.realized.day)),
+            ("month_to_date", .decimal(report.realized.monthToDate)),
+            ("year_to_date", .decimal(report.realized.yearToDate)),
+            ("all_time", .decimal(report.realized.allTime)),
+          ])
+        ),
+        (
+          "trades",
+          .array(
+            report.trades.map { entry in
+              TradeRendering.json(entry.trade).appending([
+                ("realized_pnl", .decimal(entry.realized)), ("location", .string(entry.location)),
+              ])
+            })
+        ),
+        (
+          "top_movers",
+          .array(
+            report.movers.map { mover in
+              .object([
+                ("coin", .string(mover.coinID)), ("change_24h_percent", .decimal(mover.change24h)),
+                ("value_change", .decimal(mover.valueChange)),
+              ])
+            })
+        ),
+        (
+          "history",
+          .array(
+            report.history.map { point in
+              .object([
+                ("day", .string(point.day)), ("value", .decimal(point.value)),
+                ("saved", .bool(point.isSaved || (saved && point.day == report.day))),
+              ])
+            })
+        ),
+        ("returns", returns(report.returns)),
+        ("chart_returns", report.chartReturn.map { returns([$0]) } ?? .null),
+        ("saved", .bool(saved)),
+      ])
   }
 
   /// Each period's returns: figures as exact decimal strings (percentages for TWR and the

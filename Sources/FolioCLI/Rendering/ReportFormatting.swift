@@ -248,7 +248,7 @@ enum ReportFormat {
   /// `Daily report: portfolio main (USD, fifo), 2024-11-30`.
   static func title(_ report: DailyReport) -> String {
     "Daily report: portfolio \(report.portfolio.name) "
-      + "(\(report.portfolio.currency.uppercased()), \(report.method.rawValue)), \(report.day)"
+      + "(\(report.portfolio.currency.uppercased()), \(Formatting.method(report.method))), \(report.day)"
   }
 
   /// Where the prices come from, or that there are none.

@@ -13,7 +13,7 @@ enum ReportHTML {
       "<header>",
       "<h1>\(escape(report.portfolio.name)) <span class=\"muted\">· \(report.day)</span></h1>",
       "<p class=\"muted\">Folio daily report · \(currency.uppercased()) · cost basis by "
-        + "\(report.method.rawValue) · \(escape(ReportFormat.snapshotLine(report)))</p>",
+        + "\(escape(Formatting.method(report.method))) · \(escape(ReportFormat.snapshotLine(report)))</p>",
       "</header>",
     ]
     if let warning = ReportFormat.staleWarning(report) {

@@ -9,7 +9,7 @@ enum ReportMarkdown {
     var lines: [String] = [
       "# Folio daily report: \(cell(report.portfolio.name)), \(report.day)", "",
       "Portfolio **\(cell(report.portfolio.name))** in \(currency.uppercased()), cost basis by "
-        + "\(report.method.rawValue). \(cell(ReportFormat.snapshotLine(report))). "
+        + "\(cell(Formatting.method(report.method))). \(cell(ReportFormat.snapshotLine(report))). "
         + "Generated \(report.generatedAt).",
     ]
     if let warning = ReportFormat.staleWarning(report) {

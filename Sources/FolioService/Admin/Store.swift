@@ -89,6 +89,7 @@ public final class Store {
     try database.enableWriteAheadLog()
     migration = try migrator.migrate(database, now: now, completing: Self.completeMigration)
     try CoinDirectory.addBuiltInList(database)
+    keepDailyHistoryCurrent()
   }
 
   /// Runs `body` on the database at `location`, which does not exist yet, built in a new file
@@ -119,6 +120,18 @@ public final class Store {
       building: file, .init(mode: .readWriteCreate, busyTimeout: location.busyTimeout))
     migration = try Migrator().migrate(database, now: now, completing: Self.completeMigration)
     try CoinDirectory.addBuiltInList(database)
+    keepDailyHistoryCurrent()
+  }
+
+  /// Saved days that a change makes stale (the triggers of `portfolio_daily` mark them) are
+  /// recomputed in the transaction of that change, before it commits: a back-dated trade never
+  /// leaves the saved history, and the returns worked out from it, as they were.
+  private func keepDailyHistoryCurrent() {
+    // Weak: the store owns the connection that holds this.
+    database.beforeCommit = { [weak self] in
+      guard let self else { return }
+      try ReportService(self).refreshStaleDays(now: Date())
+    }
   }
 
   /// True when the regular file at `path` holds no byte and no WAL beside it holds any either

@@ -242,7 +242,7 @@ public struct DemoBuilder {
       for portfolio in [main, savings] {
         historyDays.append(
           try ReportService(store).backfillDays(
-            portfolio, since: firstDay, until: today, replace: false, now: now
+            portfolio, since: firstDay, until: today, days: .missing, now: now
           ).saved.count)
       }
       return DemoOutcome(

@@ -132,12 +132,14 @@ public struct DailyArchive {
     }
   }
 
-  /// The dated folders (named as Folio names them and real folders, not links), newest
-  /// first, with the names of the entries found in each.
+  /// The dated folders (named as Folio names them, folders or links to folders, as
+  /// `makeFolder` accepts), newest first, with the names of the entries found in each.
   public func days() throws -> [(day: CalendarDay, files: [String])] {
     let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
     return names.compactMap { name -> (CalendarDay, [String])? in
-      guard let day = CalendarDay(name), day.description == name, isFolder(folder(day)) else {
+      guard let day = CalendarDay(name), day.description == name,
+        isFolder(folder(day), following: true)
+      else {
         return nil
       }
       let files = (try? FileManager.default.contentsOfDirectory(atPath: folder(day))) ?? []
@@ -155,25 +157,37 @@ public struct DailyArchive {
 
   /// `--keep-days keep`: removes what Folio wrote in the dated folders before the last `keep`
   /// days (see `remove`), the files of every portfolio of `store`. Returns the days whose
-  /// folder was kept because it holds something else.
+  /// folder was kept: one holding something else, or a link (nothing is removed through one).
   public func removeExpired(keep: Int, today: CalendarDay, _ store: Store) throws
-    -> [CalendarDay]
+    -> [(day: CalendarDay, isLink: Bool)]
   {
     let names = try Portfolio.all(store.database).map(\.name)
-    return try Self.expired(days().map(\.day), keep: keep, today: today).filter {
-      try !remove($0, portfolios: names)
+    var kept: [(day: CalendarDay, isLink: Bool)] = []
+    for day in Self.expired(try days().map(\.day), keep: keep, today: today) {
+      if !isFolder(folder(day)) {
+        kept.append((day, true))
+      } else if try !remove(
+        day, portfolios: names, keeping: Database.files(of: store.database.path))
+      {
+        kept.append((day, false))
+      }
     }
+    return kept
   }
 
   /// Removes what Folio wrote in the folder of `day`: the regular files named
   /// `<portfolio>.<ext>` for one of `portfolios` and one of Folio's formats, and the temporary
   /// files (`.folio-<pid>-<n>.tmp`) a killed write left; then the folder itself if that left
   /// it empty. Anything else (a user's notes, a link, a folder) stays, and so does the folder:
-  /// returns false then.
-  public func remove(_ day: CalendarDay, portfolios: [String]) throws -> Bool {
+  /// returns false then. The files of `keeping` (the database in use and its journals) are
+  /// never removed, whatever their names.
+  public func remove(_ day: CalendarDay, portfolios: [String], keeping: [String] = []) throws
+    -> Bool
+  {
     let dated = folder(day)
     for name in (try? FileManager.default.contentsOfDirectory(atPath: dated)) ?? []
     where Self.isTemporary(name) || portfolios.contains(where: { Self.named(name, $0 + ".") }) {
+      if keeping.contains(where: { PathName.namesSameEntry(dated + "/" + name, $0) }) { continue }
       var status = stat()
       guard lstat(dated + "/" + name, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
         continue
@@ -256,9 +270,11 @@ public struct DailyArchive {
       && middle.allSatisfy { !$0.isEmpty && $0.allSatisfy { ("0"..."9").contains($0) } }
   }
 
-  func isFolder(_ path: String) -> Bool {
+  /// Whether `path` is a folder; with `following`, a symbolic link to one counts too.
+  func isFolder(_ path: String, following: Bool = false) -> Bool {
     var status = stat()
-    return lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
+    let found = following ? stat(path, &status) : lstat(path, &status)
+    return found == 0 && status.st_mode & S_IFMT == S_IFDIR
   }
 
   /// "X is not a folder" when `path`, or the nearest part of it that exists, is something

@@ -100,7 +100,7 @@ public struct DailyFigures: Equatable, Sendable {
 public struct DailyReport: Equatable, Sendable {
   public let portfolio: Portfolio
   /// The cost-basis method the figures were computed with.
-  public let method: CostMethod
+  public let method: MethodInUse
   /// The day reported on, `YYYY-MM-DD` (UTC).
   public let day: String
   /// When the report was made (UTC ISO-8601).

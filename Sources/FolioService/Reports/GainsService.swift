@@ -48,15 +48,33 @@ public struct GainTotals: Equatable, Sendable {
   }
 }
 
+/// When a disposed piece counts as long term.
+public enum LongTermRule: Equatable, Sendable {
+  /// Held more than one year, counted by calendar date: a lot acquired on 2023-03-01 is long
+  /// term when disposed of on 2024-03-02 or later (the usual rule, as in the US).
+  case moreThanOneYear
+  /// Held more than this many days (disposal day − acquisition day > days), for a
+  /// jurisdiction that counts days.
+  case moreThanDays(Int)
+
+  /// Whether a piece acquired on `acquired` and disposed of on `disposed` is long term.
+  public func isLongTerm(acquired: CalendarDay, disposed: CalendarDay) -> Bool {
+    switch self {
+    case .moreThanOneYear: disposed > acquired.adding(years: 1)
+    case .moreThanDays(let days): disposed.ordinal - acquired.ordinal > Int64(days)
+    }
+  }
+}
+
 /// The capital gains of a portfolio over a range of days.
 public struct GainsReport: Equatable, Sendable {
   public let portfolios: [Portfolio]
   public let currency: String
-  public let method: CostMethod
+  public let method: MethodInUse
   /// Inclusive `YYYY-MM-DD` bounds of the disposal dates.
   public let since: String
   public let until: String
-  public let longTermDays: Int
+  public let longTermRule: LongTermRule
   /// Oldest disposal first; within a sell, in the order its lots were taken.
   public let rows: [GainRow]
   public let shortTerm: GainTotals
@@ -74,11 +92,10 @@ public struct GainsService {
   public init(_ store: Store) { self.store = store }
 
   /// The gains of `portfolios` (one, or several of the same currency) from the disposals made
-  /// `since` through `until` (inclusive days). A piece is long-term when it was held more than
-  /// `longTermDays` days (disposal day − acquisition day > longTermDays).
+  /// `since` through `until` (inclusive days). A piece is long term by `longTermRule`.
   public func gains(
     _ portfolios: [Portfolio], since: CalendarDay, until: CalendarDay, method: CostMethod?,
-    longTermDays: Int
+    longTermRule: LongTermRule = .moreThanOneYear
   ) throws -> GainsReport {
     if since > until {
       throw ReportError.emptyRange(since: since.description, until: until.description)
@@ -87,19 +104,28 @@ public struct GainsService {
       throw PortfolioError.mixedCurrencies(
         portfolios.map { "\($0.name) (\($0.currency.uppercased()))" })
     }
-    let method = method ?? portfolios.first?.method ?? .fifo
+    let methods = MethodInUse(portfolios, method: method)
     var rows: [GainRow] = []
     var income: [IncomeRow] = []
-    let window = Window(since: since, until: until, longTermDays: longTermDays)
+    let window = Window(since: since, until: until, longTermRule: longTermRule)
     try store.database.read {
       for portfolio in portfolios {
-        try collect(portfolio, method: method, window, into: &rows, income: &income)
+        try collect(
+          portfolio, method: methods.method(for: portfolio), window, into: &rows, income: &income)
       }
     }
-    income.sort { ($0.received, $0.tradeID) < ($1.received, $1.tradeID) }
+    income.sort {
+      ($0.received, $0.portfolio, $0.coinID, $0.tradeID)
+        < ($1.received, $1.portfolio, $1.coinID, $1.tradeID)
+    }
     var incomeTotal = ExactDecimal.zero
     for row in income { incomeTotal = try incomeTotal + row.value }
-    rows.sort { ($0.disposed, $0.tradeID) < ($1.disposed, $1.tradeID) }
+    // By day, then portfolio and coin, so the same trades typed in another order list the
+    // same rows; a sell's pieces stay in the order its lots were taken (the sort is stable).
+    rows.sort {
+      ($0.disposed, $0.portfolio, $0.coinID, $0.tradeID)
+        < ($1.disposed, $1.portfolio, $1.coinID, $1.tradeID)
+    }
     var short = GainTotals()
     var long = GainTotals()
     var total = GainTotals()
@@ -108,8 +134,8 @@ public struct GainsService {
       try total.add(row)
     }
     return GainsReport(
-      portfolios: portfolios, currency: portfolios.first?.currency ?? "usd", method: method,
-      since: window.from, until: window.through, longTermDays: longTermDays, rows: rows,
+      portfolios: portfolios, currency: portfolios.first?.currency ?? "usd", method: methods,
+      since: window.from, until: window.through, longTermRule: longTermRule, rows: rows,
       shortTerm: short, longTerm: long, total: total, income: income, incomeTotal: incomeTotal)
   }
 
@@ -118,13 +144,13 @@ public struct GainsService {
     let from: String
     let through: String
     let end: CalendarDay
-    let longTermDays: Int
+    let longTermRule: LongTermRule
 
-    init(since: CalendarDay, until: CalendarDay, longTermDays: Int) {
+    init(since: CalendarDay, until: CalendarDay, longTermRule: LongTermRule) {
       from = since.description
       through = until.description
       end = until
-      self.longTermDays = longTermDays
+      self.longTermRule = longTermRule
     }
 
     func contains(_ day: String) -> Bool { day >= from && day <= through }
@@ -133,7 +159,7 @@ public struct GainsService {
       guard let acquired = CalendarDay(acquired), let disposed = CalendarDay(disposed) else {
         return false
       }
-      return disposed.ordinal - acquired.ordinal > Int64(longTermDays)
+      return longTermRule.isLongTerm(acquired: acquired, disposed: disposed)
     }
   }
 

@@ -96,7 +96,7 @@ public struct ReportService {
   /// The report of several portfolios of one currency as one (`--portfolio all`), as of the
   /// end of `day`: each coin's quantity, cost basis and profit summed over them, their trades
   /// of the day, the saved history and the returns of their sum (transfers between them net
-  /// out). `method` (default: the first portfolio's) books every one. One portfolio is its own
+  /// out). Each portfolio is booked with its own method, or `method` when given. One portfolio is its own
   /// report; different currencies are refused (65), and so is `forSaving` (65).
   public func report(
     _ portfolios: [Portfolio], day: CalendarDay, method: CostMethod? = nil,
@@ -112,26 +112,43 @@ public struct ReportService {
     }
     if forSaving { throw ReportError.saveCombined }
     try Self.checkNotFuture(day, now: now)
-    let method = method ?? portfolios.first?.method ?? .fifo
+    let methods = MethodInUse(portfolios, method: method)
     let first = portfolios.first
     let shown = Portfolio(
-      id: 0, name: "all", currency: first?.currency ?? "usd", method: method,
-      createdAt: first?.createdAt ?? "")
+      id: 0, name: "all", currency: first?.currency ?? "usd",
+      method: methods.single ?? first?.method ?? .fifo, createdAt: first?.createdAt ?? "")
     return try database.read {
       try build(
-        portfolios, shown: shown, day: day, method: method, maxAge: maxAge, now: now,
+        portfolios, shown: shown, day: day, methods: methods, maxAge: maxAge, now: now,
         historyDays: Self.historyDays)
     }
   }
 
-  /// The reports of `portfolios` as of the end of `day` (as `report` computes each), all read
-  /// in one read transaction, so they see the same trades and market data.
-  public func reports(_ portfolios: [Portfolio], day: CalendarDay, now: Date, forSaving: Bool)
-    throws -> [DailyReport]
-  {
+  /// The reports of `portfolios` as of the end of `day`, each with the portfolio's own method,
+  /// computed and saved as the day's rows in ONE write transaction: what is saved follows from
+  /// the method, trades and prices of that moment (another command changing a method meanwhile
+  /// waits, and cannot make them disagree), and all the rows are saved or none. `method`, when
+  /// given, must be each portfolio's own (65 otherwise: the history holds its own figures).
+  /// `check` sees each report before anything is saved; what it throws saves nothing.
+  public func reportsSaved(
+    _ portfolios: [Portfolio], day: CalendarDay, method: CostMethod? = nil,
+    maxAge: TimeInterval = 86_400, now: Date, check: (DailyReport) throws -> Void = { _ in }
+  ) throws -> [DailyReport] {
     try Self.checkNotFuture(day, now: now)
-    return try database.read {
-      try portfolios.map { try report($0, day: day, now: now, forSaving: forSaving) }
+    return try database.write {
+      let reports = try portfolios.map { portfolio in
+        let current = try Portfolio.current(portfolio, database)
+        if let method, method != current.method {
+          throw ReportError.saveWithOtherMethod(
+            method: method.rawValue, portfolioMethod: current.method.rawValue)
+        }
+        return try build(
+          current, day: day, method: current.method, maxAge: maxAge, now: now,
+          historyDays: Self.historyDays)
+      }
+      for report in reports { try check(report) }
+      try save(reports, now: now)
+      return reports
     }
   }
 
@@ -147,9 +164,10 @@ public struct ReportService {
   /// (a refusal, an error or a process killed midway leaves the saved history as it was).
   /// Refused (65) when any report was computed with another method than its portfolio's.
   public func save(_ reports: [DailyReport], now: Date) throws {
-    for report in reports where report.method != report.portfolio.method {
+    for report in reports where report.method != .one(report.portfolio.method) {
       throw ReportError.saveWithOtherMethod(
-        method: report.method.rawValue, portfolioMethod: report.portfolio.method.rawValue)
+        method: report.method.single?.rawValue ?? "each portfolio's own",
+        portfolioMethod: report.portfolio.method.rawValue)
     }
     for report in reports {
       if let window = report.statistics.priceWindow, !report.statistics.unpriced.isEmpty,
@@ -163,9 +181,10 @@ public struct ReportService {
       for report in reports {
         // A method changed since the report was computed makes its figures the wrong ones.
         let current = try Portfolio.current(report.portfolio, database)
-        guard report.method == current.method else {
+        guard report.method == .one(current.method) else {
           throw ReportError.saveWithOtherMethod(
-            method: report.method.rawValue, portfolioMethod: current.method.rawValue)
+            method: report.method.single?.rawValue ?? "each portfolio's own",
+            portfolioMethod: current.method.rawValue)
         }
         try record(report.figures, portfolio: current, now: now).save(database)
       }
@@ -207,7 +226,23 @@ public struct ReportService {
     }
     return try database.write {
       try backfillDays(
-        portfolio, since: since, until: until, replace: replace, maxAge: maxAge, now: now)
+        portfolio, since: since, until: until, days: replace ? .every : .missing, maxAge: maxAge,
+        now: now)
+    }
+  }
+
+  /// Recomputes every stale saved day (`DailyRecord.isStale`: a trade dated on or before it,
+  /// or its portfolio's method, changed) from the trades and the prices of the day's end,
+  /// whatever their age, as the day was valued when saved. A day that can no longer be valued
+  /// (a coin now held that has no price by then) is saved as unknown, never left as it was.
+  /// Must run inside a write transaction: the store runs it before every commit.
+  func refreshStaleDays(now: Date) throws {
+    for (portfolioID, days) in try DailyRecord.staleDays(database) {
+      guard let portfolio = try Portfolio.find(id: portfolioID, database),
+        let first = days.first.flatMap(CalendarDay.init),
+        let last = days.last.flatMap(CalendarDay.init)
+      else { continue }
+      _ = try backfillDays(portfolio, since: first, until: last, days: .stale(Set(days)), now: now)
     }
   }
 
@@ -240,12 +275,25 @@ public struct ReportService {
     return trades
   }
 
-  /// Saves the missing days of [since, until]; must run inside a write transaction. The
-  /// portfolio's method and currency are read again here, inside that transaction.
+  /// Which days of a range `backfillDays` saves.
+  enum DayChoice {
+    /// The days with no saved row.
+    case missing
+    /// Every day (`--replace`).
+    case every
+    /// These saved days, which went stale: valued with the prices of the day's end whatever
+    /// their age, and saved as unknown when a held coin has none.
+    case stale(Set<String>)
+  }
+
+  /// Saves the days `days` chooses of [since, until]; must run inside a write transaction.
+  /// The portfolio's method and currency are read again here, inside that transaction.
   func backfillDays(
-    _ portfolio: Portfolio, since: CalendarDay, until: CalendarDay, replace: Bool,
+    _ portfolio: Portfolio, since: CalendarDay, until: CalendarDay, days: DayChoice,
     maxAge: TimeInterval = ReportService.backfillMaxAge, now: Date
   ) throws -> BackfillOutcome {
+    var isStale = false
+    if case .stale = days { isStale = true }
     let portfolio = try Portfolio.current(portfolio, database)
     var existing: [String: DailyRecord] = [:]
     for row in try DailyRecord.list(
@@ -282,10 +330,17 @@ public struct ReportService {
       try replay.advance(before: day.next.start)
       let bound = day.next.start.description
       let old = existing[day.description]
-      guard replace || old == nil else { continue }
+      switch days {
+      case .missing: guard old == nil else { continue }
+      case .every: break
+      case .stale(let stale): guard stale.contains(day.description) else { continue }
+      }
       let held = replay.held
       // Only prices of [end − maxAge, end] may value the day; never a later one.
-      let oldest = Timestamp.format(day.next.start.date.addingTimeInterval(-max(0, maxAge)))
+      let oldest =
+        isStale
+        ? Timestamp(seconds: 0).description
+        : Timestamp.format(day.next.start.date.addingTimeInterval(-max(0, maxAge)))
       var prices: [String: ExactDecimal] = [:]
       var pricedAt: String?
       var snapshot: MarketSnapshotRef?
@@ -295,7 +350,7 @@ public struct ReportService {
         let chosen = try Self.endOfDayPrices(
           database, coinIDs: held.map(\.coinID), vsCurrency: portfolio.currency, day: day,
           oldest: oldest, freshSnapshot: (snapshot?.fetchedAt ?? "") >= oldest)
-        guard chosen.anyFresh else {
+        guard chosen.anyFresh || isStale else {
           noFreshSnapshot.append(day.description)
           if old != nil { keptWithoutSnapshot += 1 }
           continue
@@ -303,7 +358,7 @@ public struct ReportService {
         let missing = held.map(\.coinID).filter {
           chosen.prices[$0] == nil && everPriced.contains($0)
         }
-        guard missing.isEmpty else {
+        guard missing.isEmpty || isStale else {
           partial.append(day.description)
           for coin in missing { missingCoins[coin, default: []].append(day.description) }
           continue
@@ -311,10 +366,18 @@ public struct ReportService {
         prices = chosen.prices.mapValues(\.price)
         pricedAt = chosen.prices.values.map(\.at).max()
       }
-      let figures = try Self.figures(
+      var figures = try Self.figures(
         day: day, held: held, realized: replay.realizedTotal, prices: prices,
         snapshot: snapshot, pricedAt: pricedAt)
-      if figures.value == nil, old?.value != nil {
+      if isStale,
+        held.contains(where: { prices[$0.coinID] == nil && everPriced.contains($0.coinID) })
+      {
+        // A value of part of the holdings is no value of the day.
+        figures = DailyFigures(
+          day: figures.day, value: nil, costBasis: figures.costBasis, unrealized: nil,
+          realized: figures.realized, snapshotAt: figures.snapshotAt)
+      }
+      if !isStale, figures.value == nil, old?.value != nil {
         keptKnownValue.append(day.description)
         continue
       }
@@ -323,7 +386,8 @@ public struct ReportService {
     }
     var outcome = BackfillOutcome(
       since: since.description, until: until.description, saved: saved,
-      alreadySaved: replace ? 0 : existing.count, noFreshSnapshot: noFreshSnapshot,
+      alreadySaved: { if case .missing = days { existing.count } else { 0 } }(),
+      noFreshSnapshot: noFreshSnapshot,
       keptWithoutSnapshot: keptWithoutSnapshot, keptKnownValue: keptKnownValue, maxAge: maxAge)
     outcome.partial = partial
     outcome.missingCoins = missingCoins
@@ -391,17 +455,18 @@ public struct ReportService {
     now: Date, historyDays: Int, replay: Bool = false
   ) throws -> DailyReport {
     try build(
-      [portfolio], shown: portfolio, day: day, method: method, maxAge: maxAge, now: now,
+      [portfolio], shown: portfolio, day: day, methods: .one(method), maxAge: maxAge, now: now,
       historyDays: historyDays, replay: replay)
   }
 
   /// Builds the report of `portfolios` (of one currency) as one, shown as `shown`.
   func build(
     _ portfolios: [Portfolio], shown portfolio: Portfolio, day: CalendarDay,
-    method: CostMethod, maxAge: TimeInterval, now: Date, historyDays: Int, replay: Bool = false
+    methods: MethodInUse, maxAge: TimeInterval, now: Date, historyDays: Int, replay: Bool = false
   ) throws -> DailyReport {
     var standings: [Standing] = []
     for each in portfolios {
+      let method = methods.method(for: each)
       if !replay, method == each.method,
         let stored = try Standing.stored(
           database, portfolioID: each.id, method: method, through: day,
@@ -590,7 +655,7 @@ public struct ReportService {
     }
 
     var report = DailyReport(
-      portfolio: portfolio, method: method, day: day.description,
+      portfolio: portfolio, method: methods, day: day.description,
       generatedAt: Timestamp.format(now), snapshot: snapshot, staleAge: staleAge, maxAge: maxAge,
       statistics: statistics, holdings: holdings, closed: closed, totalCostBasis: figures.costBasis,
       totalUnrealized: figures.unrealized,

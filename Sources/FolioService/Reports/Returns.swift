@@ -92,6 +92,10 @@ public struct ValuePoint: Equatable, Sendable {
   public let value: ExactDecimal?
   /// Why the value is unknown; nil when it is known.
   public let unknown: String?
+  /// Whether TWR chain-links at this value: true for saved days; false for a value computed
+  /// only as the start of a period, which must not split the other periods (a period's TWR
+  /// would then depend on which other periods a report shows).
+  public var linksChain = true
 
   public init(day: CalendarDay, value: ExactDecimal?, unknown: String? = nil) {
     self.day = day.description
@@ -154,8 +158,12 @@ public struct PeriodReturn: Equatable, Sendable {
 public struct SubPeriod: Equatable, Sendable {
   public let netFlow: ExactDecimal
   public let marketGain: ExactDecimal
-  /// In percent; nil when nothing was invested over the period and the value changed anyway.
+  /// In percent, rounded to `Returns.places`; nil when nothing was invested over the period
+  /// and the value changed anyway.
   public let percent: ExactDecimal?
+  /// `percent` at full precision, which TWR chain-links (rounding each link first would move
+  /// the printed figure).
+  let exactPercent: ExactDecimal?
 }
 
 /// The arithmetic of returns, on values and cash flows alone (docs/reports.md).
@@ -194,7 +202,9 @@ public enum Returns {
     } else if gain.isZero {
       percent = .zero
     }
-    return SubPeriod(netFlow: net, marketGain: gain, percent: percent?.rounded(places: places))
+    return SubPeriod(
+      netFlow: net, marketGain: gain, percent: percent?.rounded(places: places),
+      exactPercent: percent)
   }
 
   /// The returns of `period` ending with the end of `day`. `points` are the known day-end
@@ -271,7 +281,8 @@ public enum Returns {
     }
     // Chain-link the known values in between.
     let known =
-      points.filter { $0.at > start && $0.at < end && $0.value != nil }.sorted { $0.at < $1.at }
+      points.filter { $0.at > start && $0.at < end && $0.value != nil && $0.linksChain }
+      .sorted { $0.at < $1.at }
       + [last]
     var twr: Measure
     do {
@@ -283,7 +294,7 @@ public enum Returns {
         let part = try subPeriod(
           start: from, from: fromValue, end: point.at, to: value,
           flows: Self.flows(inside, from: from, before: point.at))
-        guard let percent = part.percent else {
+        guard let percent = part.exactPercent else {
           failure =
             "nothing was invested from \(from.day) through \(point.day) while the value changed"
           break
@@ -330,7 +341,8 @@ public enum Returns {
   /// in, each flow paid in (or, negative, taken out), the value at the end taken out, each
   /// discounted by (1 + r) to the power of its years after the start (365 days a year). Solved
   /// by bisection on ln(1 + r) in binary floating point: a rate is neither money nor a
-  /// quantity, and it is printed rounded.
+  /// quantity, and it is printed rounded. Flows that change sign more than once can balance at
+  /// several rates: the one nearest 0 % is given, found by bracketing from 0 outwards.
   public static func xirr(
     start: Timestamp, from: ExactDecimal, end: Timestamp, to: ExactDecimal, flows: [CashFlow]
   ) -> Measure {
@@ -358,11 +370,12 @@ public enum Returns {
       }
       return total
     }
-    var (low, high) = (-1000.0, 1000.0)
-    let (lowSign, highSign) = (sign(low), sign(high))
-    guard lowSign != 0, highSign != 0, (lowSign < 0) != (highSign < 0) else {
+    guard let bracket = nearestBracket(sign) else {
       return .unavailable("no rate makes the money paid in and taken out balance")
     }
+    var (low, high) = bracket
+    let lowSign = sign(low)
+    if lowSign == 0 { high = low }
     for _ in 0..<200 {
       let middle = (low + high) / 2
       // The bounds are adjacent doubles: no later step could move them (each would cost a
@@ -376,6 +389,37 @@ public enum Returns {
       if (value < 0) == (lowSign < 0) { low = middle } else { high = middle }
     }
     let rate = (exp((low + high) / 2) - 1) * 100
+    return known(rate)
+  }
+
+  /// The interval of ln(1 + r) nearest r = 0 at whose ends `value` has opposite signs (or is 0
+  /// at the lower end): the steps from 0 grow by half each time, up to ±1000, and of a bracket
+  /// found on each side the one whose rate is nearer 0 wins.
+  static func nearestBracket(_ value: (Double) -> Double) -> (Double, Double)? {
+    let atZero = value(0)
+    if atZero == 0 { return (0, 0) }
+    func firstBracket(direction: Double) -> (low: Double, high: Double, rate: Double)? {
+      var (previous, previousValue) = (0.0, atZero)
+      var step = 0.001
+      while step <= 1500 {
+        let x = direction * min(step, 1000)
+        let current = value(x)
+        if current == 0 || (current < 0) != (previousValue < 0) {
+          let (low, high) = direction > 0 ? (previous, x) : (x, previous)
+          return (low, high, abs(exp(direction > 0 ? low : high) - 1))
+        }
+        if step >= 1000 { break }
+        (previous, previousValue) = (x, current)
+        step *= 1.5
+      }
+      return nil
+    }
+    let candidates = [firstBracket(direction: 1), firstBracket(direction: -1)].compactMap { $0 }
+    return candidates.min { $0.rate < $1.rate }.map { ($0.low, $0.high) }
+  }
+
+  /// A rate in percent as a measure: n/a when it is not finite or too large to show.
+  private static func known(_ rate: Double) -> Measure {
     guard rate.isFinite, abs(rate) < 1e15,
       let exact = try? ExactDecimal(parsing: String(format: "%.6f", rate))
     else {

@@ -204,8 +204,10 @@ extension ReportService {
       guard let day = CalendarDay(text) else { continue }
       var total: ExactDecimal? = .zero
       var unknown: String?
+      var linksChain = true
       for (index, part) in parts.enumerated() {
         if let point = byDay[index][text] {
+          linksChain = linksChain && point.linksChain
           if let value = point.value {
             total = total.flatMap { try? $0 + value }
             if total == nil { unknown = unknown ?? Measure.tooLarge }
@@ -216,7 +218,9 @@ extension ReportService {
           continue days
         }
       }
-      result.append(ValuePoint(day: day, value: unknown == nil ? total : nil, unknown: unknown))
+      var point = ValuePoint(day: day, value: unknown == nil ? total : nil, unknown: unknown)
+      point.linksChain = linksChain
+      result.append(point)
     }
     return result
   }
@@ -235,7 +239,9 @@ extension ReportService {
     let heldByDay = try heldQuantities(portfolio, inception: inception, at: missing)
     for (day, held) in zip(missing, heldByDay) {
       guard !held.isEmpty else {
-        inputs.points.append(ValuePoint(day: day, value: .zero))
+        var point = ValuePoint(day: day, value: .zero)
+        point.linksChain = false
+        inputs.points.append(point)
         continue
       }
       // Priced as backfill prices a day: the snapshot quote or daily close nearer its end.
@@ -261,7 +267,9 @@ extension ReportService {
       let value = Measure.sum(
         held.map { coin in Measure.computing { try coin.quantity * (prices[coin.coinID] ?? .zero) }
         })
-      inputs.points.append(ValuePoint(day: day, value: value.value, unknown: value.reason))
+      var point = ValuePoint(day: day, value: value.value, unknown: value.reason)
+      point.linksChain = false
+      inputs.points.append(point)
     }
   }
 

@@ -3,8 +3,9 @@ import Foundation
 
 extension HoldingsService {
   /// The holdings of several portfolios of one currency as one (`--portfolio all`): each
-  /// coin's quantity, cost basis and realized profit summed over the portfolios, valued at the
-  /// newest market price among them (a coin without one is unpriced, as for one portfolio).
+  /// portfolio booked with its own method (or `method` for all), then each coin's quantity,
+  /// cost basis and realized profit summed over the portfolios, valued at the newest market
+  /// price among them (a coin without one is unpriced, as for one portfolio).
   /// One portfolio is its holdings.
   /// Portfolios of different currencies are refused (65).
   public func holdings(_ portfolios: [Portfolio], method: CostMethod? = nil) throws -> Holdings {
@@ -15,8 +16,10 @@ extension HoldingsService {
       throw PortfolioError.mixedCurrencies(
         portfolios.map { "\($0.name) (\($0.currency.uppercased()))" })
     }
-    let method = method ?? portfolios.first?.method ?? .fifo
-    let each = try db.read { try portfolios.map { try holdings($0, method: method) } }
+    let methods = MethodInUse(portfolios, method: method)
+    let each = try db.read {
+      try portfolios.map { try holdings($0, method: methods.method(for: $0)) }
+    }
     var merged:
       [String: (
         quantity: ExactDecimal, cost: ExactDecimal, realized: ExactDecimal,
@@ -58,10 +61,10 @@ extension HoldingsService {
     }
     let first = portfolios.first
     let combined = Portfolio(
-      id: 0, name: "all", currency: first?.currency ?? "usd", method: method,
-      createdAt: first?.createdAt ?? "")
+      id: 0, name: "all", currency: first?.currency ?? "usd",
+      method: methods.single ?? first?.method ?? .fifo, createdAt: first?.createdAt ?? "")
     return Holdings(
-      portfolio: combined, method: method, rows: rows, totalValue: totalValue,
+      portfolio: combined, method: methods, rows: rows, totalValue: totalValue,
       totalCostBasis: Measure.sum(rows.map { .known($0.costBasis) }),
       totalUnrealized: Measure.total(of: rows.map { $0.isPriced ? $0.unrealized : nil })
         ?? missing,

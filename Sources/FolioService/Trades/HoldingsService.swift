@@ -40,7 +40,7 @@ public struct Holding: Sendable, Equatable {
 /// or when the sum is too large.
 public struct Holdings: Sendable, Equatable {
   public let portfolio: Portfolio
-  public let method: CostMethod
+  public let method: MethodInUse
   public let rows: [Holding]
   public let totalValue: Measure
   public let totalCostBasis: Measure
@@ -102,7 +102,7 @@ public struct HoldingsService {
           share: value.flatMap { share(of: $0, in: totalValue) }, isPriced: value != nil)
       }
       return Holdings(
-        portfolio: portfolio, method: method, rows: rows, totalValue: totalValue,
+        portfolio: portfolio, method: .one(method), rows: rows, totalValue: totalValue,
         totalCostBasis: Measure.sum(positions.map { .known($0.costBasis) }),
         totalUnrealized: Measure.total(
           of: rows.map { $0.isPriced ? $0.unrealized : nil }) ?? missing,

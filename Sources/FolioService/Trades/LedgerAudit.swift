@@ -18,6 +18,9 @@ public struct CheckFinding: Sendable, Equatable {
     case negativePosition = "negative_position"
     /// The derived tables differ from a recomputation from the trades.
     case outOfDate = "out_of_date"
+    /// Saved days of the daily history whose trades or method changed outside folio since
+    /// they were saved.
+    case staleDays = "stale_days"
     /// A schema object (trigger, view, table, index) folio did not create, or one it creates
     /// that was changed or dropped.
     case schema
@@ -137,7 +140,24 @@ public struct LedgerAudit {
   /// The problems a trade shows alone, in one read snapshot: trades folio would have refused,
   /// trades of coins not in the coin directory.
   func rowFindings() throws -> [CheckFinding] {
-    try db.read { try tradeFindings() + unknownCoinFindings() }
+    try db.read { try tradeFindings() + unknownCoinFindings() + staleDayFindings() }
+  }
+
+  /// One finding per portfolio with stale saved days (changed outside folio: folio's own
+  /// changes recompute them before they commit).
+  private func staleDayFindings() throws -> [CheckFinding] {
+    try DailyRecord.staleDays(db).map { portfolioID, days in
+      let name = try Portfolio.find(id: portfolioID, db)?.name ?? "#\(portfolioID)"
+      let listed = days.prefix(10).joined(separator: ", ")
+      let more = days.count > 10 ? " and \(days.count - 10) more" : ""
+      return CheckFinding(
+        kind: .staleDays, portfolio: name,
+        message:
+          "portfolio '\(name)': \(days.count) saved day(s) no longer follow from its trades or "
+          + "method (\(listed)\(more)); reports leave them out until the next folio command "
+          + "that writes recomputes them, or run 'folio report backfill --portfolio \(name) "
+          + "--since \(days.first ?? "")'")
+    }
   }
 
   /// Every position recomputed from its trades and compared with its derived rows, in one read

@@ -19,16 +19,22 @@ extension Ledger {
   /// the basis of a piece the fee empties passes to the piece before it, so the whole basis
   /// arrives.
   func pieces(of out: Trade) throws -> [Piece] {
-    var pieces: [(piece: Piece, lot: Int64)] = []
+    var pieces: [(piece: Piece, lot: Lot?)] = []
     for consumption in try derived.consumptions(sellTradeID: out.id) {
-      let acquired = try derived.lot(tradeID: consumption.lotTradeID)?.acquiredAt ?? out.executedAt
+      let lot = try derived.lot(tradeID: consumption.lotTradeID)
       pieces.append(
         (
-          Piece(quantity: consumption.quantity, cost: consumption.cost, acquiredAt: acquired),
-          consumption.lotTradeID
+          Piece(
+            quantity: consumption.quantity, cost: consumption.cost,
+            acquiredAt: lot?.acquiredAt ?? out.executedAt),
+          lot
         ))
     }
-    pieces.sort { ($0.piece.acquiredAt, $0.lot) < ($1.piece.acquiredAt, $1.lot) }
+    // In the lots' own order, which comes from the trades, not from their row ids.
+    pieces.sort { a, b in
+      guard let x = a.lot, let y = b.lot else { return a.piece.acquiredAt < b.piece.acquiredAt }
+      return PositionBook.precedes(x, y)
+    }
     var result = pieces.map(\.piece)
     var fee = out.fee
     while fee.isPositive, let last = result.last {

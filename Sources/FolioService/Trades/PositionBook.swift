@@ -93,7 +93,9 @@ struct PositionBook {
     costBasis: ExactDecimal = .zero, realized: ExactDecimal = .zero
   ) {
     self.method = method
-    self.lots = openLots.map { BookLot(lot: $0, stored: true, changed: false) }
+    self.lots = openLots.sorted(by: Self.precedes).map {
+      BookLot(lot: $0, stored: true, changed: false)
+    }
     if method == .hifo { highest = LotHeap(lots) }
     self.quantity = quantity
     self.costBasis = costBasis
@@ -105,7 +107,7 @@ struct PositionBook {
 
   /// Books a row that brings units in: a new lot whose cost is the row's `amount` (a deposit, a
   /// swap, a transferred piece), else quantity × price + fee, acquired at the row's
-  /// `acquisitionTime`. The lots stay in acquisition order (then by row id), so a lot acquired
+  /// `acquisitionTime`. The lots stay in their order (`precedes`), so a lot acquired
   /// before lots already booked (a deposit's `--acquired`, a transferred lot) takes its place
   /// among them; under HIFO the heap breaks ties by the same order.
   mutating func buy(_ trade: Trade) throws(DecimalError) -> Lot {
@@ -132,9 +134,16 @@ struct PositionBook {
     return lot
   }
 
-  /// The order of lots: by acquisition time, then by the id of the row that opened them.
+  /// The order of lots: by acquisition time; lots acquired at the same moment by quantity,
+  /// then by cost, smaller first, so the order comes from the trades themselves and not from
+  /// when their rows were written (the same trades typed in another order, or exported and
+  /// imported, book the same). Lots equal in all three are interchangeable: their row ids
+  /// only make the order total.
   static func precedes(_ a: Lot, _ b: Lot) -> Bool {
-    (a.acquiredAt, a.tradeID) < (b.acquiredAt, b.tradeID)
+    if a.acquiredAt != b.acquiredAt { return a.acquiredAt < b.acquiredAt }
+    if a.quantity != b.quantity { return a.quantity < b.quantity }
+    if a.cost != b.cost { return a.cost < b.cost }
+    return a.tradeID < b.tradeID
   }
 
   /// Books `trade`, a buy or a sell, discarding what it produced (no consumptions are kept).
@@ -271,8 +280,8 @@ struct PositionBook {
 }
 
 /// A binary max-heap of lot indices by unit cost (cost including the buy fee ÷ quantity);
-/// among equal costs the earliest acquired lot (then the lowest row id) is on top (HIFO's tie
-/// rule). Unit costs are compared
+/// among equal costs the lot first in the book's order (`PositionBook.precedes`) is on top
+/// (HIFO's tie rule). Unit costs are compared
 /// exactly without dividing, cost × other quantity against other cost × quantity in 256 bits,
 /// so a lot whose unit cost is beyond the decimal range is simply the most expensive.
 ///

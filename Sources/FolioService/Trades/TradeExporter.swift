@@ -68,14 +68,7 @@ public struct TradeExporter {
         linkIDs[id] = text
         return text
       }
-      func each(_ body: (Trade) throws -> Void) throws {
-        if naming {
-          try Trade.each(portfolioIDs: names.keys.sorted(), db, body)
-        } else if let portfolio = portfolios.first {
-          try TradeService(store).eachTrade(in: portfolio, filter: Trade.Filter(), body)
-        }
-      }
-      try each { trade in
+      try Trade.each(portfolioIDs: names.keys.sorted(), filter: Trade.Filter(), db) { trade in
         var location = ""
         if let id = trade.locationID {
           if let known = portable[id] {

@@ -471,9 +471,9 @@ public struct TradeService {
 
   /// Streams the portfolio's trades matching `filter`, oldest first, in one read snapshot.
   public func eachTrade(
-    in portfolio: Portfolio, filter: Trade.Filter, _ body: (Trade) throws -> Void
+    in portfolios: [Portfolio], filter: Trade.Filter, _ body: (Trade) throws -> Void
   ) throws {
-    try db.read { try Trade.each(portfolioID: portfolio.id, filter: filter, db, body) }
+    try db.read { try Trade.each(portfolioIDs: portfolios.map(\.id), filter: filter, db, body) }
   }
 
   /// Runs `body` in one read snapshot: a listing that reads the trades twice (measuring a

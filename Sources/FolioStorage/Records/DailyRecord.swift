@@ -37,7 +37,7 @@ public struct DailyRecord: Equatable, Sendable {
   }
 
   /// Writes the row, replacing the one saved earlier for the same portfolio and day
-  /// (an upsert, so saving a day twice leaves one row).
+  /// (an upsert, so saving a day twice leaves one row), as not stale.
   public func save(_ db: Database) throws {
     try db.execute(
       """
@@ -45,13 +45,31 @@ public struct DailyRecord: Equatable, Sendable {
       ON CONFLICT (portfolio_id, day) DO UPDATE SET value = excluded.value,
         cost_basis = excluded.cost_basis, unrealized_pnl = excluded.unrealized_pnl,
         realized_pnl = excluded.realized_pnl, snapshot_at = excluded.snapshot_at,
-        saved_at = excluded.saved_at
+        saved_at = excluded.saved_at, stale = 0
       """,
       [portfolioID, day, value, costBasis, unrealized, realized, snapshotAt, savedAt])
   }
 
+  /// The stale days of every portfolio, oldest first, by portfolio id: days a trade dated on or
+  /// before them, or the portfolio's method, changed since they were saved (column `stale`,
+  /// set by triggers; folio recomputes such days before its own change commits).
+  public static func staleDays(_ db: Database) throws -> [(portfolioID: Int64, days: [String])] {
+    var result: [(portfolioID: Int64, days: [String])] = []
+    try db.prepare(
+      "SELECT portfolio_id, day FROM portfolio_daily WHERE stale = 1 ORDER BY portfolio_id, day"
+    ).forEachRow { row in
+      let (portfolioID, day): (Int64, String) = (try row["portfolio_id"], try row["day"])
+      if result.last?.portfolioID == portfolioID {
+        result[result.count - 1].days.append(day)
+      } else {
+        result.append((portfolioID, [day]))
+      }
+    }
+    return result
+  }
+
   /// The saved days of the portfolio from `from` through `through` (inclusive `YYYY-MM-DD`
-  /// bounds; nil is open), oldest first.
+  /// bounds; nil is open), oldest first; stale days are not among them (`staleDays`).
   public static func list(portfolioID: Int64, from: String?, through: String?, _ db: Database)
     throws -> [DailyRecord]
   {
@@ -59,6 +77,7 @@ public struct DailyRecord: Equatable, Sendable {
       """
       SELECT \(columns) FROM portfolio_daily
       WHERE portfolio_id = ?1 AND (?2 IS NULL OR day >= ?2) AND (?3 IS NULL OR day <= ?3)
+        AND stale = 0
       ORDER BY day
       """, [portfolioID, from, through], DailyRecord.init(row:))
   }

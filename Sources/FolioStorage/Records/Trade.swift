@@ -352,35 +352,35 @@ public struct Trade: Equatable, Sendable {
     portfolioID: Int64, filter: Filter, selection: Selection = .all, readingAhead: Bool = false,
     _ db: Database, _ body: (Trade) throws -> Void
   ) throws {
-    let (sql, values) = query(portfolioID: portfolioID, filter: filter, selection: selection)
+    try each(
+      portfolioIDs: [portfolioID], filter: filter, selection: selection,
+      readingAhead: readingAhead, db, body)
+  }
+
+  /// Calls `body` with every trade of the portfolios `portfolioIDs` that `filter` keeps, in
+  /// order (as `each(portfolioID:…)` for one).
+  public static func each(
+    portfolioIDs: [Int64], filter: Filter, selection: Selection = .all,
+    readingAhead: Bool = false, _ db: Database, _ body: (Trade) throws -> Void
+  ) throws {
+    let (sql, values) = query(portfolioIDs: portfolioIDs, filter: filter, selection: selection)
     try db.prepare(sql).forEachRow(values, readingAhead: readingAhead) {
       try body(try Trade(row: $0))
     }
   }
 
-  /// Calls `body` with every trade of the portfolios `portfolioIDs`, oldest first (ties by id,
-  /// so the row giving units up comes before the rows it gives them to).
-  public static func each(
-    portfolioIDs: [Int64], _ db: Database, _ body: (Trade) throws -> Void
-  ) throws {
-    let marks = Array(repeating: "?", count: portfolioIDs.count).joined(separator: ", ")
-    try db.prepare(
-      """
-      SELECT \(Selection.all.columns) FROM trades WHERE portfolio_id IN (\(marks))
-      ORDER BY executed_at, id
-      """
-    ).forEachRow(portfolioIDs) { try body(try Trade(row: $0)) }
-  }
-
   /// The SQL and values `each` runs: a coin or a time bound is found through an index.
-  static func query(portfolioID: Int64, filter: Filter, selection: Selection = .all) -> (
+  static func query(portfolioIDs: [Int64], filter: Filter, selection: Selection = .all) -> (
     String, [any SQLBindable]
   ) {
     // SQLite's planner prefers trades_by_time to the partial index (it cannot tell how few
     // rows the index holds): named, the index is used, and a query it cannot serve fails.
     let table = filter.atMarketValue ? "trades INDEXED BY trades_at_market_value" : "trades"
-    var sql = "SELECT \(selection.columns) FROM \(table) WHERE portfolio_id = ?"
-    var values: [any SQLBindable] = [portfolioID]
+    let marks = Array(repeating: "?", count: portfolioIDs.count).joined(separator: ", ")
+    var sql =
+      "SELECT \(selection.columns) FROM \(table) WHERE "
+      + (portfolioIDs.count == 1 ? "portfolio_id = ?" : "portfolio_id IN (\(marks))")
+    var values: [any SQLBindable] = portfolioIDs
     if let coin = filter.coinID {
       sql += " AND coin_id = ?"
       values.append(coin)

@@ -236,7 +236,8 @@ extension Sandbox {
     }
     _ = try sqlite(
       """
-      INSERT INTO portfolio_daily VALUES
+      INSERT INTO portfolio_daily (portfolio_id, day, value, cost_basis, unrealized_pnl,
+        realized_pnl, snapshot_at, saved_at) VALUES
         (1, '2024-03-01', '23851', '19607.5', '4243.5', '4544', NULL, '2024-03-01T23:00:00Z'),
         (1, '2024-03-02', '24000.5', '19607.5', '4393', '4544', NULL, '2024-03-02T23:00:00Z');
       """)

@@ -191,7 +191,7 @@ final class ReportScenario {
     let scenario = try ReportScenario()
     // lifo sells the two 2500 units first: 3998 − 5000.
     let report = try scenario.report("2024-01-23", method: .lifo)
-    #expect(report.method == .lifo)
+    #expect(report.method == .one(.lifo))
     #expect(report.realized.day == dec("-1002"))
     #expect(report.holdings.last?.costBasis == dec("15010"))
     #expect(throws: ReportError.saveWithOtherMethod(method: "lifo", portfolioMethod: "fifo")) {
@@ -205,8 +205,9 @@ final class ReportScenario {
     let portfolios = PortfolioService(scenario.store)
     let other = try portfolios.add(name: "other", now: scenario.sandbox.now)
     let day = try #require(CalendarDay("2024-01-24"))
-    let reports = try scenario.service.reports(
-      [try scenario.main, other], day: day, now: scenario.sandbox.now, forSaving: true)
+    let reports = try [try scenario.main, other].map {
+      try scenario.service.report($0, day: day, now: scenario.sandbox.now, forSaving: true)
+    }
     // The second portfolio's method changes after its report was computed: nothing is saved,
     // not even the first portfolio's row.
     _ = try portfolios.setMethod("other", .lifo)
@@ -217,6 +218,25 @@ final class ReportScenario {
     _ = try portfolios.setMethod("other", .fifo)
     try scenario.service.save(reports, now: scenario.sandbox.now)
     #expect(try scenario.sandbox.count("portfolio_daily") == 2)
+  }
+
+  /// `reportsSaved` computes with the method of the moment it saves at, and a check that
+  /// throws saves nothing.
+  @Test func reportsSavedComputeAndSaveInOneTransaction() throws {
+    let scenario = try ReportScenario()
+    let portfolios = PortfolioService(scenario.store)
+    let stale = try scenario.main
+    _ = try portfolios.setMethod("main", .lifo)
+    let day = try #require(CalendarDay("2024-01-24"))
+    struct Refused: Error {}
+    #expect(throws: Refused.self) {
+      _ = try scenario.service.reportsSaved(
+        [stale], day: day, now: scenario.sandbox.now, check: { _ in throw Refused() })
+    }
+    #expect(try scenario.sandbox.count("portfolio_daily") == 0)
+    let saved = try scenario.service.reportsSaved([stale], day: day, now: scenario.sandbox.now)
+    #expect(saved.map(\.method) == [.one(.lifo)])
+    #expect(try scenario.rows().map(\.costBasis) == [saved.first?.figures.costBasis])
   }
 
   @Test func aFutureDayIsRefused() throws {

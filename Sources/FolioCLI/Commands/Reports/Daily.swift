@@ -73,12 +73,13 @@ struct Daily: FolioCommand {
 
     let today = CalendarDay(containing: context.now)
     let service = ReportService(store)
-    // Every file first, then the figures: a file that cannot be written saves nothing. The
-    // index lists the saved days, so it is written after the save; whether it can be is
-    // checked before.
-    let reports = try service.reports(portfolios, day: today, now: context.now, forSaving: true)
+    // The figures are computed and saved in one transaction first, then the files are
+    // written: no file is ever left for a day whose figures were not saved (a file that cannot
+    // be written fails the run, and the next run writes the day again). Whether the index can
+    // be written is checked before.
     try archive.makeFolder(today)
     try context.checkOutput(path + "/index.html")
+    let reports = try service.reportsSaved(portfolios, day: today, now: context.now)
     for report in reports {
       for format in formats.formats {
         let name = "\(report.portfolio.name).\(format == .text ? "txt" : format.rawValue)"
@@ -86,11 +87,13 @@ struct Daily: FolioCommand {
         try context.writeOutput(to: archive.folder(today) + "/" + name) { $0.write(text) }
       }
     }
-    // All portfolios' rows in one transaction: a run killed here leaves all or none of them.
-    try service.save(reports, now: context.now)
     if let keep = keepDays?.value {
-      for day in try archive.removeExpired(keep: keep, today: today, store) {
-        context.warn("kept \(archive.folder(day)): it holds files folio did not write")
+      for (day, isLink) in try archive.removeExpired(keep: keep, today: today, store) {
+        context.warn(
+          "kept \(archive.folder(day)): "
+            + (isLink
+              ? "it is a link, and folio removes nothing through one"
+              : "it holds files folio did not write"))
       }
     }
     let index = try archive.index(store)

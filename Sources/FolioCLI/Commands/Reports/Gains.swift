@@ -10,8 +10,9 @@ struct Gains: FolioCommand {
     discussion: """
       Each sell is split into the lot pieces it took (by the portfolio's method, or --method):
       coin, quantity, date acquired, date disposed, proceeds (the sell's, shared by quantity),
-      cost basis, gain, and short or long term (long when held more than --long-term-days
-      days, default 365). --year Y is 1 January through 31 December of Y (the default is the
+      cost basis, gain, and short or long term (long when held more than one year by calendar
+      date: bought 2023-03-01, long from a sale on 2024-03-02; with --long-term-days N, when
+      held more than N days instead). --year Y is 1 January through 31 December of Y (the default is the
       current year); --since and --until take inclusive UTC days instead. The CSV follows the
       order of a capital-gains form: description, date acquired, date sold, proceeds, cost
       basis, gain, then term. Income received in the range follows in its own section, at
@@ -51,8 +52,8 @@ struct Gains: FolioCommand {
   var year: Year?
   @Option(help: "The first day of disposals to list.") var since: CalendarDay?
   @Option(help: "The last day of disposals to list.") var until: CalendarDay?
-  @Option(help: "Held more than this many days is long term (default: 365).")
-  var longTermDays = DayCount(365)
+  @Option(help: "Held more than this many days is long term (default: more than one year).")
+  var longTermDays: DayCount?
   @Option(help: "Compute with this method instead.") var method: CostMethod?
   @Option var format = Format.text
 
@@ -78,7 +79,8 @@ struct Gains: FolioCommand {
       last = first.adding(days: 400).firstOfYear.adding(days: -1)
     }
     let report = try GainsService(store).gains(
-      portfolios, since: first, until: last, method: method, longTermDays: longTermDays.value)
+      portfolios, since: first, until: last, method: method,
+      longTermRule: longTermDays.map { .moreThanDays($0.value) } ?? .moreThanOneYear)
     switch format {
     case .text:
       Self.writeText(report, to: context.out, useColor: context.useColor, width: context.width)
@@ -102,8 +104,8 @@ struct Gains: FolioCommand {
       ReportText.paragraphs(
         [
           "Capital gains of \(label(report)) (\(currency.uppercased()), "
-            + "\(report.method.rawValue)), disposed \(report.since) through \(report.until); "
-            + "long term: held more than \(report.longTermDays) days"
+            + "\(Formatting.method(report.method))), disposed \(report.since) through \(report.until); "
+            + "long term: held more than \(termText(report.longTermRule))"
         ], width: width))
     guard !report.rows.isEmpty else {
       out.write(
@@ -150,6 +152,13 @@ struct Gains: FolioCommand {
     out.write(
       totals.rendered(useColor: useColor, width: width)
         + incomeText(report, useColor: useColor, width: width))
+  }
+
+  static func termText(_ rule: LongTermRule) -> String {
+    switch rule {
+    case .moreThanOneYear: "one year"
+    case .moreThanDays(let days): "\(days) days"
+    }
   }
 
   /// The income section of the text: one row per income at its value when received, and the
@@ -212,10 +221,13 @@ struct Gains: FolioCommand {
     var object = JSONObjectWriter(out)
     object.member("portfolios", .array(report.portfolios.map { .string($0.name) }))
     object.member("currency", .string(report.currency))
-    object.member("method", .string(report.method.rawValue))
+    for (name, value) in Formatting.methodMembers(report.method) { object.member(name, value) }
     object.member("since", .string(report.since))
     object.member("until", .string(report.until))
-    object.member("long_term_days", .int(Int64(report.longTermDays)))
+    switch report.longTermRule {
+    case .moreThanOneYear: object.member("long_term", .string("more than one year"))
+    case .moreThanDays(let days): object.member("long_term", .string("more than \(days) days"))
+    }
     object.member("disposals") { array in
       for row in report.rows {
         array.append(

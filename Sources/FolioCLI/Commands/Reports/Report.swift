@@ -39,25 +39,41 @@ struct Report: FolioCommand {
     let out = output.out
     let store = try context.existingStore()
     let service = ReportService(store)
-    let report = try service.report(
-      context.portfolios(), day: day ?? CalendarDay(containing: context.now), method: method,
-      maxAge: freshness.maxAge, now: context.now, forSaving: save)
-    // Text on stdout carries the warning itself.
-    try freshness.check(
-      report.stale, context,
-      warning: out != nil || format != .text ? ReportFormat.staleWarning(report) : nil)
+    let portfolios = try context.portfolios()
+    let reportDay = day ?? CalendarDay(containing: context.now)
+    // Text on stdout carries the warning itself; --strict refuses a stale report.
+    func checkFreshness(_ report: DailyReport) throws {
+      try freshness.check(
+        report.stale, context,
+        warning: out != nil || format != .text ? ReportFormat.staleWarning(report) : nil)
+    }
+    // --save computes, checks and saves in one transaction, before anything is written out;
+    // whether --out can be written is checked first, so a refused file saves nothing.
+    if save, let out { try context.checkOutput(out) }
+    let report: DailyReport
+    if save, portfolios.count == 1,
+      let saved = try service.reportsSaved(
+        portfolios, day: reportDay, method: method, maxAge: freshness.maxAge, now: context.now,
+        check: checkFreshness
+      ).first
+    {
+      report = saved
+    } else {
+      report = try service.report(
+        portfolios, day: reportDay, method: method, maxAge: freshness.maxAge, now: context.now,
+        forSaving: save)
+      try checkFreshness(report)
+    }
     // A file never gets terminal colour codes, and is no terminal: 80 columns.
     let text = Self.render(
       report, format: format, saved: save, useColor: out == nil && context.useColor,
       width: out == nil ? context.width : 80)
     if let out {
       try context.writeOutput(to: out) { $0.write(text) }
-      if save { try service.save(report, now: context.now) }
       context.say(
         "wrote the \(format.rawValue) report of \(report.day) to \(FolioCLI.visible(out))"
           + (save ? "; saved the day's figures" : ""))
     } else {
-      if save { try service.save(report, now: context.now) }
       context.out.write(text)
     }
   }

@@ -17,7 +17,8 @@ struct ReportBackfill: FolioCommand {
       part of the holdings is no value of the day), and the summary counts it and names the
       coins without a price. Days already saved are
       left alone unless --replace is given; even then a saved value is never replaced by n/a.
-      Everything is written in one transaction. Exit codes: 0 ok, 64 usage, 65 --since after
+      Everything is written in one transaction. --portfolio all fills every portfolio, each
+      with its own method, in a transaction of its own, one summary line each. Exit codes: 0 ok, 64 usage, 65 --since after
       --until or a day in the future, 66 no database, 75 database busy.
       """)
 
@@ -29,10 +30,11 @@ struct ReportBackfill: FolioCommand {
 
   func run(_ context: Context) throws {
     let store = try context.existingStore()
-    let portfolio = try context.portfolio()
-    let outcome = try ReportService(store).backfill(
-      portfolio, since: since, until: until, replace: replace, maxAge: maxAge, now: context.now)
-    context.print(Self.summary(outcome, portfolio: portfolio.name))
+    for portfolio in try context.portfolios(oneCurrency: false) {
+      let outcome = try ReportService(store).backfill(
+        portfolio, since: since, until: until, replace: replace, maxAge: maxAge, now: context.now)
+      context.print(Self.summary(outcome, portfolio: portfolio.name))
+    }
   }
 
   /// One line: what was saved, and every day not saved with the reason.

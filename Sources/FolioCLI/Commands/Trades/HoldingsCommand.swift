@@ -54,39 +54,40 @@ struct HoldingsCommand: FolioCommand {
   }
 
   func json(_ holdings: Holdings) -> JSONValue {
-    .object([
-      ("portfolio", .string(holdings.portfolio.name)),
-      ("currency", .string(holdings.portfolio.currency)),
-      ("method", .string(holdings.method.rawValue)),
-      (
-        "holdings",
-        .array(
-          holdings.rows.map { row in
-            .object([
-              ("coin", .string(row.coinID)), ("quantity", .decimal(row.quantity)),
-              ("average_cost", .decimal(row.averageCost?.value)),
-              ("cost_basis", .decimal(row.costBasis)),
-              ("price", .decimal(row.quote?.price)), ("price_source", .string(row.quote?.source)),
-              ("price_time", .string(row.quote?.asOf)), ("value", .decimal(row.value.value)),
-              ("unrealized_pnl", .decimal(row.unrealized.value)),
-              ("realized_pnl", .decimal(row.realized)),
-              ("share", .decimal(row.share?.value)),
-              ("unavailable", .string(Self.reason(Self.measures(row)))),
-            ])
-          })
-      ),
-      (
-        "totals",
-        .object([
-          ("value", .decimal(holdings.totalValue.value)),
-          ("cost_basis", .decimal(holdings.totalCostBasis.value)),
-          ("unrealized_pnl", .decimal(holdings.totalUnrealized.value)),
-          ("realized_pnl", .decimal(holdings.totalRealized.value)),
-          ("unavailable", .string(Self.reason(Self.measures(totalsOf: holdings)))),
-        ])
-      ),
-      ("unpriced", .array(holdings.unpriced.map { .string($0) })),
-    ])
+    .object(
+      [
+        ("portfolio", .string(holdings.portfolio.name)),
+        ("currency", .string(holdings.portfolio.currency)),
+      ] + Formatting.methodMembers(holdings.method) + [
+        (
+          "holdings",
+          .array(
+            holdings.rows.map { row in
+              .object([
+                ("coin", .string(row.coinID)), ("quantity", .decimal(row.quantity)),
+                ("average_cost", .decimal(row.averageCost?.value)),
+                ("cost_basis", .decimal(row.costBasis)),
+                ("price", .decimal(row.quote?.price)), ("price_source", .string(row.quote?.source)),
+                ("price_time", .string(row.quote?.asOf)), ("value", .decimal(row.value.value)),
+                ("unrealized_pnl", .decimal(row.unrealized.value)),
+                ("realized_pnl", .decimal(row.realized)),
+                ("share", .decimal(row.share?.value)),
+                ("unavailable", .string(Self.reason(Self.measures(row)))),
+              ])
+            })
+        ),
+        (
+          "totals",
+          .object([
+            ("value", .decimal(holdings.totalValue.value)),
+            ("cost_basis", .decimal(holdings.totalCostBasis.value)),
+            ("unrealized_pnl", .decimal(holdings.totalUnrealized.value)),
+            ("realized_pnl", .decimal(holdings.totalRealized.value)),
+            ("unavailable", .string(Self.reason(Self.measures(totalsOf: holdings)))),
+          ])
+        ),
+        ("unpriced", .array(holdings.unpriced.map { .string($0) })),
+      ])
   }
 
   func csv(_ holdings: Holdings, _ context: Context) {
@@ -118,7 +119,7 @@ struct HoldingsCommand: FolioCommand {
 
   func text(_ holdings: Holdings, _ context: Context) {
     context.say(
-      "portfolio \(holdings.portfolio.name) (\(holdings.portfolio.currency), \(holdings.method.rawValue))"
+      "portfolio \(holdings.portfolio.name) (\(holdings.portfolio.currency), \(Formatting.method(holdings.method)))"
     )
     if let snapshot = holdings.snapshot {
       context.say(MarketFormat.snapshotLine(snapshot))

@@ -4,7 +4,11 @@ import FolioStorage
 /// `folio tx list`.
 struct TxList: FolioCommand {
   static let configuration = CommandConfiguration(
-    name: "list", abstract: "List trades, oldest first.")
+    name: "list", abstract: "List trades, oldest first.",
+    discussion: """
+      With --portfolio all, the trades of every portfolio in one time order, each naming its
+      portfolio (a PORTFOLIO column; 'portfolio' in JSON and a last CSV column).
+      """)
 
   enum Format: String, OutputFormat { case text, json, csv }
 
@@ -31,10 +35,15 @@ struct TxList: FolioCommand {
       TradeQuery(
         coin: coin, side: side, since: since, until: until, limit: limit?.value,
         last: last?.value, location: location))
-    let portfolio = try context.portfolio()
+    let portfolios = try context.portfolios(oneCurrency: false)
+    let several = portfolios.count > 1
+    var byID: [Int64: Portfolio] = [:]
+    for portfolio in portfolios { byID[portfolio.id] = portfolio }
+    func currency(_ trade: Trade) -> String { byID[trade.portfolioID]?.currency ?? "usd" }
+    func name(_ trade: Trade) -> String { byID[trade.portfolioID]?.name ?? "" }
     let places = try LocationBook(context.store()).references()
     let each = { (body: (Trade) throws -> Void) in
-      try service.eachTrade(in: portfolio, filter: filter) {
+      try service.eachTrade(in: portfolios, filter: filter) {
         try context.stopIfOutputFailed()
         try body($0)
       }
@@ -43,25 +52,34 @@ struct TxList: FolioCommand {
     case .json:
       var array = JSONArrayWriter(context.out)
       try each {
-        array.append(TradeRendering.json($0, location: TradeRendering.location($0, places)))
+        let trade = TradeRendering.json($0, location: TradeRendering.location($0, places))
+        array.append(several ? trade.appending([("portfolio", .string(name($0)))]) : trade)
       }
       array.finish()
     case .csv:
-      context.out.write(CSVWriter.line(TradeRendering.csvHeader))
+      context.out.write(CSVWriter.line(TradeRendering.csvHeader + (several ? ["portfolio"] : [])))
       try each {
-        context.out.write(
-          CSVWriter.line(TradeRendering.row($0, location: TradeRendering.location($0, places))))
+        let row = TradeRendering.row($0, location: TradeRendering.location($0, places))
+        context.out.write(CSVWriter.line(row + (several ? [name($0)] : [])))
       }
     case .text:
-      let table = TextTable(
+      var table = TextTable(
         headers: ["ID", "DATE", "SIDE", "COIN", "QUANTITY", "PRICE", "FEE", "LOCATION", "NOTE"],
         rightAligned: [0, 4, 5, 6], shortenable: [3: 12, 7: 10, 8: 12], dropOrder: [7, 8, 6, 5, 2])
+      if several {
+        table = TextTable(
+          headers: [
+            "ID", "PORTFOLIO", "DATE", "SIDE", "COIN", "QUANTITY", "PRICE", "FEE", "LOCATION",
+            "NOTE",
+          ], rightAligned: [0, 5, 6, 7], shortenable: [1: 10, 4: 12, 8: 10, 9: 12],
+          dropOrder: [8, 9, 7, 6, 3])
+      }
       func cells(_ trade: Trade) -> [String] {
-        [
-          String(trade.id), trade.executedAt, TradeRendering.label(trade), trade.coinID,
+        [String(trade.id)] + (several ? [name(trade)] : []) + [
+          trade.executedAt, TradeRendering.label(trade), trade.coinID,
           Formatting.quantity(trade.quantity),
-          TradeRendering.price(trade, in: portfolio.currency),
-          TradeRendering.fee(trade, in: portfolio.currency),
+          TradeRendering.price(trade, in: currency(trade)),
+          TradeRendering.fee(trade, in: currency(trade)),
           TradeRendering.location(trade, places) ?? "",
           trade.note ?? "",
         ]

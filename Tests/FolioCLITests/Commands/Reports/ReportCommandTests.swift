@@ -99,7 +99,7 @@ import Testing
     #expect(
       first
         == "1|2024-11-30|52000.2|33912.75|18137.45|4091.75|2024-11-30T11:00:00Z|"
-        + "2024-11-30T12:00:00Z\n")
+        + "2024-11-30T12:00:00Z|0\n")
     #expect(try sandbox.sqlite("SELECT count(*) FROM portfolio_daily") == "6\n")
   }
 
