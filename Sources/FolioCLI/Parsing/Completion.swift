@@ -89,9 +89,9 @@ enum Completion {
   }
 
   /// Whether a candidate can be offered: one line of text, holding no control character (a
-  /// newline, a tab, an escape…). A name holding one (a location imported from someone else's
-  /// file) is never offered: a shell reads the candidates one a line, and such a name could not
-  /// be shown or typed back as it is; type it quoted by hand.
+  /// newline, a tab, an escape…). The shells read the candidates one a line, and such a name
+  /// could be neither listed nor inserted as it is: whatever the database holds, it is never
+  /// offered (type it quoted by hand).
   static func offerable(_ candidate: String) -> Bool {
     !candidate.isEmpty
       && !candidate.unicodeScalars.contains {
