@@ -28,9 +28,14 @@ public struct ExternalTool: Sendable {
   /// systemd-analyze, to verify the unit files of docs/daily.md.
   public static let systemdAnalyze = ExternalTool(
     names: ["systemd-analyze"], install: "apt-get install systemd")
-  /// bash and zsh, whose completion functions ShellIntegrationTests drives.
+  /// bash, zsh and fish, whose completions ShellIntegrationTests and CompletionQuotingTests
+  /// drive.
   public static let bash = ExternalTool(names: ["bash"], install: "apt-get install bash")
   public static let zsh = ExternalTool(names: ["zsh"], install: "apt-get install zsh")
+  public static let fish = ExternalTool(names: ["fish"], install: "apt-get install fish")
+  /// coreutils' `timeout`, which bounds how long a program may run.
+  public static let timeout = ExternalTool(
+    names: ["timeout"], install: "apt-get install coreutils")
   /// util-linux's `script`, which runs a command on a pseudo-terminal of a set size.
   public static let script = ExternalTool(names: ["script"], install: "apt-get install bsdutils")
   /// python3, for the checks written in it.

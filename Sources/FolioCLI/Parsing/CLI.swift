@@ -79,12 +79,23 @@ public enum FolioCLI {
     terminalColumns: Int? = nil
   ) -> Int32 {
     // The shells' completion scripts and the man page ask for these; they are no commands.
+    let lookup = { (source: Completion.Source, database: String?) in
+      Completion.names(source, database: database, environment: environment)
+    }
     if arguments.first == Completion.command {
       let words = Array(arguments.dropFirst())
-      let found = Completion.candidates(words, root: Root.spec) { source, database in
-        Completion.names(source, database: database, environment: environment)
-      }
+      let found = Completion.candidates(words, root: Root.spec, lookup: lookup)
       out.write(found.map { $0 + "\n" }.joined())
+      return ExitCode.ok
+    }
+    if arguments.first == BashCompletion.command, arguments.count == 3 {
+      // folio __complete-bash TEXT LINE (see BashCompletion).
+      let line = BashCompletion.read(arguments[2])
+      guard !line.words.isEmpty else { return ExitCode.ok }
+      let found = Completion.candidates(
+        Array(line.words.dropFirst()) + [line.value], root: Root.spec, lookup: lookup)
+      let replies = BashCompletion.replies(found, line: line, text: arguments[1])
+      out.write(replies.map { $0 + "\n" }.joined())
       return ExitCode.ok
     }
     if arguments == [ManPage.command] {

@@ -65,6 +65,17 @@ enum Completion {
     let found: [String]
     if let option = pending {
       found = values(source(of: option, path: path), database: database, lookup: lookup)
+    } else if current.hasPrefix("--") && !onlyArguments, let equals = current.firstIndex(of: "=") {
+      // --option=VALUE: the option's values, after its name; none (the shell's file names) for
+      // an option of no known values, such as --db.
+      let name = String(current[current.index(current.startIndex, offsetBy: 2)..<equals])
+      let head = String(current[...equals])
+      if let option = options(of: spec).first(where: { $0.name == name }), !option.isFlag {
+        found = values(source(of: option, path: path), database: database, lookup: lookup)
+          .map { head + $0 }
+      } else {
+        found = []
+      }
     } else if current.hasPrefix("-") && !onlyArguments {
       found = options(of: spec).map { "--" + $0.name }
     } else if positional == 0 && spec.hasSubcommands {
@@ -74,7 +85,21 @@ enum Completion {
     } else {
       found = []
     }
-    return found.filter { $0.hasPrefix(current) }
+    return found.filter { $0.hasPrefix(current) && offerable($0) }
+  }
+
+  /// Whether a candidate can be offered: one line of text, holding no control character (a
+  /// newline, a tab, an escape…). The shells read the candidates one a line, and such a name
+  /// could be neither listed nor inserted as it is: whatever the database holds, it is never
+  /// offered (type it quoted by hand).
+  static func offerable(_ candidate: String) -> Bool {
+    !candidate.isEmpty
+      && !candidate.unicodeScalars.contains {
+        switch $0.properties.generalCategory {
+        case .control, .lineSeparator, .paragraphSeparator: return true
+        default: return false
+        }
+      }
   }
 
   /// Every option a command accepts: its own, the global ones and --help.
@@ -133,7 +158,7 @@ enum Completion {
     case .portfolios:
       return (try? PortfolioService(store).list().map(\.portfolio.name)) ?? []
     case .coins:
-      return (try? CoinDirectory(store).ids()) ?? []
+      return (try? CoinDirectory(store).idsAndSymbols()) ?? []
     case .locations:
       return (try? LocationBook(store).list().map { "\($0.name), \($0.city)" }) ?? []
     case .choices, .none:

@@ -115,8 +115,18 @@ public struct CoinDirectory {
 
   public init(_ store: Store) { database = store.database }
 
-  /// The ids of every coin of the directory, best rank first (for shell completion).
-  public func ids() throws -> [String] { try CoinDirectoryRecords.ids(database) }
+  /// What a coin may be typed as, for shell completion: every id, best rank first, then every
+  /// symbol (as stored, each once) that is not also an id; `resolve` accepts both.
+  public func idsAndSymbols() throws -> [String] {
+    var ids: [String] = []
+    var symbols: [String] = []
+    try CoinDirectoryRecords.each(database) { coin in
+      ids.append(coin.id)
+      if !coin.symbol.isEmpty { symbols.append(coin.symbol) }
+    }
+    var seen = Set(ids)
+    return ids + symbols.filter { seen.insert($0).inserted }
+  }
   init(_ database: Database) { self.database = database }
 
   /// Resolves what the user typed for a coin (see `Unknown`). Surrounding spaces are ignored;

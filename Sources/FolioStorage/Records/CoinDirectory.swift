@@ -50,11 +50,6 @@ public enum CoinDirectoryRecords {
     ) { try DirectoryCoin(row: $0) }
   }
 
-  /// The ids of the directory's coins, best rank first.
-  public static func ids(_ database: Database) throws -> [String] {
-    try database.rows("SELECT id FROM coins \(order)") { try $0["id"] }
-  }
-
   /// Calls `body` with every coin of the directory, best rank first.
   public static func each(_ database: Database, _ body: (DirectoryCoin) throws -> Void) throws {
     try database.cached("SELECT \(DirectoryCoin.columns) FROM coins \(order)").forEachRow {

@@ -30,6 +30,13 @@ import Testing
     #expect(candidates("portfolio", "show", "sa") == ["savings"])
     #expect(candidates("locations", "show", "Col") == ["Colosseum, Rome"])
     #expect(candidates("buy", "bitc").contains("bitcoin"))
+    // A coin's symbol as well as its id; --option=VALUE; none (file names) after --db=.
+    #expect(candidates("buy", "btc") == ["btc"])
+    #expect(candidates("buy", "eth").starts(with: ["ethereum"]))
+    #expect(candidates("buy", "eth").contains("eth"))
+    #expect(candidates("holdings", "--method=l") == ["--method=lifo"])
+    #expect(candidates("buy", "bitcoin", "1", "--location=C") == ["--location=Colosseum, Rome"])
+    #expect(candidates("--db=").isEmpty)
     #expect(candidates("buy", "bitcoin", "1", "--location", "") == ["Colosseum, Rome"])
     // The database named on the line is the one read.
     let other = sandbox.file("other.sqlite3")
@@ -63,21 +70,22 @@ import Testing
   }
 
   @Test(.requires(.bash)) func bashCompletesThroughItsFunction() throws {
+    // The line up to the cursor and the text readline replaces, as bash hands them over.
     func complete(_ words: String...) throws -> [String] {
-      let quoted = words.map { "'" + $0 + "'" }.joined(separator: " ")
+      let line = (["folio"] + words).joined(separator: " ")
       return try shell(
         ExternalTool.bash.path ?? "bash",
         """
         source <(folio completions bash)
-        COMP_WORDS=(folio \(quoted)); COMP_CWORD=\(words.count)
-        _folio
+        COMP_LINE='\(line)'; COMP_POINT=${#COMP_LINE}
+        _folio folio '\(words.last ?? "")' ''
         printf '%s\\n' "${COMPREPLY[@]}"
         """)
     }
     #expect(try complete("coins", "li") == ["list"])
     #expect(try complete("holdings", "--method", "") == ["fifo", "lifo", "hifo", "average"])
     #expect(try complete("--portfolio", "s") == ["savings"])
-    #expect(try complete("locations", "show", "") == ["Colosseum, Rome"])
+    #expect(try complete("locations", "show", "") == ["Colosseum,\\ Rome"])
   }
 
   @Test(.requires(.zsh)) func zshCompletesThroughItsFunction() throws {
@@ -91,7 +99,7 @@ import Testing
         compadd() { print -l -- "${(@P)${@[-1]}}" }
         _files() { print -- '<files>' }
         source <(folio completions zsh)
-        words=(folio \(quoted)); CURRENT=\(words.count + 1)
+        words=(folio \(quoted)); CURRENT=\(words.count + 1); PREFIX=${words[CURRENT]}
         _folio
         """)
     }
