@@ -73,4 +73,17 @@ import Testing
       to: decimal("1100"), flows: [])
     #expect(rate.value == decimal("10"))
   }
+
+  /// YTD runs from the end of 31 December, the value saved for that day.
+  @Test func yearToDateStartsAtTheEndOfTheLastDayOfTheYearBefore() {
+    let points = [
+      ValuePoint(day: day("2023-12-31"), value: decimal("1000")),
+      ValuePoint(day: day("2024-03-31"), value: decimal("1100")),
+    ]
+    let ytd = Returns.period(
+      .yearToDate, through: day("2024-03-31"), points: points, flows: [],
+      inception: day("2023-01-01").start)
+    #expect(ytd.start == day("2024-01-01").start)
+    #expect(ytd.twr.value == decimal("10"))
+  }
 }

@@ -50,6 +50,16 @@ import Testing
     #expect(try DailyRecord.staleDays(ReportScenario().store.database).isEmpty)
   }
 
+  /// A trade on the last saved day itself changes that day, and only it.
+  @Test func aTradeOnASavedDayRecomputesThatDay() throws {
+    let result = try afterAndBefore { scenario in
+      try scenario.trade(.buy, "bitcoin", "1", "20000", on: "2024-01-24T10:00:00Z")
+    }
+    #expect(result.after == result.fresh)
+    #expect(result.after.first == result.before.first)
+    #expect(result.after.last != result.before.last)
+  }
+
   @Test func aDeletedOrEditedTradeRecomputesTheSavedDays() throws {
     func firstEthereumBuy(_ scenario: ReportScenario) throws -> Int64 {
       try #require(

@@ -33,6 +33,35 @@ import Testing
     sandbox.write(name, ([Self.coinbaseHeader] + rows).joined(separator: "\n") + "\n")
   }
 
+  // MARK: - Directions
+
+  /// A "Pro Withdrawal" leaves Coinbase Pro for the Coinbase account the export is of: units
+  /// coming in. A "Pro Deposit" goes the other way.
+  @Test func coinbaseProMovesAreBookedInTheDirectionOfTheAccount() throws {
+    let file = coinbase(
+      "pro.csv",
+      "P1,2024-03-01 10:00:00 UTC,Pro Withdrawal,BTC,0.01,USD,\"$60,000.00\",$600.00,$600.00,$0.00,",
+      "P2,2024-03-02 10:00:00 UTC,Pro Deposit,BTC,0.004,USD,\"$61,000.00\",$244.00,$244.00,$0.00,")
+    _ = ok("import", "exchange", file)
+    #expect(
+      try sandbox.sqlite("SELECT kind, side, quantity FROM trades ORDER BY executed_at")
+        == "deposit|buy|0.01\nwithdrawal|sell|0.004\n")
+  }
+
+  /// A Binance deposit whose Change is negative is refused, naming the line: it is not
+  /// skipped, which would hide a change of holdings.
+  @Test func aBinanceDepositWithANegativeChangeIsRefused() throws {
+    #expect(sandbox.run("db", "migrate").code == 0)
+    let file = sandbox.write(
+      "binance.csv",
+      "User_ID,UTC_Time,Account,Operation,Coin,Change,Remark\n"
+        + "1,2024-03-01 10:00:00,Spot,Deposit,BTC,-0.01,\n")
+    let result = sandbox.run("import", "exchange", file)
+    #expect(result.code == 65)
+    #expect(result.err.contains("\(file):2: Change: a deposit's Change must be above zero"))
+    #expect(try tradeCount() == "0\n")
+  }
+
   // MARK: - Repeated rows
 
   /// Two overlapping exports joined: the rows of the second repeat those of the first (the
