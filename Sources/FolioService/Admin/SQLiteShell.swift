@@ -37,9 +37,11 @@ public enum SQLiteShell {
   }
 
   /// The command line: foreign keys on (the shell's default is off), the same busy timeout as
-  /// folio, then the file.
+  /// folio, then the file; a path beginning with '-' as `./-…`, which sqlite3 cannot read as
+  /// one of its options (`--db=-bail` would open an empty in-memory database).
   public static func arguments(for location: StoreLocation) -> [String] {
-    ["sqlite3"] + Database.shellSettings(busyTimeout: location.busyTimeout) + [location.path]
+    let path = location.path.hasPrefix("-") ? "./" + location.path : location.path
+    return ["sqlite3"] + Database.shellSettings(busyTimeout: location.busyTimeout) + [path]
   }
 
   /// Replaces this process with `executable` (see execv(3)); returns only by throwing.

@@ -16,8 +16,10 @@ public struct StoreLocation: Sendable, Equatable {
     self.busyTimeout = busyTimeout
   }
 
-  /// Resolves the database path: `--db`, else `FOLIO_DB`, else `$XDG_DATA_HOME/folio/folio.sqlite3`,
-  /// else `~/.local/share/folio/folio.sqlite3`. `FOLIO_BUSY_TIMEOUT_MS` sets the busy timeout.
+  /// Resolves the database path: `--db`, else `FOLIO_DB`, else `$XDG_DATA_HOME/folio/folio.sqlite3`
+  /// (an absolute XDG_DATA_HOME), else `$HOME/.local/share/folio/folio.sqlite3`; an empty or
+  /// missing HOME is refused (64) rather than read as the root folder.
+  /// `FOLIO_BUSY_TIMEOUT_MS` sets the busy timeout.
   public static func resolve(option: String?, environment: [String: String]) throws -> StoreLocation
   {
     let timeout: Int32
@@ -38,7 +40,7 @@ public struct StoreLocation: Sendable, Equatable {
     if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
       base = xdg
     } else {
-      let home = environment["HOME"] ?? NSHomeDirectory()
+      guard let home = environment["HOME"], !home.isEmpty else { throw SettingError.noHome }
       base = home + "/.local/share"
     }
     return StoreLocation(path: base + "/folio/folio.sqlite3", busyTimeout: timeout)
@@ -48,12 +50,22 @@ public struct StoreLocation: Sendable, Equatable {
 /// A setting from the environment or an option that cannot be used.
 public enum SettingError: LocalizedError, ClassifiedError, Equatable {
   case invalid(name: String, value: String, expected: String)
+  /// No database was named and HOME, which the default place is under, is empty or not set.
+  case noHome
 
-  public var kind: FailureKind { .badData }
+  public var kind: FailureKind {
+    switch self {
+    case .invalid: .badData
+    case .noHome: .malformed
+    }
+  }
   public var errorDescription: String? {
     switch self {
     case .invalid(let name, let value, let expected):
       return "\(name) is '\(value)', expected \(expected)"
+    case .noHome:
+      return "HOME is not set, so the database has no default place; name it with --db PATH "
+        + "or FOLIO_DB (or set HOME or XDG_DATA_HOME)"
     }
   }
 }

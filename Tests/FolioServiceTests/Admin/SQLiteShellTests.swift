@@ -35,4 +35,9 @@ import Testing
         "sqlite3", "-cmd", "PRAGMA foreign_keys = ON", "-cmd", ".timeout 250", "/x/f.sqlite3",
       ])
   }
+
+  /// A relative path beginning with '-' reaches sqlite3 as a file, not one of its options.
+  @Test func aPathLikeAnOptionIsPassedAsAFile() {
+    #expect(SQLiteShell.arguments(for: StoreLocation(path: "-bail")).last == "./-bail")
+  }
 }

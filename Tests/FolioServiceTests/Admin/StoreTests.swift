@@ -65,4 +65,20 @@ import Testing
       try StoreLocation.resolve(option: nil, environment: ["FOLIO_BUSY_TIMEOUT_MS": "-1"])
     }
   }
+
+  /// An empty or missing HOME is no folder: without --db, FOLIO_DB or XDG_DATA_HOME there is
+  /// no default database (64), never one under the root folder.
+  @Test func anEmptyHomeIsNoDefaultPlace() throws {
+    for environment in [["HOME": ""], [:]] {
+      #expect(throws: SettingError.noHome) {
+        try StoreLocation.resolve(option: nil, environment: environment)
+      }
+    }
+    #expect(
+      try StoreLocation.resolve(option: nil, environment: ["HOME": "", "XDG_DATA_HOME": "/d"]).path
+        == "/d/folio/folio.sqlite3")
+    #expect(
+      try StoreLocation.resolve(option: nil, environment: ["HOME": "/h"]).path
+        == "/h/.local/share/folio/folio.sqlite3")
+  }
 }
