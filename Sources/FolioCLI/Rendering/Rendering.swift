@@ -3,8 +3,18 @@ import FolioStorage
 
 /// CSV output per RFC 4180: fields with commas, quotes or line breaks are quoted.
 enum CSVWriter {
-  static func line(_ fields: [String]) -> String {
-    fields.map(field).joined(separator: ",") + "\n"
+  /// `fields` as one CSV line. With `spreadsheetSafe`, a field beginning with `=`, `+`, `-`,
+  /// `@`, a tab or a carriage return gets a leading `'`, so a spreadsheet shows it as text
+  /// instead of running it as a formula (the file then no longer imports back exactly).
+  static func line(_ fields: [String], spreadsheetSafe: Bool = false) -> String {
+    fields.map { field(spreadsheetSafe ? defused($0) : $0) }.joined(separator: ",") + "\n"
+  }
+
+  /// `text` with a leading `'` when a spreadsheet would read it as a formula.
+  static func defused(_ text: String) -> String {
+    guard let first = text.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first)
+    else { return text }
+    return "'" + text
   }
 
   /// A field, quoted when it holds a comma, a quote or a line break. The work is on bytes:
