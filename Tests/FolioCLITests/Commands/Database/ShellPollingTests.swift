@@ -9,9 +9,9 @@ import Testing
 @Suite(.requires(.sqlite3)) struct ShellPollingTests {
   let sandbox = Sandbox()
 
-  /// Issue 50: 1,000 reads by a plain `sqlite3` (no `.timeout`) beside a loop of `folio buy`
-  /// and `folio holdings`, plus 200 by `sqlite3 -readonly`: none sees "database is locked"
-  /// (when folio checkpointed on close, about 1 in 30 did).
+  /// Issue 50: 1,000 reads by a plain `sqlite3` (no `.timeout`) and 100 by `sqlite3
+  /// -readonly` beside a loop of `folio buy`: none sees "database is locked" (when folio
+  /// checkpointed on close, about 1 in 30 did).
   @Test func plainShellsPollingDuringWritesAreNeverLocked() throws {
     let migrate = try Binary.run(["db", "migrate"], environment: ["FOLIO_DB": sandbox.database])
     try #require(migrate.code == 0, "\(migrate.err)")
@@ -19,17 +19,16 @@ import Testing
     let environment = [
       "FOLIO_DB": sandbox.database, "SQLITE3": Binary.sqlite3, "DONE": done, "STARTED": started,
     ]
-    // Writes until the reads are over; a folio command that only reads closes its connection
-    // too, so `holdings` runs between the buys.
+    // Writes until the reads are over.
     let writer = try Binary.spawnShell(
       "while [ ! -e \"$DONE\" ]; do \"$FOLIO\" buy bitcoin 0.001 --price 100 > /dev/null "
-        + "|| exit $?; touch \"$STARTED\"; \"$FOLIO\" holdings > /dev/null || exit $?; done",
+        + "|| exit $?; touch \"$STARTED\"; done",
       environment: environment, folder: sandbox.path, name: "writer")
     // Each read is a new shell process with sqlite3's default settings: it opens the file,
-    // reads, closes. The plain ones and the -readonly ones take turns.
+    // reads, closes. Every 11th is a -readonly one.
     let poll =
       "n=0; while [ ! -e \"$STARTED\" ] && [ $n -lt 1000 ]; do n=$((n + 1)); sleep 0.01; done; "
-      + "for i in $(seq 1 1200); do set --; [ $((i % 6)) -eq 0 ] && set -- -readonly; "
+      + "for i in $(seq 1 1100); do set --; [ $((i % 11)) -eq 0 ] && set -- -readonly; "
       + "\"$SQLITE3\" \"$@\" \"$FOLIO_DB\" 'SELECT count(*) FROM trades;' 2>&1 "
       + "|| echo \"exit $?\"; done; touch \"$DONE\""
     let reads = try Binary.spawnShell(
@@ -38,11 +37,13 @@ import Testing
     let written = writer.wait()
     #expect(written.code == 0, "\(written.err)")
     let lines = reads.out.split(separator: "\n").map(String.init)
-    let failed = lines.filter { Int($0) == nil }
-    #expect(lines.count == 1_200, "\(lines.count) lines of output for 1,200 reads")
-    #expect(failed.isEmpty, "\(failed.count) of 1,200 reads failed: \(failed.prefix(3))")
+    // A failed read prints its error, then "exit N".
+    let (counts, failed) = (lines.filter { Int($0) != nil }, lines.filter { $0.hasPrefix("exit ") })
+    let errors = lines.filter { Int($0) == nil && !$0.hasPrefix("exit ") }
+    #expect(counts.count + failed.count == 1_100, "\(reads.out.suffix(300))")
+    #expect(failed.isEmpty, "\(failed.count) of 1,100 reads failed: \(errors.first ?? "")")
     // The reads ran during the writes: they saw several counts of trades.
-    #expect(Set(lines).count >= 3, "the reads saw \(Set(lines).sorted())")
+    #expect(Set(counts).count >= 3, "the reads saw \(Set(counts).sorted())")
     #expect(
       try Binary.run(["db", "check"], environment: ["FOLIO_DB": sandbox.database]).out == "ok\n")
   }
