@@ -81,10 +81,10 @@ public final class Database {
   /// instead of 84 (docs/performance.md).
   public static let newFileCacheKiB = 8_192
 
-  /// How long, in milliseconds, a closing connection waits for others to let it empty the WAL
-  /// (`deinit`): a reader's query of a few milliseconds, not a long import or an open shell
-  /// transaction, which would hold up the command's end.
-  static let closingCheckpointTimeout: Int32 = 100
+  /// How long, in milliseconds, a closing connection tries to empty the WAL while others use
+  /// it (`deinit`): a reader's query of a millisecond or two, not a long import or an open
+  /// shell transaction, which would hold up the command's end.
+  static let closingCheckpointTimeout: Int32 = 20
 
   /// The connection, for the thread that holds it (see `handle`).
   private let raw: OpaquePointer
@@ -209,15 +209,23 @@ public final class Database {
     statementCache.removeAll()
     let connection = handle
     if !configuration.readOnly && building == nil {
-      // The WAL into the file and emptied (TRUNCATE), as the checkpoint-on-close turned off in
-      // `init` would have, but under the WAL's own locks, which no reader waits for: so the
-      // file alone holds the database once the command ends, and the next connection to open
-      // it, when none is open, has no frames to read back (SQLite's WAL recovery, during which
-      // a reader without a busy handler that opens the file fails). Waiting a little for
-      // another connection's write or short read to end; when one lasts longer, what cannot be
-      // done now is left to its close, or to the next commit's automatic checkpoint.
-      sqlite3_busy_timeout(connection, min(busyTimeout, Self.closingCheckpointTimeout))
-      sqlite3_wal_checkpoint_v2(connection, nil, SQLITE_CHECKPOINT_TRUNCATE, nil, nil)
+      // The WAL into the file and emptied, as the checkpoint-on-close turned off in `init`
+      // would have, but under the WAL's own locks, which no reader waits for: so the file alone
+      // holds the database once the command ends, and the next connection to open it, when
+      // none is open, has no frames to read back (SQLite's WAL recovery, during which a reader
+      // without a busy handler that opens the file fails). PASSIVE copies the pages without the
+      // write lock, so other writers go on; TRUNCATE then takes it only to empty the WAL, and
+      // fails at once while another connection writes or reads from the WAL. It is tried again
+      // for a short read to end, without holding a lock meanwhile; what cannot be done is left
+      // to the next connection to close, or to the next commit's automatic checkpoint.
+      sqlite3_busy_timeout(connection, 0)
+      sqlite3_wal_checkpoint_v2(connection, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+      let deadline = Date().addingTimeInterval(Double(Self.closingCheckpointTimeout) / 1_000)
+      while sqlite3_wal_checkpoint_v2(connection, nil, SQLITE_CHECKPOINT_TRUNCATE, nil, nil)
+        == SQLITE_BUSY && Date() < deadline
+      {
+        sqlite3_sleep(1)
+      }
     }
     sqlite3_close_v2(connection)
   }

@@ -153,7 +153,11 @@ public struct DatabaseRestorer {
   private func copyChecked(_ file: String, to scratch: String) throws -> Int {
     let source: Database
     do {
-      source = try Database(path: file, mode: .readOnly, busyTimeout: location.busyTimeout)
+      // A copy, not a database in use: closing the connection removes the -wal and -shm its
+      // reading made, so FILE is left as it was.
+      var configuration = Database.Configuration(mode: .readOnly, busyTimeout: location.busyTimeout)
+      configuration.removesLogOnClose = true
+      source = try Database(path: file, configuration)
     } catch let error as SQLiteError where error.category == .damaged {
       throw RestoreError.notADatabase(file)  // SQLITE_CORRUPT, SQLITE_NOTADB
     }

@@ -184,7 +184,7 @@ import Testing
     #expect(try sandbox.sqlite("SELECT count(*) FROM trades") == "3000\n")
     #expect(try folio("db", "check").out == "ok\n")
     let aside = try FileManager.default.contentsOfDirectory(atPath: sandbox.path)
-      .filter { $0.hasPrefix("folio.sqlite3.replaced-") }
+      .filter { $0.hasPrefix("folio.sqlite3.replaced-") && !$0.hasSuffix("-wal") }
     #expect(aside.count == 1)
   }
 
