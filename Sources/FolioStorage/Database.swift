@@ -166,8 +166,8 @@ public final class Database {
     // with its WAL, or a database in use), the connection is opened read-only, so it can
     // neither checkpoint the WAL into the file nor delete it
     // (https://sqlite.org/wal.html#readonly). Without one, it opens read-write underneath and
-    // leaves the empty -wal and the -shm its reading created; `query_only` below refuses every
-    // write either way.
+    // leaves the empty -wal and the -shm its reading created (unless `removesLogOnClose`);
+    // `query_only` below refuses every write either way.
     let keepsWAL =
       fileReadOnly ?? (mode == .readOnly && FileManager.default.fileExists(atPath: path + "-wal"))
     let access = keepsWAL ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
@@ -325,11 +325,13 @@ public final class Database {
 
   /// Refuses to make a database at `path`, where none is, beside its WAL or rollback journal
   /// (a database moved or removed without it): SQLite would delete the journal, or read it as
-  /// the new database's.
+  /// the new database's. An empty one, as folio leaves the -wal when a command ends, holds
+  /// nothing to lose.
   static func refuseStrayJournal(beside path: String) throws {
     guard !FileManager.default.fileExists(atPath: path) else { return }
-    for journal in [path + "-wal", path + "-journal"]
-    where FileManager.default.fileExists(atPath: journal) {
+    for journal in [path + "-wal", path + "-journal"] {
+      var status = stat()
+      guard lstat(journal, &status) == 0, status.st_size > 0 else { continue }
       throw FileError.cannotCreate(
         path: path,
         reason:

@@ -464,6 +464,13 @@ import Testing
   /// Closing never takes the EXCLUSIVE lock of SQLite's checkpoint-on-close, under which a
   /// reader without a busy handler fails (issue 50): the -wal and -shm stay, and the WAL is
   /// emptied into the file, so the file alone holds what was written.
+  @Test func anEmptyWALLeftBesideNoDatabaseDoesNotStopANewOne() throws {
+    let path = folder.file("again.sqlite3")
+    do { try Database(path: path).execute("CREATE TABLE t (x INTEGER)") }
+    unlink(path)  // removed without the empty -wal and the -shm kept beside it
+    #expect(try Database(path: path).hasTable("t") == false)
+  }
+
   @Test func closingEmptiesTheWALIntoTheFileAndKeepsTheSideFiles() throws {
     let path = folder.file("kept.sqlite3")
     do {
