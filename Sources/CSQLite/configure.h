@@ -12,6 +12,13 @@ static inline int folio_sqlite3_disable_memory_statistics(void) {
   return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
 }
 
+/// Turns SQLite's checkpoint-on-close off (`skip` 1) or on (0) for the connection
+/// (SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, https://sqlite.org/c3ref/c_dbconfig_defensive.html).
+/// sqlite3_db_config is variadic, which Swift cannot call, hence this C wrapper.
+static inline int folio_sqlite3_skip_checkpoint_on_close(sqlite3 *db, int skip) {
+  return sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, skip, (int *)0);
+}
+
 /// open(2) for SQLite's unix VFS, as its own (which calls open), except that a
 /// /proc/self/fd/N name is opened without O_NOFOLLOW, which the links in /proc would refuse.
 static inline int folio_open(const char *name, int flags, int mode) {

@@ -49,6 +49,13 @@ public final class Database {
     /// and indexes at once, and pages spilled from the cache mid-transaction are slow to find
     /// again in the WAL.
     public var cacheKiB = 24_576
+    /// Whether closing the connection, when no other has the file open, checkpoints the WAL
+    /// into the file and deletes the -wal and -shm files, as SQLite does by default. That takes
+    /// an EXCLUSIVE lock on the file, and a reader without a busy handler (a plain `sqlite3`)
+    /// opening it in that moment fails with "database is locked"; so only a connection to a
+    /// file no one else reads (a restore's scratch copy) does it. The others leave both files,
+    /// the WAL emptied when they can (`deinit`).
+    public var removesLogOnClose = false
     /// Whether the connection refuses every write (`PRAGMA query_only`): in `.readOnly` mode.
     public var readOnly: Bool { mode == .readOnly }
 
@@ -73,6 +80,11 @@ public final class Database {
   /// them at the commit: 1M trades imported in 3.9 s instead of 4.3, with a peak of 49 MB
   /// instead of 84 (docs/performance.md).
   public static let newFileCacheKiB = 8_192
+
+  /// How long, in milliseconds, a closing connection tries to empty the WAL while others use
+  /// it (`deinit`): a reader's query of a millisecond or two, not a long import or an open
+  /// shell transaction, which would hold up the command's end.
+  static let closingCheckpointTimeout: Int32 = 20
 
   /// The connection, for the thread that holds it (see `handle`).
   private let raw: OpaquePointer
@@ -151,11 +163,11 @@ public final class Database {
       made = nil
     }
     // `.readOnly` never changes the file it looks at. When a -wal file is there (a copy taken
-    // with its WAL, or a database in use), the connection is opened read-only, so closing it
-    // neither checkpoints the WAL into the file nor deletes the WAL
-    // (https://sqlite.org/wal.html#readonly). Without one, it opens read-write underneath, so
-    // closing it removes the empty -wal and -shm its reading created; `query_only` below
-    // refuses every write either way.
+    // with its WAL, or a database in use), the connection is opened read-only, so it can
+    // neither checkpoint the WAL into the file nor delete it
+    // (https://sqlite.org/wal.html#readonly). Without one, it opens read-write underneath and
+    // leaves the empty -wal and the -shm its reading created (unless `removesLogOnClose`);
+    // `query_only` below refuses every write either way.
     let keepsWAL =
       fileReadOnly ?? (mode == .readOnly && FileManager.default.fileExists(atPath: path + "-wal"))
     let access = keepsWAL ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
@@ -175,6 +187,7 @@ public final class Database {
     self.building = building
     sqlite3_extended_result_codes(connection, 1)
     sqlite3_busy_timeout(connection, busyTimeout)
+    _ = folio_sqlite3_skip_checkpoint_on_close(connection, configuration.removesLogOnClose ? 0 : 1)
     try execute("PRAGMA foreign_keys = \(configuration.foreignKeys ? "ON" : "OFF")")
     // Reading the header makes "file is not a database" fail here, before anything is written.
     _ = try scalarInt("PRAGMA schema_version")
@@ -194,7 +207,34 @@ public final class Database {
 
   deinit {
     statementCache.removeAll()
-    sqlite3_close_v2(handle)
+    let connection = handle
+    if !configuration.readOnly && building == nil {
+      // The WAL into the file and emptied, as the checkpoint-on-close turned off in `init`
+      // would have, but under the WAL's own locks, which no reader waits for: so the file alone
+      // holds the database once the command ends, and the next connection to open it, when
+      // none is open, has no frames to read back (SQLite's WAL recovery, during which a reader
+      // without a busy handler that opens the file fails). PASSIVE copies the pages without the
+      // write lock, so other writers go on; TRUNCATE then takes it only to empty the WAL, and
+      // fails at once while another connection writes or reads from the WAL. It is tried again
+      // for a short read to end, without holding a lock meanwhile; what cannot be done is left
+      // to the next connection to close, or to the next commit's automatic checkpoint.
+      sqlite3_busy_timeout(connection, 0)
+      sqlite3_wal_checkpoint_v2(connection, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+      let deadline = Date().addingTimeInterval(Double(Self.closingCheckpointTimeout) / 1_000)
+      while sqlite3_wal_checkpoint_v2(connection, nil, SQLITE_CHECKPOINT_TRUNCATE, nil, nil)
+        == SQLITE_BUSY && Date() < deadline
+      {
+        sqlite3_sleep(1)
+      }
+    }
+    sqlite3_close_v2(connection)
+  }
+
+  /// Has closing this connection, when no other has the file open, checkpoint the WAL and
+  /// delete the -wal and -shm files (`Configuration.removesLogOnClose`): for a database this
+  /// command made and is undoing, whose side files tell whether anyone else opened it.
+  public func removeLogOnClose() {
+    _ = folio_sqlite3_skip_checkpoint_on_close(handle, 0)
   }
 
   /// Process-wide SQLite settings, applied once before the first connection opens.
@@ -285,11 +325,13 @@ public final class Database {
 
   /// Refuses to make a database at `path`, where none is, beside its WAL or rollback journal
   /// (a database moved or removed without it): SQLite would delete the journal, or read it as
-  /// the new database's.
+  /// the new database's. An empty one, as folio leaves the -wal when a command ends, holds
+  /// nothing to lose.
   static func refuseStrayJournal(beside path: String) throws {
     guard !FileManager.default.fileExists(atPath: path) else { return }
-    for journal in [path + "-wal", path + "-journal"]
-    where FileManager.default.fileExists(atPath: journal) {
+    for journal in [path + "-wal", path + "-journal"] {
+      var status = stat()
+      guard lstat(journal, &status) == 0, status.st_size > 0 else { continue }
       throw FileError.cannotCreate(
         path: path,
         reason:

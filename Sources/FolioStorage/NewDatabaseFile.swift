@@ -209,6 +209,8 @@ final class CreationLock {
           ? Self.marker.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
           : Self.marker.count
         guard written == Self.marker.count, Self.isFolios(descriptor, held) else {
+          // One this made and could not fill (a full disk) is not left behind.
+          if new && written != Self.marker.count { unlink(path) }
           close(descriptor)
           return nil
         }

@@ -452,12 +452,50 @@ import Testing
       #expect(try db.scalarText("PRAGMA journal_mode") == "delete")
     }
     #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == original)
-    // A WAL file inspected read-only leaves no -wal or -shm behind.
+    // A WAL file inspected read-only is left byte for byte as it was, its -wal empty.
     let wal = folder.file("wal.sqlite3")
     try Database(path: wal).execute("CREATE TABLE t (x INTEGER)")
+    let written = try Data(contentsOf: URL(fileURLWithPath: wal))
     do { _ = try Database(path: wal, mode: .readOnly).scalarInt("SELECT count(*) FROM t") }
-    let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path)
-    #expect(leftovers.filter { $0.hasSuffix("-wal") || $0.hasSuffix("-shm") }.isEmpty)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: wal)) == written)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: wal + "-wal")).isEmpty)
+  }
+
+  /// Closing never takes the EXCLUSIVE lock of SQLite's checkpoint-on-close, under which a
+  /// reader without a busy handler fails (issue 50): the -wal and -shm stay, and the WAL is
+  /// emptied into the file, so the file alone holds what was written.
+  @Test func anEmptyWALLeftBesideNoDatabaseDoesNotStopANewOne() throws {
+    let path = folder.file("again.sqlite3")
+    do { try Database(path: path).execute("CREATE TABLE t (x INTEGER)") }
+    unlink(path)  // removed without the empty -wal and the -shm kept beside it
+    #expect(try Database(path: path).hasTable("t") == false)
+  }
+
+  @Test func closingEmptiesTheWALIntoTheFileAndKeepsTheSideFiles() throws {
+    let path = folder.file("kept.sqlite3")
+    do {
+      let db = try Database(path: path)
+      try db.execute("CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (42)")
+      try db.execute("PRAGMA wal_autocheckpoint = 0")
+      try db.execute("INSERT INTO t VALUES (43)")
+      let size = try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int
+      #expect((size ?? 0) > 0)
+    }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path + "-wal")).isEmpty)
+    #expect(FileManager.default.fileExists(atPath: path + "-shm"))
+    // The file alone, copied without its side files, holds both rows.
+    let copy = folder.file("copy.sqlite3")
+    try FileManager.default.copyItem(atPath: path, toPath: copy)
+    #expect(DatabaseProbe.run(copy, "SELECT sum(x) FROM t").out == "85\n")
+    // A scratch file's connection removes them, as SQLite does by default.
+    let scratch = folder.file("scratch.sqlite3")
+    do {
+      var configuration = Database.Configuration()
+      configuration.removesLogOnClose = true
+      try Database(path: scratch, configuration).execute("CREATE TABLE t (x INTEGER)")
+    }
+    #expect(!FileManager.default.fileExists(atPath: scratch + "-wal"))
+    #expect(!FileManager.default.fileExists(atPath: scratch + "-shm"))
   }
 
   @Test func switchingToWALWaitsForAReaderOfTheOldJournal() throws {

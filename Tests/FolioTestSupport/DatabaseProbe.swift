@@ -4,6 +4,13 @@ import Foundation
 /// Reads (or hand-edits) a database file in-process, printing rows as the sqlite3 shell's list
 /// mode does (`a|b`, NULL as nothing), so state checks need no program outside the toolchain.
 public enum DatabaseProbe {
+  /// Whether the file alone holds the database: no -wal beside it, or an empty one, as a folio
+  /// command leaves it when it ends.
+  public static func walIsEmpty(beside path: String) -> Bool {
+    let size = (try? FileManager.default.attributesOfItem(atPath: path + "-wal"))?[.size] as? Int
+    return (size ?? 0) == 0
+  }
+
   /// Runs every statement of `sql` against `path` and returns the rows they print. Stops at
   /// the first error, as the shell does with SQL given as an argument; the error is returned
   /// in `error`.

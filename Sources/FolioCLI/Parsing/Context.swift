@@ -195,8 +195,8 @@ final class Context {
   /// is removed with the folders made for it, and an empty file it found (as `touch` leaves
   /// it) is emptied again. Only when nothing else can be using it: it holds no one's records,
   /// settings or coin list, the path still names the same file (device and inode), and closing
-  /// this command's connection removed the WAL and shared-memory files, which SQLite does only
-  /// when no other connection has the database open.
+  /// this command's connection removed the WAL and shared-memory files, which SQLite does
+  /// (`Database.removeLogOnClose`) only when no other connection has the database open.
   private func removingNewDatabase<T>(onFailureOf body: () throws -> T) throws -> T {
     do {
       return try body()
@@ -208,6 +208,7 @@ final class Context {
           guard let file = store.database.made?.file ?? store.foundEmpty,
             (try? Migrator.holdsOnlyMigratedRows(store.database)) == true
           else { return nil }
+          store.database.removeLogOnClose()
           return (store.database.path, file, store.database.made)
         }
       guard let undo else { throw error }

@@ -74,6 +74,14 @@ public struct DatabaseRestorer {
 
   public init(_ location: StoreLocation) { self.location = location }
 
+  /// The connection to the scratch copy, a file no one else opens: closing it puts its WAL
+  /// into the file and removes it, so the copy is one file when it takes the database's name.
+  private var scratchConfiguration: Database.Configuration {
+    var configuration = Database.Configuration(mode: .readWrite, busyTimeout: location.busyTimeout)
+    configuration.removesLogOnClose = true
+    return configuration
+  }
+
   /// Restores `file` into the database at the location.
   ///
   /// When the live database opens, its content is replaced through SQLite's backup API under
@@ -91,7 +99,7 @@ public struct DatabaseRestorer {
     let sourceVersion = try copyChecked(file, to: scratch)
     let migrated: [String]
     do {
-      let copy = try Database(path: scratch, mode: .readWrite, busyTimeout: location.busyTimeout)
+      let copy = try Database(path: scratch, scratchConfiguration)
       migrated = try Migrator().migrate(
         copy, now: now, keepingBackup: false, completing: Store.completeMigration
       ).applied.map {
@@ -145,7 +153,11 @@ public struct DatabaseRestorer {
   private func copyChecked(_ file: String, to scratch: String) throws -> Int {
     let source: Database
     do {
-      source = try Database(path: file, mode: .readOnly, busyTimeout: location.busyTimeout)
+      // A copy, not a database in use: closing the connection removes the -wal and -shm its
+      // reading made, so FILE is left as it was.
+      var configuration = Database.Configuration(mode: .readOnly, busyTimeout: location.busyTimeout)
+      configuration.removesLogOnClose = true
+      source = try Database(path: file, configuration)
     } catch let error as SQLiteError where error.category == .damaged {
       throw RestoreError.notADatabase(file)  // SQLITE_CORRUPT, SQLITE_NOTADB
     }
@@ -178,7 +190,7 @@ public struct DatabaseRestorer {
   private func replace(_ target: Database, with scratch: String, keepingAside aside: String)
     throws
   {
-    let copy = try Database(path: scratch, mode: .readWrite, busyTimeout: location.busyTimeout)
+    let copy = try Database(path: scratch, scratchConfiguration)
     let pageSize = try target.pageSize
     if try copy.pageSize != pageSize {
       // The backup API cannot change the page size of a WAL database: convert the copy.

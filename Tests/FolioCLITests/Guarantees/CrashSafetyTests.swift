@@ -112,7 +112,7 @@ import Testing
       let seeded = try folio(["buy", coin, "1", "--price", price], db: template)
       try #require(seeded.code == 0, "\(seeded.err)")
     }
-    try #require(!FileManager.default.fileExists(atPath: template + "-wal"))
+    try #require(DatabaseProbe.walIsEmpty(beside: template))
     let before = try sqlite(template, "SELECT count(*) FROM trades")
     let holdingsBefore = try folio(["holdings", "--format", "json"], db: template).out
 

@@ -77,7 +77,7 @@ import Testing
       let result = try folio(step, db: db)
       try #require(result.code == 0, "\(step): \(result.err)")
     }
-    try #require(!FileManager.default.fileExists(atPath: db + "-wal"))
+    try #require(DatabaseProbe.walIsEmpty(beside: db))
     return db
   }
 

@@ -72,7 +72,7 @@ import Testing
     }
     guard let dump = Optional(DatabaseProbe.dump(path)),
       let schema = Optional(DatabaseProbe.run(path, schemaQuery).out),
-      !FileManager.default.fileExists(atPath: path + "-wal")
+      DatabaseProbe.walIsEmpty(beside: path)
     else { return nil }
     return Template(path: path, dump: dump, schema: schema)
   }()

@@ -61,8 +61,8 @@ import Testing
     let attributes = try FileManager.default.attributesOfItem(atPath: asidePath)
     #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
     // Nothing else is left behind: no scratch copy, no partial file.
-    #expect(
-      try files().filter { !$0.hasPrefix("folio.sqlite3") && $0 != "backup.sqlite3" }.isEmpty)
+    let others = try files().filter { !$0.hasPrefix("folio.sqlite3") && $0 != "backup.sqlite3" }
+    #expect(others.isEmpty, "\(others)")
     #expect(!(try files()).contains { $0.contains(".restore-") || $0.contains(".partial-") })
     // The holdings are derived again from the restored journal.
     let holdings = try folio("holdings", "--format", "csv")

@@ -2,12 +2,11 @@ import FolioTestSupport
 import Foundation
 import Testing
 
-/// `sqlite3` shells reading the file while folio writes, as docs/schema.md tells users to set
-/// them up. The cause of "database is locked" in a shell without `.timeout` (strace): a folio
-/// process closing its connection as the last one checkpoints the WAL into the file and deletes
-/// the -wal and -shm files under an exclusive lock of a few milliseconds; a shell opening the
-/// file in that moment, with no busy handler, fails at once. With the documented `.timeout`,
-/// a shell waits those milliseconds and never sees the error.
+/// `sqlite3` shells reading the file while folio writes, with the `.timeout` docs/schema.md
+/// gives. Folio never holds the lock that keeps a reader out
+/// (ConcurrencyTests.folioNeverHoldsTheLockThatKeepsReadersOut); what a shell without a busy
+/// handler can still meet is SQLite's own race when two programs open an idle WAL database at
+/// the same instant (one rebuilds the WAL index), which `.timeout` waits out.
 @Suite(.requires(.sqlite3)) struct ShellPollingTests {
   let sandbox = Sandbox()
 
