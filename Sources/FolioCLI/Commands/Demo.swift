@@ -43,7 +43,8 @@ struct Demo: FolioCommand {
     let db = Self.quoted(path)
     // As the user can type it: `folio` when that is this program on PATH, else this
     // program's own path (after `swift run folio demo`, say).
-    let folio = Self.invocation(path: context.environment["PATH"])
+    let folio = Self.invocation(
+      path: context.environment["PATH"], folder: FileManager.default.currentDirectoryPath)
     context.print()
     context.print("Try next:")
     for line in [
@@ -57,19 +58,31 @@ struct Demo: FolioCommand {
     ] {
       context.print("  " + line)
     }
+    if context.globals.database == nil {
+      context.print()
+      context.print("The demo database is yours to remove when you are done: rm \(db)")
+    }
   }
 
   /// How a shell reaches the running program: `folio` when the first `folio` on `path` (the
-  /// PATH variable) is this very program, else this program's absolute path, quoted.
-  static func invocation(path: String?) -> String {
+  /// PATH variable) is this very program, else its path relative to `folder` (the current
+  /// one) when it lies below it (`.build/debug/folio` after `swift run folio demo`), else its
+  /// absolute path; quoted.
+  static func invocation(path: String?, folder: String) -> String {
     let running = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+    var shortest = running
+    let base = URL(fileURLWithPath: folder).resolvingSymlinksInPath().path
+    if running.hasPrefix(base + "/") {
+      let relative = String(running.dropFirst(base.count + 1))
+      shortest = relative.hasPrefix(".") ? relative : "./" + relative
+    }
     for folder in (path ?? "").split(separator: ":") where !folder.isEmpty {
       let candidate = String(folder) + "/folio"
       guard FileManager.default.isExecutableFile(atPath: candidate) else { continue }
       let resolved = URL(fileURLWithPath: candidate).resolvingSymlinksInPath().path
-      return resolved == running ? "folio" : quoted(running)
+      return resolved == running ? "folio" : quoted(shortest)
     }
-    return quoted(running)
+    return quoted(shortest)
   }
 
   /// `path` quoted for a POSIX shell when it holds anything but safe characters.

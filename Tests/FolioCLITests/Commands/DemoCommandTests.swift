@@ -42,9 +42,12 @@ import Testing
       #expect(result.out.contains("\n\(section)\n"))
     }
     #expect(result.out.contains("\nVALUE OVER THE LAST 30 DAYS\n"))
-    // The copy is not on PATH: the lines name it by its path, as after `swift run folio demo`.
-    #expect(
-      result.out.contains("  \(binary) --db \(path) report --format html --out report.html\n"))
+    // The copy is not on PATH: the lines name it by its path relative to the current folder,
+    // as `.build/debug/folio` after `swift run folio demo`.
+    #expect(binary == folder + "/folio")
+    #expect(result.out.contains("  ./folio --db \(path) report --format html --out report.html\n"))
+    // The file is the user's to remove, and the demo says how.
+    #expect(result.out.hasSuffix("\nThe demo database is yours to remove when you are done: rm \(path)\n"))
     #expect(result.out.contains(" and their saved daily history: 91 days × 2 portfolios.\n"))
     // Demo data never goes to the user's own database.
     #expect(!FileManager.default.fileExists(atPath: sandbox.database))
@@ -70,6 +73,7 @@ import Testing
     // Every "Try next" line works as printed, typed into a shell in the same folder.
     let tries =
       result.out.components(separatedBy: "\nTry next:\n").last?
+      .components(separatedBy: "\n\n").first?
       .split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) } ?? []
     #expect(tries.count == 7)
     for line in tries {
