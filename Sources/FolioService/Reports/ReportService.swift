@@ -236,13 +236,27 @@ public struct ReportService {
   /// whatever their age, as the day was valued when saved. A day that can no longer be valued
   /// (a coin now held that has no price by then) is saved as unknown, never left as it was.
   /// Must run inside a write transaction: the store runs it before every commit.
+  ///
+  /// A portfolio whose trades cannot be booked any more (a sell edited by hand to oversell,
+  /// lots changed by hand) keeps its stale days as they are, for `db check` to name: folio
+  /// itself never writes such trades, and refusing every write to the database for them
+  /// (another portfolio's buy, a market refresh, the `tx edit` that would fix them) helps no one.
   func refreshStaleDays(now: Date) throws {
     for (portfolioID, days) in try DailyRecord.staleDays(database) {
       guard let portfolio = try Portfolio.find(id: portfolioID, database),
         let first = days.first.flatMap(CalendarDay.init),
         let last = days.last.flatMap(CalendarDay.init)
       else { continue }
-      _ = try backfillDays(portfolio, since: first, until: last, days: .stale(Set(days)), now: now)
+      do {
+        // A savepoint: what a failing portfolio wrote is undone, the others' is kept.
+        _ = try database.write {
+          try backfillDays(portfolio, since: first, until: last, days: .stale(Set(days)), now: now)
+        }
+      } catch is OversellError {
+        continue
+      } catch is StoredLotsShortError {
+        continue
+      }
     }
   }
 

@@ -506,8 +506,17 @@ public struct Trade: Equatable, Sendable {
   ///   they hold the few trades with a location, a link or a transfer's kind, so keeping them
   ///   costs a test per row, while building each would read the whole table again (from the
   ///   WAL, where a large import's pages have spilled by then).
+  ///
+  /// Among those triggers is `portfolio_daily_stale_on_insert` (migration 0013), which marks
+  /// the saved days a new trade reaches as stale: restoring does once, for every trade
+  /// inserted meanwhile, what it would have done per row, so the store recomputes those days
+  /// before the import commits.
   public static func suspendInsertWork(_ db: Database) throws -> () throws -> Void {
     let empty = try db.isEmpty(table: "trades")
+    // Trades inserted from here on get larger ids (SQLite picks them at random only once the
+    // largest id is the largest possible: then every trade counts as new).
+    let largest = try db.scalarInt("SELECT max(id) FROM trades") ?? 0
+    let newFrom = largest < Int64.max ? largest + 1 : Int64.min
     let objects = try db.rows(
       """
       SELECT type, name, sql FROM sqlite_schema
@@ -521,7 +530,16 @@ public struct Trade: Equatable, Sendable {
     for object in objects {
       try db.execute("DROP \(object.type.uppercased()) \"\(object.name)\"")
     }
-    return { for object in objects { try db.execute(object.sql) } }
+    return {
+      for object in objects { try db.execute(object.sql) }
+      try db.execute(
+        """
+        UPDATE portfolio_daily SET stale = 1
+        WHERE stale = 0 AND day >= (
+          SELECT min(substr(executed_at, 1, 10)) FROM trades
+          WHERE id >= ?1 AND portfolio_id = portfolio_daily.portfolio_id)
+        """, [newFrom])
+    }
   }
 
   /// True when the position has a trade from `start` before `end` (through the trades index).

@@ -98,4 +98,30 @@ import Testing
     #expect(try DailyRecord.staleDays(database).isEmpty)
     #expect(try scenario.rows().map(\.day) == ["2024-01-23", "2024-01-24"])
   }
+
+  /// An import drops the INSERT triggers of trades while it writes (`suspendInsertWork`),
+  /// the one marking saved days stale among them: it marks them itself.
+  @Test func anImportedBackDatedTradeRecomputesTheSavedDays() throws {
+    let result = try afterAndBefore { scenario in
+      let csv = "date,side,coin,quantity,price,fee,note\n2024-01-22T10:00:00Z,buy,bitcoin,1,20000,0,\n"
+      _ = try TradeImporter(scenario.store).importTrades(
+        from: CSVReader(bytes: Array(csv.utf8), source: "t.csv"), source: "t.csv",
+        into: try scenario.main, now: scenario.sandbox.now)
+    }
+    #expect(result.after == result.fresh)
+    #expect(result.after != result.before)
+  }
+
+  /// A sell edited by hand to oversell leaves its portfolio's days stale (db check names both),
+  /// but does not make every other write to the database fail.
+  @Test func aHandEditedOversellDoesNotBlockOtherWrites() throws {
+    let scenario = try ReportScenario()
+    try backfill(scenario)
+    let database = scenario.store.database
+    try database.execute(
+      "UPDATE trades SET quantity = '100' WHERE coin_id = 'ethereum' AND side = 'sell'")
+    let other = try PortfolioService(scenario.store).add(name: "other", now: scenario.sandbox.now)
+    #expect(other.name == "other")
+    #expect(try DailyRecord.staleDays(database).map(\.days) == [["2024-01-23", "2024-01-24"]])
+  }
 }
