@@ -231,10 +231,11 @@ public struct ReportService {
     }
   }
 
-  /// Recomputes every stale saved day (`DailyRecord.isStale`: a trade dated on or before it,
-  /// or its portfolio's method, changed) from the trades and the prices of the day's end,
-  /// whatever their age, as the day was valued when saved. A day that can no longer be valued
-  /// (a coin now held that has no price by then) is saved as unknown, never left as it was.
+  /// Recomputes every stale saved day (`DailyRecord.staleDays`: a trade dated on or before it,
+  /// or its portfolio's method, changed) from the trades and the prices of the day's end that
+  /// a backfill would use (within `backfillMaxAge`), or as old as the newest price the day was
+  /// saved with. A day that can no longer be valued so (a coin now held that has no such price)
+  /// is saved as unknown (value and unrealized profit NULL), never left as it was.
   /// Must run inside a write transaction: the store runs it before every commit.
   ///
   /// A portfolio whose trades cannot be booked any more (a sell edited by hand to oversell,
@@ -249,8 +250,11 @@ public struct ReportService {
       else { continue }
       do {
         // A savepoint: what a failing portfolio wrote is undone, the others' is kept.
+        let snapshots = try DailyRecord.staleSnapshots(portfolioID: portfolioID, database)
         _ = try database.write {
-          try backfillDays(portfolio, since: first, until: last, days: .stale(Set(days)), now: now)
+          try backfillDays(
+            portfolio, since: first, until: last,
+            days: .stale(Set(days), savedWithPricesFrom: snapshots), now: now)
         }
       } catch is OversellError {
         continue
@@ -295,9 +299,10 @@ public struct ReportService {
     case missing
     /// Every day (`--replace`).
     case every
-    /// These saved days, which went stale: valued with the prices of the day's end whatever
-    /// their age, and saved as unknown when a held coin has none.
-    case stale(Set<String>)
+    /// These saved days, which went stale: valued with prices within `maxAge` before the day's
+    /// end or as old as the day's saved `snapshot_at` (by day), and saved as unknown when a
+    /// held coin has none.
+    case stale(Set<String>, savedWithPricesFrom: [String: String])
   }
 
   /// Saves the days `days` chooses of [since, until]; must run inside a write transaction.
@@ -347,14 +352,15 @@ public struct ReportService {
       switch days {
       case .missing: guard old == nil else { continue }
       case .every: break
-      case .stale(let stale): guard stale.contains(day.description) else { continue }
+      case .stale(let stale, _): guard stale.contains(day.description) else { continue }
       }
       let held = replay.held
-      // Only prices of [end − maxAge, end] may value the day; never a later one.
-      let oldest =
-        isStale
-        ? Timestamp(seconds: 0).description
-        : Timestamp.format(day.next.start.date.addingTimeInterval(-max(0, maxAge)))
+      // Only prices of [end − maxAge, end] may value the day; never a later one. A stale day
+      // also takes prices as old as those it was saved with.
+      var oldest = Timestamp.format(day.next.start.date.addingTimeInterval(-max(0, maxAge)))
+      if case .stale(_, let snapshots) = days, let saved = snapshots[day.description] {
+        oldest = min(oldest, saved)
+      }
       var prices: [String: ExactDecimal] = [:]
       var pricedAt: String?
       var snapshot: MarketSnapshotRef?

@@ -68,6 +68,20 @@ public struct DailyRecord: Equatable, Sendable {
     return result
   }
 
+  /// The `snapshot_at` of each stale day of the portfolio that has one, by day.
+  public static func staleSnapshots(portfolioID: Int64, _ db: Database) throws -> [String: String] {
+    var result: [String: String] = [:]
+    try db.prepare(
+      """
+      SELECT day, snapshot_at FROM portfolio_daily
+      WHERE portfolio_id = ? AND stale = 1 AND snapshot_at IS NOT NULL
+      """
+    ).forEachRow([portfolioID]) { row in
+      result[try row["day"]] = try row["snapshot_at"] as String
+    }
+    return result
+  }
+
   /// The saved days of the portfolio from `from` through `through` (inclusive `YYYY-MM-DD`
   /// bounds; nil is open), oldest first; stale days are not among them (`staleDays`).
   public static func list(portfolioID: Int64, from: String?, through: String?, _ db: Database)

@@ -47,7 +47,9 @@ import Testing
     #expect(binary == folder + "/folio")
     #expect(result.out.contains("  ./folio --db \(path) report --format html --out report.html\n"))
     // The file is the user's to remove, and the demo says how.
-    #expect(result.out.hasSuffix("\nThe demo database is yours to remove when you are done: rm \(path)\n"))
+    #expect(
+      result.out.hasSuffix("\nThe demo database is yours to remove when you are done: rm \(path)\n")
+    )
     #expect(result.out.contains(" and their saved daily history: 91 days × 2 portfolios.\n"))
     // Demo data never goes to the user's own database.
     #expect(!FileManager.default.fileExists(atPath: sandbox.database))

@@ -103,7 +103,8 @@ import Testing
   /// the one marking saved days stale among them: it marks them itself.
   @Test func anImportedBackDatedTradeRecomputesTheSavedDays() throws {
     let result = try afterAndBefore { scenario in
-      let csv = "date,side,coin,quantity,price,fee,note\n2024-01-22T10:00:00Z,buy,bitcoin,1,20000,0,\n"
+      let csv =
+        "date,side,coin,quantity,price,fee,note\n2024-01-22T10:00:00Z,buy,bitcoin,1,20000,0,\n"
       _ = try TradeImporter(scenario.store).importTrades(
         from: CSVReader(bytes: Array(csv.utf8), source: "t.csv"), source: "t.csv",
         into: try scenario.main, now: scenario.sandbox.now)
@@ -123,5 +124,22 @@ import Testing
     let other = try PortfolioService(scenario.store).add(name: "other", now: scenario.sandbox.now)
     #expect(other.name == "other")
     #expect(try DailyRecord.staleDays(database).map(\.days) == [["2024-01-23", "2024-01-24"]])
+  }
+
+  /// A recomputed day is valued only with prices a backfill would use: a coin now held whose
+  /// only price is weeks old makes the day unknown, never valued at that old price.
+  @Test func aRecomputedDayIsNeverValuedAtAnOldPrice() throws {
+    let scenario = try ReportScenario()
+    try backfill(scenario)
+    _ = try DailyPriceRecords.insert(
+      scenario.store.database,
+      DailyPrice(
+        coinID: "solana", vsCurrency: "usd", day: "2024-01-01", price: dec("100"),
+        pricedAt: "2024-01-01T23:00:00Z", source: "test", fetchedAt: "2024-01-02T00:00:00Z"))
+    try scenario.trade(.buy, "solana", "1", "90", on: "2024-01-20")
+    let rows = try scenario.rows()
+    #expect(rows.map(\.day) == ["2024-01-23", "2024-01-24"])
+    #expect(rows.map(\.value) == [nil, nil])
+    #expect(try DailyRecord.staleDays(scenario.store.database).isEmpty)
   }
 }

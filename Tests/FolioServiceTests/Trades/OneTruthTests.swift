@@ -57,6 +57,25 @@ import Testing
     #expect(again.total.gain == dec("300"))
   }
 
+  /// Both portfolios trade: aaa's LIFO gain (+100) and main's FIFO gain (+300) add up.
+  @Test func eachNonEmptyPortfolioKeepsItsMethodInTheSum() throws {
+    let (test, _) = try twoPortfolios()
+    let aaa = try PortfolioService(test.store).resolve("aaa")
+    try test.trade(.buy, "bitcoin", "1", at: "100", on: "2024-01-01", in: aaa)
+    try test.trade(.buy, "bitcoin", "1", at: "300", on: "2024-02-01", in: aaa)
+    try test.trade(.sell, "bitcoin", "1", at: "400", on: "2024-03-01", in: aaa)
+    let all = try PortfolioService(test.store).resolveMany("all")
+    #expect(try HoldingsService(test.store).holdings(all).totalRealized.value == dec("400"))
+    let gains = try GainsService(test.store).gains(
+      all, since: try #require(CalendarDay("2024-01-01")),
+      until: try #require(CalendarDay("2024-12-31")), method: nil)
+    #expect(gains.total.gain == dec("400"))
+    let report = try ReportService(test.store).report(
+      all, day: try #require(CalendarDay("2024-03-01")),
+      now: Date(timeIntervalSince1970: 1_732_968_000))
+    #expect(report.realized.allTime == dec("400"))
+  }
+
   /// Lots bought at one moment, typed in every order: the sells take the same lots.
   @Test(arguments: [CostMethod.fifo, .lifo, .hifo, .average])
   func lotsAtOneMomentBookTheSameWhateverTheTypingOrder(method: CostMethod) throws {
