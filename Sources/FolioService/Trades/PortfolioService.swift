@@ -14,10 +14,15 @@ public enum PortfolioError: LocalizedError, ClassifiedError, Equatable {
   case isDefault(String)
   /// `--portfolio all` over portfolios of different currencies: `name (CUR)` of each.
   case mixedCurrencies([String])
+  /// `--portfolio all` for a command that works on one portfolio: the portfolios' names.
+  case oneNeeded(known: [String])
 
   public var kind: FailureKind {
-    if case .notFound = self { return .inputMissing }
-    return .badData
+    switch self {
+    case .notFound: .inputMissing
+    case .oneNeeded: .malformed
+    default: .badData
+    }
   }
 
   public var errorDescription: String? {
@@ -42,6 +47,9 @@ public enum PortfolioError: LocalizedError, ClassifiedError, Equatable {
         "portfolio '\(name)' holds \(count) trade(s); use --force to delete it with its trades"
     case .isDefault(let name):
       return "'\(name)' is the default portfolio and cannot be deleted"
+    case .oneNeeded(let known):
+      return "'all' stands for every portfolio, and this command works on one: name it with "
+        + "--portfolio NAME (the portfolios are: " + known.joined(separator: ", ") + ")"
     case .mixedCurrencies(let names):
       return "--portfolio all combines portfolios of one currency, but theirs differ: "
         + names.joined(separator: ", ") + "; name one portfolio with --portfolio NAME"
@@ -73,7 +81,9 @@ public struct PortfolioService {
   public func resolve(_ name: String?) throws -> Portfolio {
     let wanted = try (name.flatMap { $0.isEmpty ? nil : $0 }) ?? defaultName()
     guard let portfolio = try Portfolio.named(wanted, db) else {
-      throw PortfolioError.notFound(wanted, known: try Portfolio.all(db).map(\.name))
+      let known = try Portfolio.all(db).map(\.name)
+      if wanted == "all" { throw PortfolioError.oneNeeded(known: known) }
+      throw PortfolioError.notFound(wanted, known: known)
     }
     return portfolio
   }

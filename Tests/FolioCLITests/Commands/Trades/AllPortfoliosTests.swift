@@ -60,4 +60,17 @@ import Testing
     #expect(result.code == 0, "\(result.err)")
     #expect(result.out.contains("portfolio 'aaa'") && result.out.contains("portfolio 'main'"))
   }
+
+  /// A command that works on one portfolio says so for `all` (64), instead of "no portfolio
+  /// named 'all'".
+  @Test func aCommandOnOnePortfolioAsksForOneInsteadOfAll() {
+    seed()
+    let result = sandbox.run(
+      ["buy", "bitcoin", "1", "--price", "1"], environment: ["FOLIO_PORTFOLIO": "all"])
+    #expect(result.code == 64)
+    #expect(
+      result.err.hasPrefix(
+        "folio: error: 'all' stands for every portfolio, and this command works on one: name it "
+          + "with --portfolio NAME (the portfolios are: aaa, main)"))
+  }
 }
