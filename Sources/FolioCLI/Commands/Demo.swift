@@ -75,6 +75,11 @@ struct Demo: FolioCommand {
     if running.hasPrefix(base + "/") {
       let relative = String(running.dropFirst(base.count + 1))
       shortest = relative.hasPrefix(".") ? relative : "./" + relative
+      // SwiftPM's own short links to its build folders, when they lead here.
+      for link in [".build/debug/folio", ".build/release/folio"]
+      where URL(fileURLWithPath: base + "/" + link).resolvingSymlinksInPath().path == running {
+        shortest = link
+      }
     }
     for folder in (path ?? "").split(separator: ":") where !folder.isEmpty {
       let candidate = String(folder) + "/folio"
