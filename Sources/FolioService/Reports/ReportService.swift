@@ -320,7 +320,25 @@ public struct ReportService {
     {
       existing[row.day] = row
     }
-    let allTrades = try trades(portfolio, before: until.next.start)
+    // Stale days (recomputed inside every write that reaches them, such as today's buys after
+    // a saved report) are read from the stored positions, which the write has just updated,
+    // as a report reads them: replaying every trade at each write held the write lock long
+    // enough to time other writers out. A replay remains for any other case.
+    var stored: [String: Standing] = [:]
+    if case .stale(let staleDays, _) = days {
+      for text in staleDays {
+        guard let day = CalendarDay(text),
+          let standing = try Standing.stored(
+            database, portfolioID: portfolio.id, method: portfolio.method, through: day,
+            since: day.firstOfYear.start)
+        else {
+          stored = [:]
+          break
+        }
+        stored[text] = standing
+      }
+    }
+    let allTrades = stored.isEmpty ? try trades(portfolio, before: until.next.start) : []
     var replay = PortfolioReplay(method: portfolio.method, trades: allTrades)
     var saved: [String] = []
     var noFreshSnapshot: [String] = []
@@ -332,7 +350,8 @@ public struct ReportService {
     // A held coin among them without one near a day makes the day n/a; a coin never priced at
     // all stays unpriced and out of the total (the one valuation rule), or no day could ever
     // be saved while it is held.
-    let everHeld = Array(Set(allTrades.map(\.coinID)))
+    let everHeld = Array(
+      Set(allTrades.map(\.coinID)).union(stored.values.flatMap { $0.held.map(\.coinID) }))
     var everPriced = Set(
       try MarketRecords.latestPrices(
         database, coinIDs: everHeld, vsCurrency: portfolio.currency,
@@ -354,7 +373,8 @@ public struct ReportService {
       case .every: break
       case .stale(let stale, _): guard stale.contains(day.description) else { continue }
       }
-      let held = replay.held
+      let held = stored[day.description]?.held ?? replay.held
+      let realizedTotal = stored[day.description]?.realizedTotal ?? replay.realizedTotal
       // Only prices of [end − maxAge, end] may value the day; never a later one. A stale day
       // also takes prices as old as those it was saved with.
       var oldest = Timestamp.format(day.next.start.date.addingTimeInterval(-max(0, maxAge)))
@@ -387,7 +407,7 @@ public struct ReportService {
         pricedAt = chosen.prices.values.map(\.at).max()
       }
       var figures = try Self.figures(
-        day: day, held: held, realized: replay.realizedTotal, prices: prices,
+        day: day, held: held, realized: realizedTotal, prices: prices,
         snapshot: snapshot, pricedAt: pricedAt)
       if isStale,
         held.contains(where: { prices[$0.coinID] == nil && everPriced.contains($0.coinID) })

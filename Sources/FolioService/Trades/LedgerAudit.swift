@@ -437,6 +437,8 @@ public struct LedgerAudit {
       let derived = try DerivedTables(db)
       let removed = try derived.rowCounts()
       try derived.deleteEverything()
+      // The saved days follow the rebuilt tables (recomputed before this commits).
+      try DailyRecord.markAllStale(db)
       let ledger = try Ledger(db)
       var results: [PortfolioRebuild] = []
       for portfolio in try Portfolio.all(db) {

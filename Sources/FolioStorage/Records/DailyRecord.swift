@@ -68,6 +68,12 @@ public struct DailyRecord: Equatable, Sendable {
     return result
   }
 
+  /// Marks every saved day stale, for the store to recompute before the commit: after the
+  /// derived tables were rebuilt, the saved days may rest on what they held before.
+  public static func markAllStale(_ db: Database) throws {
+    try db.execute("UPDATE portfolio_daily SET stale = 1 WHERE stale = 0")
+  }
+
   /// The `snapshot_at` of each stale day of the portfolio that has one, by day.
   public static func staleSnapshots(portfolioID: Int64, _ db: Database) throws -> [String: String] {
     var result: [String: String] = [:]
